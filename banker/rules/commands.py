@@ -1,0 +1,153 @@
+"""The command vocabulary: plain data, one JSON object per action.
+
+This is the script language of ``banker apply`` and what the session log stores.
+Each op is validated and either applied whole or refused; see docs/commands.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from . import parse
+from .bankruptcy import run_bankrupt, run_end_game
+from .building import run_build, run_building_auction, run_sell_building
+from .cards import run_card, run_jail_card
+from .debts import bank_account, charge, settle, spend
+from .errors import Refused
+from .mortgage import run_mortgage, run_unmortgage
+from .rent import run_rent
+from .state import BANK, POT
+from .tax import run_tax
+from .trade import run_trade
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GameState, Tx
+
+
+def run_salary(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+    player = parse.player(state, cmd)
+    landed = parse.flag(cmd, "landed")
+    amount = state.edition.salary
+    if landed and state.house_rules.go_landing_bonus:
+        amount *= 2
+    tx.pay(BANK, player, amount, "salary")
+    tx.text = f"{player} collects {state.edition.fmt(amount)} salary" + (" for landing on GO" if landed else "")
+
+
+def _unowned(state: GameState, cmd: Mapping[str, Any]):
+    space = parse.prop(state, cmd)
+    owner = state.lots[space.position].owner
+    if owner is not None:
+        raise Refused("owned", f"{space.name} already belongs to {owner}")
+    return space
+
+
+def run_buy(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+    player = parse.player(state, cmd)
+    space = _unowned(state, cmd)
+    if space.position in state.pending_auction:
+        raise Refused("auction-pending", f"{space.name} came back to the bank in a bankruptcy and must be auctioned")
+    spend(tx, player, BANK, space.price, "buy", space.name)
+    tx.owner(space.position, player)
+    tx.text = f"{player} buys {space.name} for {state.edition.fmt(space.price)}"
+
+
+def run_auction(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+    winner = parse.player(state, cmd, "winner")
+    space = _unowned(state, cmd)
+    bid = parse.amount(cmd, "bid", 1)
+    low = state.edition.rules.property_auction_min_bid
+    fmt = state.edition.fmt
+    if bid < low:
+        raise Refused("auction-bid", f"The lowest bid at an auction is {fmt(low)}")
+    spend(tx, winner, BANK, bid, "auction", f"the winning bid on {space.name}")
+    tx.owner(space.position, winner)
+    tx.pending(space.position, False)
+    tx.info.update(bid=bid, price=space.price)
+    tx.text = f"{winner} wins the auction for {space.name} at {fmt(bid)} (printed {fmt(space.price)})"
+
+
+def run_deal(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+    player = parse.player(state, cmd)
+    limit = state.variant.deal_deeds
+    if not limit:
+        raise Refused("deal", f"Deeds are dealt only in the short and timed games, not the {state.variant.name.lower()}")
+    space = _unowned(state, cmd)
+    dealt = state.dealt.get(player, 0)
+    if dealt >= limit:
+        raise Refused("deal", f"{player} has already been dealt {limit} deeds")
+    spend(tx, player, BANK, space.price, "deal", f"the dealt deed {space.name}")
+    tx.owner(space.position, player)
+    tx.set("dealt", "player", player, dealt, dealt + 1)
+    tx.text = f"{player} is dealt {space.name} and pays {state.edition.fmt(space.price)}"
+
+
+def run_jail_fine(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+    player = parse.player(state, cmd)
+    fine = state.edition.jail_fine
+    paid = charge(tx, player, bank_account(state, "fine"), fine, "fine")
+    tx.text = f"{player} pays the {state.edition.fmt(fine)} fine to leave jail" + ("" if paid else "; a debt is open")
+
+
+def run_transfer(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+    src = parse.player(state, cmd, "from", bank=True)
+    dst = parse.player(state, cmd, "to", bank=True)
+    amount = parse.amount(cmd, "amount", 1)
+    memo = parse.text(cmd, "memo")
+    if src == dst:
+        raise Refused("input", "transfer: \"from\" and \"to\" must differ")
+    if src == BANK:
+        tx.pay(BANK, dst, amount, "transfer")
+    else:
+        spend(tx, src, dst, amount, "transfer", f"a transfer of {state.edition.fmt(amount)}")
+    tx.info.update(memo=memo)
+    src_name = "the bank" if src == BANK else src
+    dst_name = "the bank" if dst == BANK else dst
+    tx.text = f"{src_name} gives {dst_name} {state.edition.fmt(amount)}" + (f": {memo}" if memo else "")
+
+
+def run_free_parking(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+    player = parse.player(state, cmd)
+    if not state.house_rules.free_parking_pot:
+        raise Refused("house-rule", "Free Parking pays nothing under the official rules (the pot is a house rule, off)")
+    if not state.pot:
+        raise Refused("pot-empty", "The Free Parking pot is empty")
+    amount = state.pot
+    tx.pay(POT, player, amount, "free parking")
+    tx.text = f"{player} collects the Free Parking pot of {state.edition.fmt(amount)}"
+
+
+HANDLERS: dict[str, Callable[[GameState, Tx, Mapping[str, Any]], None]] = {
+    "salary": run_salary,
+    "buy": run_buy,
+    "auction": run_auction,
+    "deal": run_deal,
+    "rent": run_rent,
+    "tax": run_tax,
+    "card": run_card,
+    "jail_fine": run_jail_fine,
+    "jail_card": run_jail_card,
+    "transfer": run_transfer,
+    "build": run_build,
+    "sell_building": run_sell_building,
+    "building_auction": run_building_auction,
+    "mortgage": run_mortgage,
+    "unmortgage": run_unmortgage,
+    "trade": run_trade,
+    "bankrupt": run_bankrupt,
+    "free_parking": run_free_parking,
+    "end_game": run_end_game,
+}
+OPS = tuple(HANDLERS) + ("undo",)
+
+
+def run(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+    op = cmd.get("op")
+    handler = HANDLERS.get(op) if isinstance(op, str) else None
+    if handler is None:
+        raise Refused("input", f"Unknown op {op!r}; ops are: {', '.join(OPS)}")
+    if state.over:
+        raise Refused("game-over", f"The game is over ({state.winner or 'no single winner'}): only undo is possible")
+    handler(state, tx, cmd)
+    settle(tx)

@@ -1,0 +1,93 @@
+"""Payments, debts and their settlement.
+
+A payment the rules require (rent, tax, a card, the jail fine, interest) that is larger
+than the payer's cash does not make the cash negative: it opens a *debt* (one or more
+claims, each ``[creditor, amount, reason]``). While it is open the debtor may sell
+buildings, mortgage and trade; every command ends by settling any claim the debtor's
+cash now covers. A voluntary payment (buying, building, a transfer) is simply refused
+when the cash is not there.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import Refused
+from .state import BANK, POT
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GameState, Tx
+
+#: payments that go to the Free Parking pot under that house rule
+POT_REASONS = ("tax", "fine", "card")
+
+
+def bank_account(state: GameState, why: str) -> str:
+    """Where a payment to the bank goes: the pot for taxes, fines and cards when the
+    Free Parking house rule is on, else the bank."""
+    if state.house_rules.free_parking_pot and why in POT_REASONS:
+        return POT
+    return BANK
+
+
+def who(state: GameState, account: str) -> str:
+    return {BANK: "the bank", POT: "the Free Parking pot"}.get(account, account)
+
+
+def describe_debt(state: GameState, player: str) -> str:
+    claims = state.debts.get(player, [])
+    parts = [f"{state.edition.fmt(a)} to {who(state, c)}" for c, a, _ in claims]
+    return " and ".join(parts)
+
+
+def require_no_debt(state: GameState, player: str, action: str) -> None:
+    if state.debts.get(player):
+        raise Refused(
+            "debt-open",
+            f"{player} owes {describe_debt(state, player)}: raise the cash (sell buildings, "
+            f"mortgage, trade) or declare bankruptcy before {action}",
+        )
+
+
+def spend(tx: Tx, player: str, to: str, amount: int, why: str, what: str) -> None:
+    """A voluntary payment: refused unless the cash is there and no debt is open."""
+    state = tx.state
+    require_no_debt(state, player, what)
+    if state.cash[player] < amount:
+        fmt = state.edition.fmt
+        raise Refused(
+            "cash",
+            f"{player} has {fmt(state.cash[player])} and {what} costs {fmt(amount)}: "
+            f"not enough cash (mortgage or sell buildings first)",
+        )
+    tx.pay(player, to, amount, why)
+
+
+def charge(tx: Tx, payer: str, creditor: str, amount: int, why: str) -> bool:
+    """A payment the rules require. Returns True when paid now, False when it opened
+    (or added to) a debt."""
+    state = tx.state
+    if amount <= 0:
+        return True
+    if tx.debt_before.get(payer):
+        require_no_debt(state, payer, "anything else is owed")
+    claims = [list(c) for c in state.debts.get(payer, [])]
+    if not claims and state.cash[payer] >= amount:
+        tx.pay(payer, creditor, amount, why)
+        return True
+    tx.debt(payer, claims + [[creditor, amount, why]])
+    return False
+
+
+def settle(tx: Tx) -> None:
+    """Pay every claim that the debtor's cash now covers, in the order owed."""
+    state = tx.state
+    for player in list(state.debts):
+        claims = [list(c) for c in state.debts[player]]
+        paid = False
+        while claims and state.cash[player] >= claims[0][1]:
+            creditor, amount, why = claims.pop(0)
+            tx.pay(player, creditor, amount, why)
+            paid = True
+        if paid:
+            tx.debt(player, claims)

@@ -1,0 +1,82 @@
+"""Mortgages: the bank lends the printed value; lifting costs the value plus 10%."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from . import parse
+from .debts import spend
+from .errors import Refused
+from .state import BANK
+from .valuation import interest
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .edition import Space
+    from .state import GameState, Tx
+
+
+def check_mortgage(state: GameState, player: str, space: Space) -> None:
+    lot = state.lots[space.position]
+    if lot.owner != player:
+        raise Refused("mortgage-owner", f"{player} does not own {space.name}")
+    if lot.mortgaged:
+        raise Refused("mortgage-twice", f"{space.name} is already mortgaged")
+    if space.kind == "street":
+        built = [p for p in state.group_positions(space.group) if state.level(p)]
+        if built:
+            from .building import describe_level
+
+            gname = state.edition.groups[space.group].name
+            where = ", ".join(f"{state.edition.spaces[p].name} has {describe_level(state, p)}" for p in built)
+            raise Refused("mortgage-buildings", f"Sell the buildings on the {gname} group before mortgaging: {where}")
+
+
+def lift_cost(state: GameState, pos: int) -> int:
+    value = state.edition.spaces[pos].mortgage
+    return value + interest(state, value)
+
+
+def run_mortgage(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+    player = parse.player(state, cmd)
+    space = parse.prop(state, cmd)
+    check_mortgage(state, player, space)
+    tx.mortgaged(space.position, True)
+    tx.pay(BANK, player, space.mortgage, "mortgage")
+    tx.info.update(value=space.mortgage)
+    tx.text = f"{player} mortgages {space.name} for {state.edition.fmt(space.mortgage)}"
+
+
+def run_unmortgage(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+    player = parse.player(state, cmd)
+    space = parse.prop(state, cmd)
+    lot = state.lots[space.position]
+    if lot.owner != player:
+        raise Refused("mortgage-owner", f"{player} does not own {space.name}")
+    if not lot.mortgaged:
+        raise Refused("unmortgage-not", f"{space.name} is not mortgaged")
+    cost = lift_cost(state, space.position)
+    spend(tx, player, BANK, cost, "unmortgage", f"lifting the mortgage on {space.name}")
+    tx.mortgaged(space.position, False)
+    fmt = state.edition.fmt
+    tx.info.update(cost=cost)
+    tx.text = (f"{player} lifts the mortgage on {space.name} for {fmt(cost)} "
+               f"({fmt(space.mortgage)} + {fmt(cost - space.mortgage)} interest)")
+
+
+def legal_mortgages(state: GameState, player: str) -> list[tuple[int, int]]:
+    out = []
+    for pos in state.deeds_of(player):
+        try:
+            check_mortgage(state, player, state.edition.spaces[pos])
+        except Refused:
+            continue
+        out.append((pos, state.edition.spaces[pos].mortgage))
+    return out
+
+
+def legal_unmortgages(state: GameState, player: str) -> list[tuple[int, int]]:
+    if state.debts.get(player):
+        return []
+    return [(pos, lift_cost(state, pos)) for pos in state.deeds_of(player)
+            if state.lots[pos].mortgaged and lift_cost(state, pos) <= state.cash[player]]

@@ -1,0 +1,419 @@
+"""The state of the bank at one moment, and the push/pop of commands onto it.
+
+Modelled on python-chess's ``Board``: :meth:`GameState.push` applies a command (plain
+data, see :mod:`banker.rules.commands`) or refuses it with :class:`Refused` leaving the
+state untouched; :meth:`GameState.pop` takes the last command back. Every change is
+an *effect* (a small dict such as ``{"t": "pay", "from": "Ann", "to": "bank",
+"amount": 200, "for": "tax"}``); a command's effects are exactly what the session log
+stores, and undoing applies their inverses in reverse order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .edition import Edition, HouseRules, Variant
+from .errors import Refused
+
+BANK = "bank"
+POT = "pot"  # the Free Parking pot (house rule)
+RESERVED = {BANK, POT}
+
+
+@dataclass
+class Lot:
+    """What the bank knows about one deed: owner, buildings, mortgage."""
+
+    owner: str | None = None
+    houses: int = 0
+    hotel: bool = False
+    mortgaged: bool = False
+
+
+@dataclass(frozen=True)
+class Setup:
+    edition: str
+    variant: str
+    players: tuple[str, ...]
+    house_rules: HouseRules = HouseRules()
+    end_time: str | None = None  # the agreed end of a timed game, as given
+
+    def to_mapping(self) -> dict[str, Any]:
+        return {
+            "edition": self.edition,
+            "variant": self.variant,
+            "players": list(self.players),
+            "house_rules": self.house_rules.to_mapping(),
+            "end_time": self.end_time,
+        }
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Setup:
+        return cls(
+            edition=str(data["edition"]),
+            variant=str(data["variant"]),
+            players=tuple(data["players"]),
+            house_rules=HouseRules.from_mapping(data.get("house_rules")),
+            end_time=data.get("end_time"),
+        )
+
+
+@dataclass
+class Move:
+    """A command applied: what was asked, what changed, and a sentence for the log."""
+
+    command: dict[str, Any]
+    effects: list[dict[str, Any]]
+    text: str
+    info: dict[str, Any] = field(default_factory=dict)
+    seq: int | None = None  # set by the session log
+    undoes: int | None = None  # for a reversal: the seq of the undone move
+
+
+class Tx:
+    """Collects a command's effects, applying each at once so later checks see it."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.effects: list[dict[str, Any]] = []
+        self.text = ""
+        self.info: dict[str, Any] = {}
+        self.debt_before = {p: bool(c) for p, c in state.debts.items()}
+
+    def add(self, effect: dict[str, Any]) -> None:
+        self.state._apply(effect, inverse=False)
+        self.effects.append(effect)
+
+    def rollback(self) -> None:
+        for e in reversed(self.effects):
+            self.state._apply(e, inverse=True)
+        self.effects.clear()
+
+    # -- primitives -------------------------------------------------------------
+    def pay(self, src: str, dst: str, amount: int, why: str) -> None:
+        if amount > 0:
+            self.add({"t": "pay", "from": src, "to": dst, "amount": amount, "for": why})
+
+    def set(self, kind: str, key: str, subject: Any, old: Any, new: Any) -> None:
+        if old != new:
+            self.add({"t": kind, key: subject, "old": old, "new": new})
+
+    def owner(self, pos: int, new: str | None) -> None:
+        self.set("owner", "space", pos, self.state.lots[pos].owner, new)
+
+    def mortgaged(self, pos: int, new: bool) -> None:
+        self.set("mortgaged", "space", pos, self.state.lots[pos].mortgaged, new)
+
+    def houses(self, pos: int, new: int) -> None:
+        self.set("houses", "space", pos, self.state.lots[pos].houses, new)
+
+    def hotel(self, pos: int, new: bool) -> None:
+        self.set("hotel", "space", pos, self.state.lots[pos].hotel, new)
+
+    def stock(self, houses: int = 0, hotels: int = 0) -> None:
+        if houses or hotels:
+            self.add({"t": "stock", "houses": houses, "hotels": hotels})
+
+    def jail_card(self, card: str, new: str | None) -> None:
+        self.set("jail_card", "card", card, self.state.jail_cards[card], new)
+
+    def debt(self, player: str, new: list[list[Any]]) -> None:
+        self.set("debt", "player", player, [list(c) for c in self.state.debts.get(player, [])], new)
+
+    def pending(self, pos: int, new: bool) -> None:
+        self.set("pending", "space", pos, pos in self.state.pending_auction, new)
+
+
+class GameState:
+    """The whole bank: cash, deeds, buildings, debts, jail cards, and the history."""
+
+    def __init__(self, setup: Setup, edition: Edition, variant: Variant) -> None:
+        if variant.id not in edition.variants:
+            raise Refused(
+                "variant",
+                f"The {edition.name} rule book has no {variant.name.lower()}; "
+                f"choose one of: {', '.join(edition.variants)}",
+            )
+        players = list(setup.players)
+        if not 2 <= len(players) <= 8:
+            raise Refused("players", f"A game needs 2 to 8 players, not {len(players)}")
+        seen: set[str] = set()
+        for name in players:
+            if not isinstance(name, str) or not name.strip() or name != name.strip():
+                raise Refused("players", f"Player name {name!r} must be non-empty text without outer spaces")
+            if name.lower() in RESERVED:
+                raise Refused("players", f"{name!r} is reserved for the bank; choose another player name")
+            if name.casefold() in seen:
+                raise Refused("players", f"Two players are called {name!r}; names must differ")
+            seen.add(name.casefold())
+        self.setup = setup
+        self.edition = edition
+        self.variant = variant
+        self.house_rules = setup.house_rules
+        self.players: tuple[str, ...] = tuple(players)
+        start = edition.start_cash + variant.start_cash_bonus
+        self.cash: dict[str, int] = {p: start for p in players}
+        self.bank_balance = -start * len(players)  # what the bank has paid out, net
+        self.pot = 0
+        self.bank_houses = edition.houses
+        self.bank_hotels = edition.hotels
+        self.lots: dict[int, Lot] = {s.position: Lot() for s in edition.properties}
+        self.jail_cards: dict[str, str | None] = {
+            c.id: None for c in edition.cards.values() if c.kind == "jail_card"
+        }
+        self.debts: dict[str, list[list[Any]]] = {}
+        self.bankrupt: list[str] = []
+        self.bankrupt_to: dict[str, str] = {}
+        self.dealt: dict[str, int] = {}
+        self.pending_auction: set[int] = set()
+        self.result: dict[str, Any] | None = None
+        self.history: list[Move] = []
+
+    # ----------------------------------------------------------------- effects
+    def _money(self, account: str, delta: int) -> None:
+        if account == BANK:
+            self.bank_balance += delta
+        elif account == POT:
+            self.pot += delta
+        else:
+            self.cash[account] += delta
+            if self.cash[account] < 0:  # pragma: no cover - an engine bug, never a user error
+                raise AssertionError(f"{account}'s cash went below zero")
+
+    def _apply(self, e: Mapping[str, Any], inverse: bool) -> None:
+        t = e["t"]
+        if t == "pay":
+            src, dst = (e["to"], e["from"]) if inverse else (e["from"], e["to"])
+            self._money(dst, e["amount"])
+            self._money(src, -e["amount"])
+            return
+        if t == "stock":
+            sign = -1 if inverse else 1
+            self.bank_houses += sign * e["houses"]
+            self.bank_hotels += sign * e["hotels"]
+            return
+        if t == "bankrupt":
+            if inverse:
+                self.bankrupt.remove(e["player"])
+                del self.bankrupt_to[e["player"]]
+            else:
+                self.bankrupt.append(e["player"])
+                self.bankrupt_to[e["player"]] = e["creditor"]
+            return
+        value = e["old"] if inverse else e["new"]
+        if t == "owner":
+            self.lots[e["space"]].owner = value
+        elif t == "mortgaged":
+            self.lots[e["space"]].mortgaged = value
+        elif t == "houses":
+            self.lots[e["space"]].houses = value
+        elif t == "hotel":
+            self.lots[e["space"]].hotel = value
+        elif t == "jail_card":
+            self.jail_cards[e["card"]] = value
+        elif t == "debt":
+            if value:
+                self.debts[e["player"]] = [list(c) for c in value]
+            else:
+                self.debts.pop(e["player"], None)
+        elif t == "dealt":
+            self.dealt[e["player"]] = value
+        elif t == "pending":
+            if value:
+                self.pending_auction.add(e["space"])
+            else:
+                self.pending_auction.discard(e["space"])
+        elif t == "result":
+            self.result = value
+        else:  # pragma: no cover
+            raise ValueError(f"unknown effect {t!r}")
+
+    # ----------------------------------------------------------------- push/pop
+    def push(self, command: Mapping[str, Any]) -> Move:
+        """Apply one command; on refusal nothing changes and :class:`Refused` is raised."""
+        from . import commands  # local import: commands depends on this module
+
+        if not isinstance(command, Mapping):
+            raise Refused("input", "A command is a JSON object such as {\"op\": \"salary\", \"player\": \"Ann\"}")
+        if command.get("op") == "undo":
+            return self.undo(command.get("reason"))
+        tx = Tx(self)
+        try:
+            commands.run(self, tx, command)
+        except BaseException:
+            tx.rollback()
+            raise
+        move = Move(command=dict(command), effects=tx.effects, text=tx.text, info=tx.info)
+        self.history.append(move)
+        return move
+
+    def pop(self) -> Move:
+        """Take back the last command (python-chess style); returns it."""
+        if not self.history:
+            raise Refused("undo-empty", "Nothing to undo: no action has been recorded yet")
+        move = self.history.pop()
+        for e in reversed(move.effects):
+            self._apply(e, inverse=True)
+        return move
+
+    def undo(self, reason: Any) -> Move:
+        """Undo the last action that still stands, as a reversal with a reason."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise Refused("undo-reason", "Undo needs a reason: say what went wrong (e.g. \"wrong player\")")
+        undone = self.pop()
+        reversal = Move(
+            command={"op": "undo", "reason": reason.strip()},
+            effects=[invert(e) for e in reversed(undone.effects)],
+            text=f"Undone: {undone.text} (reason: {reason.strip()})",
+            undoes=undone.seq,
+        )
+        reversal.info["undone_command"] = undone.command
+        return reversal
+
+    def is_legal(self, command: Mapping[str, Any]) -> bool:
+        try:
+            move = self.push(command)
+        except Refused:
+            return False
+        if move.command.get("op") == "undo":
+            # put the undone move back exactly as it was
+            self.push(move.info["undone_command"])
+        else:
+            self.pop()
+        return True
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def houses_before_hotel(self) -> int:
+        return self.variant.houses_before_hotel or self.edition.rules.houses_before_hotel
+
+    @property
+    def active_players(self) -> tuple[str, ...]:
+        return tuple(p for p in self.players if p not in self.bankrupt)
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def winner(self) -> str | None:
+        return self.result.get("winner") if self.result else None
+
+    def lot(self, pos: int) -> Lot:
+        return self.lots[pos]
+
+    def deeds_of(self, player: str) -> list[int]:
+        return [pos for pos, lot in self.lots.items() if lot.owner == player]
+
+    def level(self, pos: int) -> int:
+        """Buildings on a lot as a number of steps: a hotel is one step above the houses."""
+        lot = self.lots[pos]
+        return self.houses_before_hotel + 1 if lot.hotel else lot.houses
+
+    def group_positions(self, group: str) -> list[int]:
+        return [s.position for s in self.edition.spaces if s.group == group]
+
+    def owns_group(self, player: str, group: str) -> bool:
+        return all(self.lots[p].owner == player for p in self.group_positions(group))
+
+    def buildings_of(self, player: str) -> tuple[int, int]:
+        houses = hotels = 0
+        for lot in self.lots.values():
+            if lot.owner == player:
+                houses += lot.houses
+                hotels += lot.hotel
+        return houses, hotels
+
+    def debt_total(self, player: str) -> int:
+        return sum(c[1] for c in self.debts.get(player, []))
+
+    def money_total(self) -> int:
+        """Players' cash + the pot + the bank's ledger balance: always zero."""
+        return sum(self.cash.values()) + self.pot + self.bank_balance
+
+    def jail_cards_of(self, player: str) -> list[str]:
+        return sorted(c for c, h in self.jail_cards.items() if h == player)
+
+    def houses_out(self) -> int:
+        return sum(lot.houses for lot in self.lots.values())
+
+    def hotels_out(self) -> int:
+        return sum(lot.hotel for lot in self.lots.values())
+
+    # ------------------------------------------------------------ serialisation
+    def to_json(self) -> dict[str, Any]:
+        from .valuation import max_raisable, net_worth
+
+        players = {}
+        for p in self.players:
+            claims = self.debts.get(p, [])
+            debt = None
+            if claims:
+                debt = {
+                    "creditor": claims[0][0],
+                    "amount": sum(c[1] for c in claims),
+                    "claims": [{"creditor": c[0], "amount": c[1], "for": c[2]} for c in claims],
+                    "can_raise": max_raisable(self, p),
+                }
+            houses, hotels = self.buildings_of(p)
+            players[p] = {
+                "cash": self.cash[p],
+                "jail_cards": len(self.jail_cards_of(p)),
+                "jail_card_ids": self.jail_cards_of(p),
+                "bankrupt": p in self.bankrupt,
+                "debt": debt,
+                "deeds": sorted(self.deeds_of(p)),
+                "houses": houses,
+                "hotels": hotels,
+                "net_worth": net_worth(self, p),
+            }
+        spaces = {}
+        for pos, lot in sorted(self.lots.items()):
+            spaces[str(pos)] = {
+                "name": self.edition.spaces[pos].name,
+                "owner": lot.owner,
+                "houses": lot.houses,
+                "hotel": lot.hotel,
+                "mortgaged": lot.mortgaged,
+            }
+        return {
+            "edition": self.edition.id,
+            "variant": self.variant.id,
+            "house_rules": self.house_rules.to_mapping(),
+            "players": players,
+            "order": list(self.players),
+            "spaces": spaces,
+            "bank": {"houses": self.bank_houses, "hotels": self.bank_hotels, "paid_out": -self.bank_balance},
+            "free_parking_pot": self.pot,
+            "pending_auction": sorted(self.pending_auction),
+            "bankruptcies": [{"player": p, "creditor": self.bankrupt_to[p]} for p in self.bankrupt],
+            "winner": self.winner,
+            "result": self.result,
+            "actions": len(self.history),
+        }
+
+
+def invert(effect: Mapping[str, Any]) -> dict[str, Any]:
+    """The effect that takes ``effect`` back (used to log reversals)."""
+    e = dict(effect)
+    t = e["t"]
+    if t == "pay":
+        e["from"], e["to"] = effect["to"], effect["from"]
+    elif t == "stock":
+        e["houses"], e["hotels"] = -effect["houses"], -effect["hotels"]
+    elif t == "bankrupt":
+        e["t"] = "unbankrupt"
+    else:
+        e["old"], e["new"] = effect["new"], effect["old"]
+    return e
+
+
+def apply_effects(state: GameState, effects: Iterable[Mapping[str, Any]]) -> None:
+    """Apply logged effects directly (used by reviews; replays recompute)."""
+    for e in effects:
+        if e["t"] == "unbankrupt":
+            state._apply({**e, "t": "bankrupt"}, inverse=True)
+        else:
+            state._apply(e, inverse=False)
