@@ -54,8 +54,13 @@ def run_buy(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
 
 
 def run_auction(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    winner = parse.player(state, cmd, "winner")
     space = _unowned(state, cmd)
+    if cmd.get("winner", "") is None:
+        # nobody bid: the deed stays with the bank and may be bought when next landed on
+        tx.pending(space.position, False)
+        tx.text = f"No bids for {space.name}: it stays with the bank"
+        return
+    winner = parse.player(state, cmd, "winner")
     bid = parse.amount(cmd, "bid", 1)
     low = state.edition.rules.property_auction_min_bid
     fmt = state.edition.fmt

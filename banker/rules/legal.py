@@ -1,0 +1,117 @@
+"""Legal actions you can ask for (as python-chess's ``board.legal_moves``).
+
+The engine does not track tokens on the board, so "legal" means legal for the bank
+now: e.g. buying is offered for every unowned deed the player can afford, since the
+banker knows where the token landed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from .building import legal_builds, legal_sales
+from .mortgage import legal_mortgages, legal_unmortgages
+from .valuation import max_raisable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GameState
+
+
+def raise_cash_options(state: GameState, player: str) -> dict[str, Any]:
+    """The "raise cash" view for a debtor: every legal sale and mortgage with its
+    proceeds, and the most that could be raised in all."""
+    sales = [{"op": "sell_building", "player": player, "space": pos, "proceeds": amount}
+             for pos, amount in legal_sales(state, player)]
+    mortgages = [{"op": "mortgage", "player": player, "space": pos, "proceeds": amount}
+                 for pos, amount in legal_mortgages(state, player)]
+    debt = state.debt_total(player)
+    can = max_raisable(state, player)
+    return {
+        "player": player,
+        "debt": debt,
+        "cash": state.cash[player],
+        "sales": sales,
+        "mortgages": mortgages,
+        "max_raisable": can,
+        "bankruptcy_unavoidable": bool(debt) and can < debt,
+    }
+
+
+def legal_actions(state: GameState, player: str | None = None) -> Iterator[dict[str, Any]]:
+    """Commands that would be accepted now (rent on utilities needs the dice: omitted)."""
+    if state.over:
+        return
+    players = [player] if player else list(state.active_players)
+    for p in players:
+        cash = state.cash[p]
+        in_debt = bool(state.debts.get(p))
+        yield {"op": "salary", "player": p}
+        if not in_debt:
+            yield {"op": "jail_fine", "player": p}
+        if state.jail_cards_of(p):
+            yield {"op": "jail_card", "player": p, "use": True}
+        for pos, lot in state.lots.items():
+            space = state.edition.spaces[pos]
+            if lot.owner is None and not in_debt:
+                if pos not in state.pending_auction and space.price <= cash:
+                    yield {"op": "buy", "player": p, "space": pos}
+                if cash >= state.edition.rules.property_auction_min_bid:
+                    yield {"op": "auction", "space": pos, "winner": p, "bid": min(cash, space.price)}
+            elif lot.owner not in (None, p) and not lot.mortgaged and space.kind != "utility" and not in_debt:
+                yield {"op": "rent", "payer": p, "space": pos}
+        for pos, _kind, _price in legal_builds(state, p):
+            yield {"op": "build", "player": p, "space": pos}
+        for pos, _ in legal_sales(state, p):
+            yield {"op": "sell_building", "player": p, "space": pos}
+        for pos, _ in legal_mortgages(state, p):
+            yield {"op": "mortgage", "player": p, "space": pos}
+        for pos, _ in legal_unmortgages(state, p):
+            yield {"op": "unmortgage", "player": p, "space": pos}
+        if in_debt and max_raisable(state, p) < state.debt_total(p):
+            yield {"op": "bankrupt", "player": p}
+    if not any(state.debts.get(p) for p in state.active_players):
+        yield {"op": "end_game"}
+
+
+def next_unowned_after(state: GameState, position: int) -> int | None:
+    """Speed Die, Mr. Monopoly: the next unowned property after ``position`` (wrapping
+    round the board), or None when every deed is owned."""
+    n = len(state.edition.spaces)
+    for step in range(1, n + 1):
+        pos = (position + step) % n
+        if pos in state.lots and state.lots[pos].owner is None:
+            return pos
+    return None
+
+
+def mr_monopoly_target(state: GameState, position: int, player: str) -> tuple[int, str] | None:
+    """Where Mr. Monopoly sends ``player``: ``(pos, "buy")`` for the next unowned property,
+    else ``(pos, "rent")`` for the next property owned by another player
+    (uk-2008-speed-die-rules.md, "Mr. Monopoly")."""
+    pos = next_unowned_after(state, position)
+    if pos is not None:
+        return pos, "buy"
+    n = len(state.edition.spaces)
+    for step in range(1, n + 1):
+        p = (position + step) % n
+        if p in state.lots and state.lots[p].owner not in (None, player):
+            return p, "rent"
+    return None
+
+
+def deal_plan(state: GameState, seed: int | None = None) -> list[dict[str, Any]]:
+    """Shuffle the title deeds and deal the variant's number to each player, one at a
+    time in seating order (us-classic-rules.txt, Short Game rule 1): the deal commands.
+    ``seed`` makes the shuffle repeatable; the app passes a random one."""
+    per = state.variant.deal_deeds
+    deck = [pos for pos, lot in state.lots.items() if lot.owner is None]
+    random.Random(seed).shuffle(deck)
+    plan = []
+    for _round in range(per):
+        for p in state.active_players:
+            if state.dealt.get(p, 0) + _round >= per or not deck:
+                continue
+            plan.append({"op": "deal", "player": p, "space": deck.pop()})
+    return plan

@@ -1,0 +1,478 @@
+"""Cards, trades, debts, bankruptcy, undo, dealing and the end of the game."""
+
+from __future__ import annotations
+
+import pytest
+
+from banker.rules import Refused
+from banker.rules.bankruptcy import preview
+from banker.rules.legal import deal_plan, mr_monopoly_target, next_unowned_after, raise_cash_options
+from banker.rules.valuation import max_raisable
+
+from .rules_helpers import BROWN, DARK_BLUE, EDITIONS, drain, game, own, top_up
+
+# ---------------------------------------------------------------- cards
+
+
+def cards_of(g, kind, deck=None):
+    return [c for c in g.edition.cards.values() if c.kind == kind and (deck is None or c.deck == deck)]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_money_card_moves_the_printed_amount(edition):
+    """us-classic-rules.txt "Chance & Community Chest": the player "follows the instructions" — every card
+    that collects or pays moves exactly its printed amount, to or from the bank."""
+    g = game(edition)
+    for card in cards_of(g, "collect") + cards_of(g, "pay"):
+        before = g.cash["Ann"]
+        g.push({"op": "card", "player": "Ann", "card": card.id})
+        sign = 1 if card.kind == "collect" else -1
+        assert g.cash["Ann"] - before == sign * card.effect["amount"], card.id
+    assert g.money_total() == 0
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_repairs_counted_from_the_players_buildings(edition):
+    """us-classic-rules Chance "Make general repairs on all your property: for each house pay $25, for each
+    hotel $100" — counted from the player's own buildings."""
+    g = game(edition)
+    own(g, "Ann", *DARK_BLUE, *BROWN)
+    top_up(g, "Ann", 10_000)
+    for _ in range(4):
+        for pos in DARK_BLUE:
+            g.push({"op": "build", "player": "Ann", "space": pos})
+    g.push({"op": "build", "player": "Ann", "space": 39})  # hotel: 4 houses on 37, a hotel on 39
+    g.push({"op": "build", "player": "Ann", "space": 1})  # a house on the browns
+    for card in cards_of(g, "repairs"):
+        before = g.cash["Ann"]
+        g.push({"op": "card", "player": "Ann", "card": card.id})
+        assert before - g.cash["Ann"] == 5 * card.effect["house"] + card.effect["hotel"], card.id
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_pay_each_and_collect_from_each_player(edition):
+    """us-classic-rules Chance "Pay each player $50"; Community Chest "Collect $50 from every player"."""
+    g = game(edition, players=("Ann", "Bob", "Cid", "Dee"))
+    for card in cards_of(g, "pay_each_player"):
+        amount = card.effect["amount"]
+        g.push({"op": "card", "player": "Ann", "card": card.id})
+        assert g.cash["Ann"] == 1500 - 3 * amount and g.cash["Bob"] == 1500 + amount
+        g.pop()
+    for card in cards_of(g, "collect_from_each_player"):
+        amount = card.effect["amount"]
+        g.push({"op": "card", "player": "Ann", "card": card.id})
+        assert g.cash["Ann"] == 1500 + 3 * amount and g.cash["Dee"] == 1500 - amount
+        g.pop()
+    assert cards_of(g, "pay_each_player") or cards_of(g, "collect_from_each_player")
+
+
+def test_advance_cards_pay_salary_when_passing_go():
+    """us-classic-rules.txt "Go": "Each time a player's token lands on or passes over GO, whether by throw of
+    the dice or by drawing a card, the Banker pays him $200 salary"."""
+    g = game()
+    g.push({"op": "card", "player": "Ann", "card": "ch-go"})
+    assert g.cash["Ann"] == 1700
+    g.push({"op": "card", "player": "Ann", "card": "ch-illinois"})
+    assert g.cash["Ann"] == 1700
+    g.push({"op": "card", "player": "Ann", "card": "ch-illinois", "passed_go": True})
+    assert g.cash["Ann"] == 1900
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_get_out_of_jail_free_kept_used_and_sold(edition):
+    """us-classic-rules.txt: "The 'Get Out of Jail Free' card is held until used and then returned to the
+    bottom of the deck. If the player who draws it does not wish to use it he may sell it"."""
+    g = game(edition)
+    card = cards_of(g, "jail_card")[0]
+    g.push({"op": "card", "player": "Ann", "card": card.id})
+    assert g.jail_cards_of("Ann") == [card.id]
+    with pytest.raises(Refused) as e:
+        g.push({"op": "card", "player": "Bob", "card": card.id})
+    assert e.value.rule == "jail-card-held"
+    g.push({"op": "trade", "from": "Ann", "to": "Bob", "give": {"jail_cards": 1}, "get": {"cash": 40}})
+    assert g.jail_cards_of("Bob") == [card.id] and g.cash["Ann"] == 1540
+    g.push({"op": "jail_card", "player": "Bob", "use": True})
+    assert g.jail_cards[card.id] is None
+    with pytest.raises(Refused) as e:
+        g.push({"op": "jail_card", "player": "Bob", "use": True})
+    assert e.value.rule == "jail-card-none"
+
+
+def test_unknown_card():
+    g = game()
+    with pytest.raises(Refused, match="banker cards --edition classic-us"):
+        g.push({"op": "card", "player": "Ann", "card": "nope"})
+
+
+# ---------------------------------------------------------------- trades
+
+
+def test_trade_cash_deeds_and_jail_cards():
+    """us-classic-rules.txt "Selling Property": "Unimproved properties, railroads and utilities ... may be sold
+    to any player as a private transaction for any amount"; uk-2008 "DO A DEAL": "any combination of
+    cash, other property or Get Out of Jail Free cards"."""
+    g = game()
+    own(g, "Ann", 39, 5)
+    own(g, "Bob", 37)
+    g.push({"op": "trade", "from": "Ann", "to": "Bob", "give": {"spaces": [5], "cash": 100},
+            "get": {"spaces": [37]}})
+    assert g.lots[37].owner == "Ann" and g.lots[5].owner == "Bob"
+    assert g.cash["Ann"] == 1500 - 600 - 100
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_no_trade_of_a_deed_whose_group_has_buildings(edition):
+    """us-classic-rules.txt: "no MONOPOLY property can be sold to another player if buildings are standing on
+    any properties of that color-group"."""
+    g = game(edition)
+    own(g, "Ann", *DARK_BLUE)
+    g.push({"op": "build", "player": "Ann", "space": 39})
+    with pytest.raises(Refused) as e:
+        g.push({"op": "trade", "from": "Ann", "to": "Bob", "give": {"spaces": [37]}, "get": {"cash": 500}})
+    assert e.value.rule == "trade-buildings"
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_mortgaged_deed_received_costs_ten_percent_or_is_lifted(edition):
+    """README, common to all: "a mortgaged deed sold or traded costs the receiver 10% at once unless it lifts
+    the mortgage at once"; us-classic-rules.txt: "if you lift the mortgage later you must pay the Bank an
+    additional 10% interest as well as the amount of the mortgage"."""
+    g = game(edition)
+    own(g, "Ann", 39, 37)
+    g.push({"op": "mortgage", "player": "Ann", "space": 39})
+    g.push({"op": "mortgage", "player": "Ann", "space": 37})
+    g.push({"op": "trade", "from": "Ann", "to": "Bob", "give": {"spaces": [39, 37]}, "get": {"cash": 100},
+            "lift": [37]})
+    # Boardwalk (200): 20 interest now; Park Place (175): lifted at once for 175 + 18
+    assert g.cash["Bob"] == 1500 - 100 - 20 - 193
+    assert g.lots[39].mortgaged and not g.lots[37].mortgaged
+    g.push({"op": "unmortgage", "player": "Bob", "space": 39})
+    assert g.cash["Bob"] == 1500 - 100 - 20 - 193 - 220
+
+
+def test_trade_refusals_change_nothing():
+    g = game()
+    own(g, "Ann", 39)
+    before = g.to_json()
+    bad = [
+        ({"op": "trade", "from": "Ann", "to": "Ann", "give": {"cash": 1}}, "input"),
+        ({"op": "trade", "from": "Ann", "to": "Bob", "give": {"spaces": [37]}}, "trade-owner"),
+        ({"op": "trade", "from": "Ann", "to": "Bob", "give": {"cash": 99_999}}, "cash"),
+        ({"op": "trade", "from": "Ann", "to": "Bob", "give": {"jail_cards": 1}}, "trade-jail-cards"),
+        ({"op": "trade", "from": "Ann", "to": "Bob", "give": {"space": [39]}}, "input"),
+        ({"op": "trade", "from": "Ann", "to": "Bob"}, "input"),
+        ({"op": "trade", "from": "Ann", "to": "Bob", "give": {"spaces": [39]}, "lift": [39]}, "trade-lift"),
+    ]
+    for cmd, rule in bad:
+        with pytest.raises(Refused) as e:
+            g.push(cmd)
+        assert e.value.rule == rule, cmd
+    assert g.to_json() == before
+
+
+# ---------------------------------------------------------------- debts
+
+
+def indebted(edition="classic-us"):
+    """Bob owes Ann 1400 rent on a hotel he cannot cover from 300 cash."""
+    g = game(edition)
+    own(g, "Ann", *DARK_BLUE)
+    top_up(g, "Ann", 10_000)
+    for _ in range(4):
+        for pos in DARK_BLUE:
+            g.push({"op": "build", "player": "Ann", "space": pos})
+    g.push({"op": "build", "player": "Ann", "space": 39})  # hotel: rent 2000
+    own(g, "Bob", *BROWN, 5)
+    drain(g, "Bob", 300)
+    g.push({"op": "rent", "payer": "Bob", "space": 39})
+    return g
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_payment_beyond_cash_opens_a_debt_not_negative_cash(edition):
+    """us-classic-rules.txt "Bankruptcy": "You are declared bankrupt if you owe more than you can pay" — until
+    then the player owes the debt; cash never goes below zero (README: "players never go below zero")."""
+    g = indebted(edition)
+    assert g.cash["Bob"] == 300
+    assert g.debts["Bob"] == [["Ann", 2000, "rent"]]
+    debt = g.to_json()["players"]["Bob"]["debt"]
+    assert debt["creditor"] == "Ann" and debt["amount"] == 2000
+
+
+def test_debtor_may_raise_cash_and_the_debt_is_paid_when_covered():
+    """uk-2008 "HELP! I'M IN DEBT!": "try to raise the money by selling buildings and/or mortgaging properties"."""
+    g = game()
+    own(g, "Ann", 39)
+    own(g, "Bob", 5, 15, 25)
+    drain(g, "Bob", 20)
+    g.push({"op": "rent", "payer": "Bob", "space": 39})  # 50 owed, 20 cash
+    assert g.debt_total("Bob") == 50
+    with pytest.raises(Refused) as e:
+        g.push({"op": "buy", "player": "Bob", "space": 1})
+    assert e.value.rule == "debt-open"
+    options = raise_cash_options(g, "Bob")
+    assert [m["space"] for m in options["mortgages"]] == [5, 15, 25]
+    assert options["max_raisable"] == 20 + 300 and not options["bankruptcy_unavoidable"]
+    with pytest.raises(Refused) as e:
+        g.push({"op": "bankrupt", "player": "Bob"})
+    assert e.value.rule == "bankrupt-avoidable"
+    move = g.push({"op": "mortgage", "player": "Bob", "space": 5})
+    assert "Bob" not in g.debts and g.cash["Bob"] == 20 + 100 - 50 and g.cash["Ann"] == 1100 + 50
+    assert {"t": "pay", "from": "Bob", "to": "Ann", "amount": 50, "for": "rent"} in move.effects
+
+
+def test_max_raisable_counts_half_the_buildings_and_the_mortgages():
+    """README: "The engine reports the most the debtor could raise (cash + half the buildings + mortgage
+    values)"."""
+    g = indebted()
+    assert max_raisable(g, "Bob") == 300 + 30 + 30 + 100
+    assert max_raisable(g, "Ann") == g.cash["Ann"] + 4 * 100 + 5 * 100 + 175 + 200
+
+
+# ---------------------------------------------------------------- bankruptcy
+
+
+def test_bankruptcy_to_a_player_us():
+    """us-classic-rules.txt "Bankruptcy": buildings "return these to the Bank in exchange for money to the
+    extent of one-half the amount paid for them; this cash is given to the creditor"; mortgaged property
+    goes to the creditor, who "must at once pay the Bank the amount of interest on the loan"."""
+    g = game()
+    own(g, "Ann", 39)
+    own(g, "Bob", *BROWN, 5)
+    top_up(g, "Bob", 100)
+    g.push({"op": "build", "player": "Bob", "space": 1})
+    g.push({"op": "card", "player": "Bob", "card": "cc-jail-free"})
+    g.push({"op": "mortgage", "player": "Bob", "space": 5})
+    drain(g, "Bob", 10)
+    ann_before = g.cash["Ann"]
+    g.push({"op": "card", "player": "Bob", "card": "ch-chairman"})  # pay each player 50: owes 100, has 10
+    assert g.debts["Bob"] == [["Ann", 50, "card"], ["Cid", 50, "card"]]
+    assert max_raisable(g, "Bob") == 10 + 25 + 30 + 30  # half the house + the two brown mortgages
+    view = preview(g, "Bob")
+    assert view["creditor"] == "Ann" and view["debt"] == 100 and view["buildings_value"] == 25
+    move = g.push({"op": "bankrupt", "player": "Bob"})
+    assert "Bob" in g.bankrupt and g.bankrupt_to["Bob"] == "Ann"
+    # Ann gets the house at half (25) and Bob's cash (10), pays 10% (10) on mortgaged Reading Railroad
+    assert g.cash["Ann"] == ann_before + 25 + 10 - 10
+    assert [g.lots[p].owner for p in (1, 3, 5)] == ["Ann"] * 3
+    assert not g.lots[1].mortgaged and g.lots[5].mortgaged and g.lots[1].houses == 0
+    assert g.bank_houses == 32 and g.jail_cards_of("Ann") == ["cc-jail-free"]
+    assert g.cash["Bob"] == 0 and "Bob" not in g.debts
+    assert "bankrupt to Ann" in move.text
+    assert g.money_total() == 0
+
+
+@pytest.mark.parametrize("edition,mortgages_first", [("classic-us", False), ("uk", True), ("ru", False),
+                                                      ("kyiv", True)])
+def test_bankruptcy_to_a_player_by_edition(edition, mortgages_first):
+    """README table "bankrupt to a player": US/RU "the creditor takes everything else"; UK/Kyiv "Pay whatever
+    money you were able to raise ... give them all your mortgaged properties and any Get Out of Jail
+    Free cards. The player must pay 10% interest on each mortgaged property" (uk-2008 "HELP! I'M IN
+    DEBT!") — so every deed is mortgaged first and the creditor pays 10% on each."""
+    g = indebted(edition)
+    ann = g.cash["Ann"]
+    g.push({"op": "bankrupt", "player": "Bob"})
+    deeds = [1, 3, 5]
+    assert all(g.lots[p].owner == "Ann" for p in deeds)
+    if mortgages_first:
+        assert all(g.lots[p].mortgaged for p in deeds)
+        # cash 300 + mortgages 30+30+100 to Ann; Ann pays 3+3+10 interest
+        assert g.cash["Ann"] == ann + 300 + 160 - 16
+    else:
+        assert not any(g.lots[p].mortgaged for p in deeds)
+        assert g.cash["Ann"] == ann + 300
+
+
+def test_creditor_may_lift_inherited_mortgages_at_once():
+    """us-classic-rules.txt: "The new owner who does this may then, at his/her option, pay the principal"."""
+    g = indebted()
+    g.push({"op": "mortgage", "player": "Bob", "space": 5})
+    ann = g.cash["Ann"]
+    g.push({"op": "bankrupt", "player": "Bob", "lift": [5]})
+    assert not g.lots[5].mortgaged
+    assert g.cash["Ann"] == ann + 400 - 10 - 100
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_bankruptcy_to_the_bank(edition):
+    """us-classic-rules.txt: "you must turn over all assets to the Bank. In this case, the Bank immediately
+    sells by auction all property so taken, except buildings"; uk-2008: "mortgaged properties must be put
+    up for auction. These are sold unmortgaged (face up). Return any Get Out of Jail Free cards to the
+    bottom of the appropriate piles"."""
+    g = game(edition)
+    own(g, "Bob", *BROWN, 5)
+    top_up(g, "Bob", 200)
+    g.push({"op": "build", "player": "Bob", "space": 1})
+    jail = cards_of(g, "jail_card")[0].id
+    g.push({"op": "card", "player": "Bob", "card": jail})
+    g.push({"op": "mortgage", "player": "Bob", "space": 5})
+    drain(g, "Bob", 0)
+    biggest = max(cards_of(g, "pay"), key=lambda c: c.effect["amount"])
+    assert biggest.effect["amount"] > max_raisable(g, "Bob") == 25 + 30 + 30
+    g.push({"op": "card", "player": "Bob", "card": biggest.id})
+    assert g.debts["Bob"][0][0] == "bank"
+    g.push({"op": "bankrupt", "player": "Bob"})
+    assert all(g.lots[p].owner is None and not g.lots[p].mortgaged for p in (1, 3, 5))
+    assert g.pending_auction == {1, 3, 5}
+    assert g.jail_cards[jail] is None and g.bank_houses == 32
+    with pytest.raises(Refused) as e:
+        g.push({"op": "buy", "player": "Ann", "space": 5})
+    assert e.value.rule == "auction-pending"
+    g.push({"op": "auction", "space": 5, "winner": "Ann", "bid": 80})
+    assert g.pending_auction == {1, 3} and g.lots[5].owner == "Ann"
+    g.push({"op": "auction", "space": 1, "winner": None})  # nobody bids: stays with the bank
+    assert g.pending_auction == {3} and g.lots[1].owner is None
+    g.push({"op": "buy", "player": "Cid", "space": 1})
+    assert g.money_total() == 0
+
+
+def test_ru_debt_paid_in_kind():
+    """README table "paying a debt in kind" (RU): "a creditor may accept property instead of cash at any agreed
+    value"; ru-2004 translation "Notes for the game"."""
+    g = indebted("ru")
+    g.push({"op": "trade", "from": "Bob", "to": "Ann", "give": {"spaces": [5]}, "debt_credit": 1800})
+    assert g.lots[5].owner == "Ann"
+    # 200 left to pay from 300 cash: settled at once
+    assert "Bob" not in g.debts and g.cash["Bob"] == 100
+    g2 = indebted("classic-us")
+    with pytest.raises(Refused) as e:
+        g2.push({"op": "trade", "from": "Bob", "to": "Ann", "give": {"spaces": [5]}, "debt_credit": 100})
+    assert e.value.rule == "debt-in-kind"
+
+
+def test_classic_game_ends_when_one_player_is_left():
+    """us-classic-rules.txt: "The last player left in the game wins"."""
+    g = game(players=("Ann", "Bob"))
+    own(g, "Ann", 39)
+    drain(g, "Bob", 10)
+    g.push({"op": "rent", "payer": "Bob", "space": 39})
+    move = g.push({"op": "bankrupt", "player": "Bob"})
+    assert g.over and g.winner == "Ann"
+    assert "Ann wins" in move.text
+    with pytest.raises(Refused) as e:
+        g.push({"op": "salary", "player": "Ann"})
+    assert e.value.rule == "game-over"
+
+
+@pytest.mark.parametrize("edition", ["classic-us", "ru"])
+def test_short_game_ends_at_the_second_bankruptcy_with_valuation(edition):
+    """us-classic-rules.txt Short Game rule 3: "when the second bankruptcy occurs, the game ends ... the
+    bankrupt player's turning over to his/her creditor all that he/she has of value, including buildings
+    ... (1) cash (2) lots at the price printed (3) mortgaged property at one-half the price (4) houses at
+    purchase price (5) hotels at purchase price including the value of the three houses turned in"."""
+    g = game(edition, "short", players=("Ann", "Bob", "Cid", "Dee"))
+    own(g, "Ann", *DARK_BLUE)
+    top_up(g, "Ann", 5000)
+    for _ in range(3):
+        for pos in DARK_BLUE:
+            g.push({"op": "build", "player": "Ann", "space": pos})
+    g.push({"op": "build", "player": "Ann", "space": 39})  # hotel after 3 houses
+    own(g, "Cid", 5)
+    g.push({"op": "mortgage", "player": "Cid", "space": 5})
+    for loser in ("Bob", "Dee"):
+        drain(g, loser, 0)
+        g.push({"op": "rent", "payer": loser, "space": 39})
+        g.push({"op": "bankrupt", "player": loser})
+    assert g.over and g.result["reason"] == "bankruptcies"
+    ann = g.cash["Ann"] + 350 + 400 + 3 * 200 + 4 * 200
+    cid = g.cash["Cid"] + 100
+    assert g.result["valuation"] == {"Ann": ann, "Cid": cid}
+    assert g.winner == "Ann"
+
+
+def test_short_game_final_bankruptcy_hands_over_buildings():
+    """us-classic-rules.txt Short Game rule 3: at the second bankruptcy the creditor receives "all that he/she
+    has of value, including buildings"."""
+    g = game("classic-us", "short", players=("Ann", "Bob", "Cid"))
+    own(g, "Bob", *BROWN)
+    g.push({"op": "build", "player": "Bob", "space": 1})
+    own(g, "Ann", *DARK_BLUE)  # rent 100 on Boardwalk
+    drain(g, "Cid")
+    g.push({"op": "rent", "payer": "Cid", "space": 39})
+    g.push({"op": "bankrupt", "player": "Cid"})
+    drain(g, "Bob")
+    g.push({"op": "rent", "payer": "Bob", "space": 39})
+    g.push({"op": "bankrupt", "player": "Bob"})
+    assert g.lots[1].owner == "Ann" and g.lots[1].houses == 1
+
+
+def test_end_game_by_agreement_and_timed_game():
+    """us-classic-rules.txt "TIME LIMIT GAME": "agree upon a definite hour of termination, when the richest
+    player will be declared the winner"."""
+    g = game("classic-us", "timed")
+    own(g, "Cid", 39)
+    g.push({"op": "salary", "player": "Cid"})
+    move = g.push({"op": "end_game"})
+    assert g.result["reason"] == "time"
+    assert g.winner == "Cid" and g.result["valuation"]["Cid"] == 1700
+    assert "Cid wins" in move.text
+    g = game()
+    g.push({"op": "end_game"})
+    assert g.winner is None and g.result["tied"] == ["Ann", "Bob", "Cid"]
+
+
+def test_end_game_refused_with_an_open_debt():
+    g = indebted()
+    with pytest.raises(Refused) as e:
+        g.push({"op": "end_game"})
+    assert e.value.rule == "end-debt"
+
+
+# ---------------------------------------------------------------- dealing, speed die
+
+
+@pytest.mark.parametrize("edition", ["classic-us", "ru"])
+def test_short_game_deals_two_deeds_paid_at_printed_price(edition):
+    """us-classic-rules.txt Short Game rule 1: "deals out two, one at a time, to each player. The players must
+    immediately pay the Bank the printed price of each"."""
+    g = game(edition, "short")
+    plan = deal_plan(g, seed=7)
+    assert [c["player"] for c in plan] == ["Ann", "Bob", "Cid"] * 2
+    for cmd in plan:
+        g.push(cmd)
+    for p in ("Ann", "Bob", "Cid"):
+        deeds = g.deeds_of(p)
+        assert len(deeds) == 2
+        assert g.cash[p] == 1500 - sum(g.edition.spaces[d].price for d in deeds)
+    with pytest.raises(Refused, match="already been dealt 2"):
+        free = next(pos for pos, lot in g.lots.items() if lot.owner is None)
+        g.push({"op": "deal", "player": "Ann", "space": free})
+    with pytest.raises(Refused, match="only in the short and timed"):
+        game(edition).push({"op": "deal", "player": "Ann", "space": 1})
+
+
+def test_speed_die_next_unowned_property():
+    """uk-2008 Speed Die "Mr. Monopoly": "advance to the next unowned property ... If there are no unowned
+    properties left, advance to the next property owned by another player and pay rent"."""
+    g = game("uk", "speed-die")
+    own(g, "Ann", 37, 39, 1)
+    assert next_unowned_after(g, 35) == 3
+    assert mr_monopoly_target(g, 35, "Bob") == (3, "buy")
+    for pos, lot in g.lots.items():
+        if lot.owner is None:
+            own(g, "Ann" if pos < 20 else "Cid", pos)
+    assert next_unowned_after(g, 35) is None
+    assert mr_monopoly_target(g, 35, "Cid") == (37, "rent")
+
+
+# ---------------------------------------------------------------- undo
+
+
+def test_undo_is_a_reversal_with_a_reason_and_again():
+    """README: "undo of the last action, and again of the one before (a reversal entry in the log, never an
+    erasure)"."""
+    g = game()
+    g.push({"op": "buy", "player": "Ann", "space": 39})
+    g.push({"op": "rent", "payer": "Bob", "space": 39})
+    with pytest.raises(Refused) as e:
+        g.push({"op": "undo"})
+    assert e.value.rule == "undo-reason"
+    rev = g.push({"op": "undo", "reason": "wrong payer"})
+    assert rev.command == {"op": "undo", "reason": "wrong payer"}
+    assert rev.effects == [{"t": "pay", "from": "Ann", "to": "Bob", "amount": 50, "for": "rent"}]
+    assert "wrong payer" in rev.text and g.cash["Bob"] == 1500
+    g.push({"op": "undo", "reason": "it was Bob who bought"})
+    assert g.lots[39].owner is None and g.cash["Ann"] == 1500
+    with pytest.raises(Refused) as e:
+        g.push({"op": "undo", "reason": "more"})
+    assert e.value.rule == "undo-empty"
