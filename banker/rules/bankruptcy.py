@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from . import parse
 from .debts import spend, who
 from .errors import Refused
+from .messages import Msg
 from .state import BANK, POT
 from .valuation import building_sale_value, interest, max_raisable, valuation
 
@@ -26,13 +27,16 @@ def _owe(tx: Tx, payer: str, creditor: str, amount: int, why: str) -> None:
 
 
 def preview(state: GameState, player: str) -> dict[str, Any]:
-    """What bankruptcy would move, without moving it: for the banker to check first."""
+    """What bankruptcy would move, without moving it: for the banker to check first.
+
+    The preview is the real thing applied and taken back, so it cannot disagree with it.
+    """
     claims = state.debts.get(player, [])
     creditor = claims[0][0] if claims else None
     deeds = state.deeds_of(player)
-    return {
+    out: dict[str, Any] = {
         "player": player,
-        "creditor": creditor,
+        "creditor": BANK if creditor == POT else creditor,
         "debt": sum(c[1] for c in claims),
         "can_raise": max_raisable(state, player),
         "cash": state.cash[player],
@@ -40,7 +44,19 @@ def preview(state: GameState, player: str) -> dict[str, Any]:
         "deeds": deeds,
         "mortgaged": [p for p in deeds if state.lots[p].mortgaged],
         "jail_cards": state.jail_cards_of(player),
+        "effects": [],
+        "parts": [],
+        "refused": None,
     }
+    try:
+        move = state.push({"op": "bankrupt", "player": player})
+    except Refused as e:
+        out["refused"] = e
+        return out
+    state.pop()
+    out["effects"] = move.effects
+    out["parts"] = move.parts
+    return out
 
 
 def run_bankrupt(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
@@ -48,19 +64,19 @@ def run_bankrupt(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     fmt = state.edition.fmt
     claims = state.debts.get(p)
     if not claims:
-        raise Refused("bankrupt-no-debt", f"{p} has no open debt: bankruptcy follows a debt that cannot be paid")
+        raise Refused("bankrupt-no-debt", Msg("bankrupt.no-debt", player=p))
     total = sum(c[1] for c in claims)
     can = max_raisable(state, p)
     if can >= total:
-        raise Refused("bankrupt-avoidable", f"{p} can still raise {fmt(can)} (selling buildings, mortgaging) for a "
-                      f"debt of {fmt(total)}: bankruptcy is only for a debt that cannot be paid")
+        raise Refused("bankrupt-avoidable", Msg("bankrupt.avoidable", player=p, can=fmt(can), debt=fmt(total)))
     creditor = claims[0][0]
     if creditor == POT:
         creditor = BANK
     lift = parse.positions(state, cmd.get("lift"), "bankrupt lift")
     if lift and creditor == BANK:
-        raise Refused("input", "bankrupt: \"lift\" is the creditor's choice, and here the creditor is the bank")
+        raise Refused("input", Msg("input.bank-lift"))
     final = bool(state.variant.end_at_bankruptcy) and len(state.bankrupt) + 1 >= state.variant.end_at_bankruptcy
+    tx.say("log.bankrupt", player=p, creditor=who(creditor), debt=fmt(total), can=fmt(can))
     tx.debt(p, [])
     # claims that others owe the bankrupt player go to its creditor
     for q, qclaims in list(state.debts.items()):
@@ -71,7 +87,6 @@ def run_bankrupt(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     else:
         _to_player(state, tx, p, creditor, lift, final)
     tx.add({"t": "bankrupt", "player": p, "creditor": creditor})
-    tx.text = f"{p} is bankrupt to {who(state, creditor)} (debt {fmt(total)}, could raise only {fmt(can)})" + tx.text
     if final:
         finish(state, tx, "bankruptcies")
     elif len(state.active_players) == 1:
@@ -81,7 +96,6 @@ def run_bankrupt(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
 def _to_player(state: GameState, tx: Tx, p: str, c: str, lift: list[int], final: bool) -> None:
     deeds = state.deeds_of(p)
     fmt = state.edition.fmt
-    notes = []
     if final:
         # Short game: play ceases and the creditor takes everything as it stands,
         # buildings included (us-classic-rules.txt, Short Game rule 3).
@@ -109,21 +123,18 @@ def _to_player(state: GameState, tx: Tx, p: str, c: str, lift: list[int], final:
         tx.jail_card(card, c)
     for pos in lift:
         if pos not in deeds or not state.lots[pos].mortgaged:
-            raise Refused("bankrupt-lift", f"\"lift\" names {state.edition.spaces[pos].name}, not a mortgaged deed "
-                          f"{c} receives")
+            raise Refused("bankrupt-lift", Msg("bankrupt.lift", space=state.edition.spaces[pos].name, player=c))
     for pos in deeds:
         if not state.lots[pos].mortgaged:
             continue
         space = state.edition.spaces[pos]
         rate = interest(state, space.mortgage)
         _owe(tx, c, BANK, rate, "interest")
-        notes.append(f"{c} pays {fmt(rate)} interest on {space.name}")
+        tx.say("log.bankrupt-interest", player=c, amount=fmt(rate), space=space.name)
         if pos in lift:
-            spend(tx, c, BANK, space.mortgage, "unmortgage", f"lifting the mortgage on {space.name}")
+            spend(tx, c, BANK, space.mortgage, "unmortgage", Msg("what.lift", space=space.name))
             tx.mortgaged(pos, False)
-            notes.append(f"and lifts it for {fmt(space.mortgage)}")
-    if notes:
-        tx.text = "; " + "; ".join(notes)
+            tx.say("log.bankrupt-lifts", player=c, space=space.name, amount=fmt(space.mortgage))
 
 
 def _return_buildings(state: GameState, tx: Tx, pos: int, paid_to: str | None) -> None:
@@ -150,8 +161,7 @@ def _to_bank(state: GameState, tx: Tx, p: str, final: bool) -> None:
         tx.jail_card(card, None)  # back to the bottom of its deck
     tx.pay(p, BANK, state.cash[p], "bankruptcy")
     if deeds and not final:
-        names = ", ".join(state.edition.spaces[pos].name for pos in deeds)
-        tx.text = f"; the bank auctions {names}"
+        tx.say("log.bank-auctions", spaces=[state.edition.spaces[pos].name for pos in deeds])
 
 
 def finish(state: GameState, tx: Tx, reason: str) -> None:
@@ -165,16 +175,14 @@ def finish(state: GameState, tx: Tx, reason: str) -> None:
     result = {"reason": reason, "valuation": values, "winner": winner, "tied": top if winner is None else []}
     tx.set("result", "game", "result", None, result)
     fmt = state.edition.fmt
-    standings = ", ".join(f"{p} {fmt(v)}" for p, v in sorted(values.items(), key=lambda kv: -kv[1]))
-    end = f"{winner} wins" if winner else f"a tie between {' and '.join(top)}"
-    tx.text += f". The game ends ({reason}): {end}. Valuation: {standings}"
+    standings = [Msg("log.standing", player=p, amount=fmt(v)) for p, v in sorted(values.items(), key=lambda kv: -kv[1])]
+    outcome = Msg("log.wins", player=winner) if winner else Msg("log.tie", players=top)
+    tx.say("log.game-ends", reason=Msg(f"reason.{reason}"), outcome=outcome, standings=standings)
 
 
 def run_end_game(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     debtors = [p for p in state.active_players if state.debts.get(p)]
     if debtors:
-        raise Refused("end-debt", f"{', '.join(debtors)} still owe(s) money: settle the debt or declare "
-                      f"bankruptcy before ending the game")
-    reason = "time" if state.variant.timed else "agreed"
-    tx.text = "End of game"
-    finish(state, tx, reason)
+        raise Refused("end-debt", Msg("end.debt", players=debtors))
+    tx.say("log.end")
+    finish(state, tx, "time" if state.variant.timed else "agreed")

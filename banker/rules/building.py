@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from . import parse
 from .debts import spend
 from .errors import Refused
+from .messages import Msg
 from .state import BANK
 from .valuation import half
 
@@ -16,43 +17,40 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, Tx
 
 
-def describe_level(state: GameState, pos: int) -> str:
+def describe_level(state: GameState, pos: int) -> Msg:
     lot = state.lots[pos]
     if lot.hotel:
-        return "a hotel"
-    n = lot.houses
-    return f"{n} house{'s' * (n != 1)}"
+        return Msg("level.hotel")
+    return Msg("level.houses", n=lot.houses)
 
 
 def check_build(state: GameState, player: str, space: Space) -> tuple[str, int]:
-    """Why ``player`` may put the next building on ``space``: returns ("house"|"hotel",
+    """Whether ``player`` may put the next building on ``space``: returns ("house"|"hotel",
     its printed price), or raises :class:`Refused` naming the rule."""
     lot = state.lots[space.position]
     group = state.group_positions(space.group)
-    gname = state.edition.groups[space.group].name
+    names = state.edition.spaces
     if lot.owner != player:
-        raise Refused("build-owner", f"{player} does not own {space.name}")
+        raise Refused("build-owner", Msg("build.owner", player=player, space=space.name))
     if not state.owns_group(player, space.group):
-        missing = [state.edition.spaces[p].name for p in group if state.lots[p].owner != player]
-        raise Refused("build-group", f"Build only on a full colour group: {player} does not own {', '.join(missing)}")
-    mortgaged = [state.edition.spaces[p].name for p in group if state.lots[p].mortgaged]
+        missing = [names[p].name for p in group if state.lots[p].owner != player]
+        raise Refused("build-group", Msg("build.group", player=player, missing=missing))
+    mortgaged = [names[p].name for p in group if state.lots[p].mortgaged]
     if mortgaged:
-        raise Refused("build-mortgaged", f"No building on a group with a mortgage: {', '.join(mortgaged)} "
-                      f"{'is' if len(mortgaged) == 1 else 'are'} mortgaged ({gname})")
+        raise Refused("build-mortgaged", Msg("build.mortgaged", lots=mortgaged, n=len(mortgaged),
+                                             group=state.edition.groups[space.group].name))
     if lot.hotel:
-        raise Refused("build-hotel", f"{space.name} already has a hotel: one hotel per lot is the most")
+        raise Refused("build-hotel", Msg("build.hotel", space=space.name))
     lowest = min(group, key=state.level)
     if state.level(space.position) > state.level(lowest):
-        raise Refused("build-evenly", f"Build evenly: {space.name} has {describe_level(state, space.position)}, "
-                      f"{state.edition.spaces[lowest].name} has {describe_level(state, lowest)}")
+        raise Refused("build-evenly", Msg("build.evenly", space=space.name, level=describe_level(state, space.position),
+                                          other=names[lowest].name, other_level=describe_level(state, lowest)))
     if lot.houses < state.houses_before_hotel:
         if state.bank_houses < 1:
-            raise Refused("house-stock", f"The bank has no houses left (all {state.edition.houses} are built): "
-                          f"wait until a player sells houses back")
+            raise Refused("house-stock", Msg("stock.houses", n=state.edition.houses))
         return "house", space.house_cost
     if state.bank_hotels < 1:
-        raise Refused("hotel-stock", f"The bank has no hotels left (all {state.edition.hotels} are built): "
-                      f"wait until a player sells a hotel back")
+        raise Refused("hotel-stock", Msg("stock.hotels", n=state.edition.hotels))
     return "hotel", space.house_cost
 
 
@@ -62,8 +60,7 @@ def _put_building(tx: Tx, space: Space, kind: str) -> None:
         tx.stock(houses=-1)
         tx.houses(space.position, state.lots[space.position].houses + 1)
     else:
-        hbh = state.houses_before_hotel
-        tx.stock(houses=hbh, hotels=-1)
+        tx.stock(houses=state.houses_before_hotel, hotels=-1)
         tx.houses(space.position, 0)
         tx.hotel(space.position, True)
 
@@ -72,10 +69,11 @@ def run_build(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     player = parse.player(state, cmd)
     space = parse.street(state, cmd)
     kind, price = check_build(state, player, space)
-    spend(tx, player, BANK, price, "build", f"a {kind} on {space.name}")
+    what = Msg(f"building.{kind}")
+    spend(tx, player, BANK, price, "build", Msg("what.building", kind=what, space=space.name))
     _put_building(tx, space, kind)
     tx.info.update(kind=kind, price=price)
-    tx.text = f"{player} builds a {kind} on {space.name} for {state.edition.fmt(price)}"
+    tx.say("log.build", player=player, kind=what, space=space.name, amount=state.edition.fmt(price))
 
 
 def run_building_auction(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
@@ -84,14 +82,14 @@ def run_building_auction(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> No
     space = parse.street(state, cmd)
     bid = parse.amount(cmd, "bid", 1)
     kind, price = check_build(state, player, space)
+    fmt = state.edition.fmt
     if state.edition.rules.building_auction_start == "printed" and bid < price:
-        raise Refused("building-auction-start", f"A building auction starts at the printed price: "
-                      f"the bid must be at least {state.edition.fmt(price)}")
-    spend(tx, player, BANK, bid, "building auction", f"a bid of {state.edition.fmt(bid)}")
+        raise Refused("building-auction-start", Msg("building-auction.start", amount=fmt(price)))
+    spend(tx, player, BANK, bid, "building auction", Msg("what.auction-bid", amount=fmt(bid)))
     _put_building(tx, space, kind)
     tx.info.update(kind=kind, price=price, bid=bid)
-    tx.text = (f"{player} wins a {kind} at the shortage auction for {state.edition.fmt(bid)} "
-               f"and builds it on {space.name} (printed {state.edition.fmt(price)})")
+    tx.say("log.building-auction", player=player, kind=Msg(f"building.{kind}"), amount=fmt(bid), space=space.name,
+           price=fmt(price))
 
 
 def hotel_sale_houses(state: GameState, space: Space, wanted: int | None) -> int:
@@ -102,44 +100,40 @@ def hotel_sale_houses(state: GameState, space: Space, wanted: int | None) -> int
     name = space.name
     if rule == "exchange":
         if wanted not in (None, hbh):
-            raise Refused("hotel-sale", f"A hotel is sold for half its price and exchanged for {hbh} houses; "
-                          f"it cannot be sold down to {wanted}")
+            raise Refused("hotel-sale", Msg("hotel-sale.exchange", hbh=hbh, n=wanted))
         if stock < hbh:
-            raise Refused("hotel-sale-stock", f"Selling the hotel on {name} exchanges it for {hbh} houses and the bank "
-                          f"has only {stock}: sell other buildings first, or wait for houses to come back")
+            raise Refused("hotel-sale-stock", Msg("hotel-sale.exchange-stock", space=name, hbh=hbh, stock=stock))
         return hbh
     if rule == "exchange_or_whole":
         if wanted is None:
             return hbh if stock >= hbh else 0
         if wanted not in (0, hbh):
-            raise Refused("hotel-sale", f"A hotel is either exchanged for {hbh} houses or sold whole with them "
-                          f"(\"houses\": 0), not brought down to {wanted}")
+            raise Refused("hotel-sale", Msg("hotel-sale.whole", hbh=hbh, n=wanted))
         if wanted and stock < hbh:
-            raise Refused("hotel-sale-stock", f"The bank has only {stock} houses, so the hotel on {name} cannot be "
-                          f"exchanged for {hbh}: sell it whole (\"houses\": 0)")
+            raise Refused("hotel-sale-stock", Msg("hotel-sale.whole-stock", stock=stock, space=name, hbh=hbh))
         return wanted
     # break_down: a hotel counts as hbh+1 houses, broken down as far as the bank allows
     if wanted is None:
         return min(hbh, stock)
     if not 0 <= wanted <= hbh:
-        raise Refused("input", f"sell_building: \"houses\" must be 0-{hbh}, not {wanted}")
+        raise Refused("input", Msg("input.hotel-houses", high=hbh, value=wanted))
     if wanted > stock:
-        raise Refused("hotel-sale-stock", f"The bank has only {stock} houses: the hotel on {name} can come down "
-                      f"to at most {stock}")
+        raise Refused("hotel-sale-stock", Msg("hotel-sale.stock", stock=stock, space=name))
     return wanted
 
 
 def check_sale(state: GameState, player: str, space: Space) -> None:
     lot = state.lots[space.position]
     if lot.owner != player:
-        raise Refused("sell-owner", f"{player} does not own {space.name}")
+        raise Refused("sell-owner", Msg("sell.owner", player=player, space=space.name))
     if not lot.houses and not lot.hotel:
-        raise Refused("sell-nothing", f"{space.name} has no buildings to sell")
+        raise Refused("sell-nothing", Msg("sell.nothing", space=space.name))
     group = state.group_positions(space.group)
     highest = max(group, key=state.level)
     if state.level(space.position) < state.level(highest):
-        raise Refused("sell-evenly", f"Sell evenly: {space.name} has {describe_level(state, space.position)}, "
-                      f"{state.edition.spaces[highest].name} has {describe_level(state, highest)}")
+        raise Refused("sell-evenly", Msg("sell.evenly", space=space.name, level=describe_level(state, space.position),
+                                         other=state.edition.spaces[highest].name,
+                                         other_level=describe_level(state, highest)))
 
 
 def sale_proceeds(state: GameState, space: Space, houses_left: int | None = None) -> int:
@@ -164,14 +158,16 @@ def run_sell_building(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
         tx.houses(space.position, left)
         tx.stock(houses=-left, hotels=1)
         tx.pay(BANK, player, proceeds, "sell building")
-        tail = f", leaving {left} house{'s' * (left != 1)}" if left else " with its houses"
-        tx.text = f"{player} sells the hotel on {space.name} to the bank for {fmt(proceeds)}{tail}"
+        if left:
+            tx.say("log.sell-hotel", player=player, space=space.name, amount=fmt(proceeds), n=left)
+        else:
+            tx.say("log.sell-hotel-whole", player=player, space=space.name, amount=fmt(proceeds))
     else:
         proceeds = sale_proceeds(state, space)
         tx.houses(space.position, lot.houses - 1)
         tx.stock(houses=1)
         tx.pay(BANK, player, proceeds, "sell building")
-        tx.text = f"{player} sells a house on {space.name} to the bank for {fmt(proceeds)}"
+        tx.say("log.sell-house", player=player, space=space.name, amount=fmt(proceeds))
     tx.info.update(proceeds=proceeds)
 
 
@@ -189,6 +185,24 @@ def legal_builds(state: GameState, player: str) -> list[tuple[int, str, int]]:
         if price <= state.cash[player] and not state.debts.get(player):
             out.append((pos, kind, price))
     return out
+
+
+def build_refusal(state: GameState, player: str) -> Refused | None:
+    """Why the player can build nowhere (the first reason met), or None if it can."""
+    if legal_builds(state, player):
+        return None
+    first = None
+    for pos in state.deeds_of(player):
+        space = state.edition.spaces[pos]
+        if space.kind != "street":
+            continue
+        try:
+            check_build(state, player, space)
+        except Refused as e:
+            # prefer the most specific reason over "not a full group"
+            if first is None or first.rule == "build-group":
+                first = e
+    return first
 
 
 def legal_sales(state: GameState, player: str) -> list[tuple[int, int]]:

@@ -13,8 +13,9 @@ from . import parse
 from .bankruptcy import run_bankrupt, run_end_game
 from .building import run_build, run_building_auction, run_sell_building
 from .cards import run_card, run_jail_card
-from .debts import bank_account, charge, settle, spend
+from .debts import bank_account, charge, settle, spend, who
 from .errors import Refused
+from .messages import Msg
 from .mortgage import run_mortgage, run_unmortgage
 from .rent import run_rent
 from .state import BANK, POT
@@ -32,14 +33,14 @@ def run_salary(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     if landed and state.house_rules.go_landing_bonus:
         amount *= 2
     tx.pay(BANK, player, amount, "salary")
-    tx.text = f"{player} collects {state.edition.fmt(amount)} salary" + (" for landing on GO" if landed else "")
+    tx.say("log.salary-landed" if landed else "log.salary", player=player, amount=state.edition.fmt(amount))
 
 
 def _unowned(state: GameState, cmd: Mapping[str, Any]):
     space = parse.prop(state, cmd)
     owner = state.lots[space.position].owner
     if owner is not None:
-        raise Refused("owned", f"{space.name} already belongs to {owner}")
+        raise Refused("owned", Msg("owned", space=space.name, owner=owner))
     return space
 
 
@@ -47,10 +48,10 @@ def run_buy(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     player = parse.player(state, cmd)
     space = _unowned(state, cmd)
     if space.position in state.pending_auction:
-        raise Refused("auction-pending", f"{space.name} came back to the bank in a bankruptcy and must be auctioned")
-    spend(tx, player, BANK, space.price, "buy", space.name)
+        raise Refused("auction-pending", Msg("auction.pending", space=space.name))
+    spend(tx, player, BANK, space.price, "buy", Msg("what.buy", space=space.name))
     tx.owner(space.position, player)
-    tx.text = f"{player} buys {space.name} for {state.edition.fmt(space.price)}"
+    tx.say("log.buy", player=player, space=space.name, amount=state.edition.fmt(space.price))
 
 
 def run_auction(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
@@ -58,41 +59,42 @@ def run_auction(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     if cmd.get("winner", "") is None:
         # nobody bid: the deed stays with the bank and may be bought when next landed on
         tx.pending(space.position, False)
-        tx.text = f"No bids for {space.name}: it stays with the bank"
+        tx.say("log.no-bids", space=space.name)
         return
     winner = parse.player(state, cmd, "winner")
     bid = parse.amount(cmd, "bid", 1)
     low = state.edition.rules.property_auction_min_bid
     fmt = state.edition.fmt
     if bid < low:
-        raise Refused("auction-bid", f"The lowest bid at an auction is {fmt(low)}")
-    spend(tx, winner, BANK, bid, "auction", f"the winning bid on {space.name}")
+        raise Refused("auction-bid", Msg("auction.min", amount=fmt(low)))
+    spend(tx, winner, BANK, bid, "auction", Msg("what.bid", space=space.name))
     tx.owner(space.position, winner)
     tx.pending(space.position, False)
     tx.info.update(bid=bid, price=space.price)
-    tx.text = f"{winner} wins the auction for {space.name} at {fmt(bid)} (printed {fmt(space.price)})"
+    tx.say("log.auction", player=winner, space=space.name, amount=fmt(bid), price=fmt(space.price))
 
 
 def run_deal(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     player = parse.player(state, cmd)
     limit = state.variant.deal_deeds
     if not limit:
-        raise Refused("deal", f"Deeds are dealt only in the short and timed games, not the {state.variant.name.lower()}")
+        raise Refused("deal", Msg("deal.variant", variant=state.variant.name.lower()))
     space = _unowned(state, cmd)
     dealt = state.dealt.get(player, 0)
     if dealt >= limit:
-        raise Refused("deal", f"{player} has already been dealt {limit} deeds")
-    spend(tx, player, BANK, space.price, "deal", f"the dealt deed {space.name}")
+        raise Refused("deal", Msg("deal.done", player=player, n=limit))
+    spend(tx, player, BANK, space.price, "deal", Msg("what.deal", space=space.name))
     tx.owner(space.position, player)
     tx.set("dealt", "player", player, dealt, dealt + 1)
-    tx.text = f"{player} is dealt {space.name} and pays {state.edition.fmt(space.price)}"
+    tx.say("log.deal", player=player, space=space.name, amount=state.edition.fmt(space.price))
 
 
 def run_jail_fine(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     player = parse.player(state, cmd)
     fine = state.edition.jail_fine
-    paid = charge(tx, player, bank_account(state, "fine"), fine, "fine")
-    tx.text = f"{player} pays the {state.edition.fmt(fine)} fine to leave jail" + ("" if paid else "; a debt is open")
+    tx.say("log.jail-fine", player=player, amount=state.edition.fmt(fine))
+    if not charge(tx, player, bank_account(state, "fine"), fine, "fine"):
+        tx.say("log.debt-open", player=player, cash=state.edition.fmt(state.cash[player]))
 
 
 def run_transfer(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
@@ -101,26 +103,25 @@ def run_transfer(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     amount = parse.amount(cmd, "amount", 1)
     memo = parse.text(cmd, "memo")
     if src == dst:
-        raise Refused("input", "transfer: \"from\" and \"to\" must differ")
+        raise Refused("input", Msg("input.transfer-same"))
     if src == BANK:
         tx.pay(BANK, dst, amount, "transfer")
     else:
-        spend(tx, src, dst, amount, "transfer", f"a transfer of {state.edition.fmt(amount)}")
+        spend(tx, src, dst, amount, "transfer", Msg("what.transfer", amount=state.edition.fmt(amount)))
     tx.info.update(memo=memo)
-    src_name = "the bank" if src == BANK else src
-    dst_name = "the bank" if dst == BANK else dst
-    tx.text = f"{src_name} gives {dst_name} {state.edition.fmt(amount)}" + (f": {memo}" if memo else "")
+    tx.say("log.transfer-memo" if memo else "log.transfer", src=who(src), dst=who(dst),
+           amount=state.edition.fmt(amount), memo=memo)
 
 
 def run_free_parking(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     player = parse.player(state, cmd)
     if not state.house_rules.free_parking_pot:
-        raise Refused("house-rule", "Free Parking pays nothing under the official rules (the pot is a house rule, off)")
+        raise Refused("house-rule", Msg("house-rule.off"))
     if not state.pot:
-        raise Refused("pot-empty", "The Free Parking pot is empty")
+        raise Refused("pot-empty", Msg("pot.empty"))
     amount = state.pot
     tx.pay(POT, player, amount, "free parking")
-    tx.text = f"{player} collects the Free Parking pot of {state.edition.fmt(amount)}"
+    tx.say("log.free-parking", player=player, amount=state.edition.fmt(amount))
 
 
 HANDLERS: dict[str, Callable[[GameState, Tx, Mapping[str, Any]], None]] = {
@@ -151,8 +152,8 @@ def run(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     op = cmd.get("op")
     handler = HANDLERS.get(op) if isinstance(op, str) else None
     if handler is None:
-        raise Refused("input", f"Unknown op {op!r}; ops are: {', '.join(OPS)}")
+        raise Refused("input", Msg("input.unknown-op", op=repr(op), ops=list(OPS)))
     if state.over:
-        raise Refused("game-over", f"The game is over ({state.winner or 'no single winner'}): only undo is possible")
+        raise Refused("game-over", Msg("game-over", winner=state.winner or Msg("game-over.nobody")))
     handler(state, tx, cmd)
     settle(tx)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import Refused
+from .messages import Msg
 from .state import BANK, POT
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -30,36 +31,32 @@ def bank_account(state: GameState, why: str) -> str:
     return BANK
 
 
-def who(state: GameState, account: str) -> str:
-    return {BANK: "the bank", POT: "the Free Parking pot"}.get(account, account)
+def who(account: str) -> Msg | str:
+    """An account as the banker says it: a player's name, the bank, the pot."""
+    if account == BANK:
+        return Msg("the-bank")
+    if account == POT:
+        return Msg("the-pot")
+    return account
 
 
-def describe_debt(state: GameState, player: str) -> str:
+def describe_debt(state: GameState, player: str) -> list[Msg]:
     claims = state.debts.get(player, [])
-    parts = [f"{state.edition.fmt(a)} to {who(state, c)}" for c, a, _ in claims]
-    return " and ".join(parts)
+    return [Msg("debt-part", amount=state.edition.fmt(a), creditor=who(c)) for c, a, _ in claims]
 
 
-def require_no_debt(state: GameState, player: str, action: str) -> None:
+def require_no_debt(state: GameState, player: str) -> None:
     if state.debts.get(player):
-        raise Refused(
-            "debt-open",
-            f"{player} owes {describe_debt(state, player)}: raise the cash (sell buildings, "
-            f"mortgage, trade) or declare bankruptcy before {action}",
-        )
+        raise Refused("debt-open", Msg("debt-open", player=player, debt=describe_debt(state, player)))
 
 
-def spend(tx: Tx, player: str, to: str, amount: int, why: str, what: str) -> None:
+def spend(tx: Tx, player: str, to: str, amount: int, why: str, what: Msg | str) -> None:
     """A voluntary payment: refused unless the cash is there and no debt is open."""
     state = tx.state
-    require_no_debt(state, player, what)
+    require_no_debt(state, player)
     if state.cash[player] < amount:
         fmt = state.edition.fmt
-        raise Refused(
-            "cash",
-            f"{player} has {fmt(state.cash[player])} and {what} costs {fmt(amount)}: "
-            f"not enough cash (mortgage or sell buildings first)",
-        )
+        raise Refused("cash", Msg("cash", player=player, cash=fmt(state.cash[player]), what=what, amount=fmt(amount)))
     tx.pay(player, to, amount, why)
 
 
@@ -70,7 +67,7 @@ def charge(tx: Tx, payer: str, creditor: str, amount: int, why: str) -> bool:
     if amount <= 0:
         return True
     if tx.debt_before.get(payer):
-        require_no_debt(state, payer, "anything else is owed")
+        require_no_debt(state, payer)
     claims = [list(c) for c in state.debts.get(payer, [])]
     if not claims and state.cash[payer] >= amount:
         tx.pay(payer, creditor, amount, why)
@@ -80,14 +77,24 @@ def charge(tx: Tx, payer: str, creditor: str, amount: int, why: str) -> bool:
 
 
 def settle(tx: Tx) -> None:
-    """Pay every claim that the debtor's cash now covers, in the order owed."""
+    """Pay every claim that the debtor's cash now covers, in the order owed.
+
+    Debtors are visited in seating order, again and again while anything is paid (a
+    payment may let its creditor pay a debt of its own), so the outcome never depends
+    on the order in which the debts were opened.
+    """
     state = tx.state
-    for player in list(state.debts):
-        claims = [list(c) for c in state.debts[player]]
-        paid = False
-        while claims and state.cash[player] >= claims[0][1]:
-            creditor, amount, why = claims.pop(0)
-            tx.pay(player, creditor, amount, why)
-            paid = True
-        if paid:
-            tx.debt(player, claims)
+    progress = True
+    while progress:
+        progress = False
+        for player in state.players:
+            claims = [list(c) for c in state.debts.get(player, [])]
+            paid = False
+            while claims and state.cash[player] >= claims[0][1]:
+                creditor, amount, why = claims.pop(0)
+                tx.pay(player, creditor, amount, why)
+                tx.say("log.debt-paid", player=player, amount=state.edition.fmt(amount), creditor=who(creditor))
+                paid = True
+            if paid:
+                tx.debt(player, claims)
+                progress = True

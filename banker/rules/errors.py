@@ -6,6 +6,11 @@ message names the rule that refused and says why, in words a banker can act on.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .messages import Msg
+
 
 class Refused(Exception):
     """An action the rules do not allow, or input the engine cannot understand.
@@ -15,13 +20,20 @@ class Refused(Exception):
     the full sentence for the banker.
     """
 
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, rule: str, message: Msg | str, **_: Any) -> None:
+        super().__init__(str(message))
         self.rule = rule
-        self.message = message
+        self.msg = message
+        self.message = str(message)
 
     def __str__(self) -> str:
         return self.message
+
+    def render(self, catalog: Any = None, lang: str = "en") -> str:
+        """The reason in the language of ``catalog`` (see banker.rules.messages)."""
+        if isinstance(self.msg, str):
+            return self.msg
+        return self.msg.render(catalog, lang)
 
 
 class BoardError(ValueError):

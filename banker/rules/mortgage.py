@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from . import parse
 from .debts import spend
 from .errors import Refused
+from .messages import Msg
 from .state import BANK
 from .valuation import interest
 
@@ -19,17 +20,18 @@ if TYPE_CHECKING:  # pragma: no cover
 def check_mortgage(state: GameState, player: str, space: Space) -> None:
     lot = state.lots[space.position]
     if lot.owner != player:
-        raise Refused("mortgage-owner", f"{player} does not own {space.name}")
+        raise Refused("mortgage-owner", Msg("mortgage.owner", player=player, space=space.name))
     if lot.mortgaged:
-        raise Refused("mortgage-twice", f"{space.name} is already mortgaged")
+        raise Refused("mortgage-twice", Msg("mortgage.twice", space=space.name))
     if space.kind == "street":
         built = [p for p in state.group_positions(space.group) if state.level(p)]
         if built:
             from .building import describe_level
 
-            gname = state.edition.groups[space.group].name
-            where = ", ".join(f"{state.edition.spaces[p].name} has {describe_level(state, p)}" for p in built)
-            raise Refused("mortgage-buildings", f"Sell the buildings on the {gname} group before mortgaging: {where}")
+            where = [Msg("mortgage.where", space=state.edition.spaces[p].name, level=describe_level(state, p))
+                     for p in built]
+            raise Refused("mortgage-buildings", Msg("mortgage.buildings", group=state.edition.groups[space.group].name,
+                                                    where=where))
 
 
 def lift_cost(state: GameState, pos: int) -> int:
@@ -44,7 +46,7 @@ def run_mortgage(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     tx.mortgaged(space.position, True)
     tx.pay(BANK, player, space.mortgage, "mortgage")
     tx.info.update(value=space.mortgage)
-    tx.text = f"{player} mortgages {space.name} for {state.edition.fmt(space.mortgage)}"
+    tx.say("log.mortgage", player=player, space=space.name, amount=state.edition.fmt(space.mortgage))
 
 
 def run_unmortgage(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
@@ -52,16 +54,16 @@ def run_unmortgage(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     space = parse.prop(state, cmd)
     lot = state.lots[space.position]
     if lot.owner != player:
-        raise Refused("mortgage-owner", f"{player} does not own {space.name}")
+        raise Refused("mortgage-owner", Msg("mortgage.owner", player=player, space=space.name))
     if not lot.mortgaged:
-        raise Refused("unmortgage-not", f"{space.name} is not mortgaged")
+        raise Refused("unmortgage-not", Msg("unmortgage.not", space=space.name))
     cost = lift_cost(state, space.position)
-    spend(tx, player, BANK, cost, "unmortgage", f"lifting the mortgage on {space.name}")
+    spend(tx, player, BANK, cost, "unmortgage", Msg("what.lift", space=space.name))
     tx.mortgaged(space.position, False)
     fmt = state.edition.fmt
     tx.info.update(cost=cost)
-    tx.text = (f"{player} lifts the mortgage on {space.name} for {fmt(cost)} "
-               f"({fmt(space.mortgage)} + {fmt(cost - space.mortgage)} interest)")
+    tx.say("log.unmortgage", player=player, space=space.name, amount=fmt(cost), value=fmt(space.mortgage),
+           interest=fmt(cost - space.mortgage))
 
 
 def legal_mortgages(state: GameState, player: str) -> list[tuple[int, int]]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from .edition import Edition, HouseRules, Variant
 from .errors import Refused
+from .messages import Msg, render_parts
 
 BANK = "bank"
 POT = "pot"  # the Free Parking pot (house rule)
@@ -66,10 +67,15 @@ class Move:
 
     command: dict[str, Any]
     effects: list[dict[str, Any]]
-    text: str
+    parts: list[dict[str, Any]]  # the description as message JSONs (banker.rules.messages)
     info: dict[str, Any] = field(default_factory=dict)
     seq: int | None = None  # set by the session log
     undoes: int | None = None  # for a reversal: the seq of the undone move
+
+    @property
+    def text(self) -> str:
+        """The description in English (the log stores ``parts`` for other languages)."""
+        return render_parts(self.parts)
 
 
 class Tx:
@@ -78,13 +84,17 @@ class Tx:
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.effects: list[dict[str, Any]] = []
-        self.text = ""
+        self.parts: list[Msg] = []
         self.info: dict[str, Any] = {}
         self.debt_before = {p: bool(c) for p, c in state.debts.items()}
 
     def add(self, effect: dict[str, Any]) -> None:
         self.state._apply(effect, inverse=False)
         self.effects.append(effect)
+
+    def say(self, key: str, **params: Any) -> None:
+        """Add a sentence to the command's description."""
+        self.parts.append(Msg(key, **params))
 
     def rollback(self) -> None:
         for e in reversed(self.effects):
@@ -131,22 +141,19 @@ class GameState:
 
     def __init__(self, setup: Setup, edition: Edition, variant: Variant) -> None:
         if variant.id not in edition.variants:
-            raise Refused(
-                "variant",
-                f"The {edition.name} rule book has no {variant.name.lower()}; "
-                f"choose one of: {', '.join(edition.variants)}",
-            )
+            raise Refused("variant", Msg("setup.variant", edition=edition.name, variant=variant.name.lower(),
+                                         variants=list(edition.variants)))
         players = list(setup.players)
         if not 2 <= len(players) <= 8:
-            raise Refused("players", f"A game needs 2 to 8 players, not {len(players)}")
+            raise Refused("players", Msg("setup.count", n=len(players)))
         seen: set[str] = set()
         for name in players:
             if not isinstance(name, str) or not name.strip() or name != name.strip():
-                raise Refused("players", f"Player name {name!r} must be non-empty text without outer spaces")
+                raise Refused("players", Msg("setup.name", name=repr(name)))
             if name.lower() in RESERVED:
-                raise Refused("players", f"{name!r} is reserved for the bank; choose another player name")
+                raise Refused("players", Msg("setup.reserved", name=repr(name)))
             if name.casefold() in seen:
-                raise Refused("players", f"Two players are called {name!r}; names must differ")
+                raise Refused("players", Msg("setup.same", name=repr(name)))
             seen.add(name.casefold())
         self.setup = setup
         self.edition = edition
@@ -236,7 +243,7 @@ class GameState:
         from . import commands  # local import: commands depends on this module
 
         if not isinstance(command, Mapping):
-            raise Refused("input", "A command is a JSON object such as {\"op\": \"salary\", \"player\": \"Ann\"}")
+            raise Refused("input", Msg("input.not-object"))
         if command.get("op") == "undo":
             return self.undo(command.get("reason"))
         tx = Tx(self)
@@ -245,14 +252,14 @@ class GameState:
         except BaseException:
             tx.rollback()
             raise
-        move = Move(command=dict(command), effects=tx.effects, text=tx.text, info=tx.info)
+        move = Move(command=dict(command), effects=tx.effects, parts=[m.to_json() for m in tx.parts], info=tx.info)
         self.history.append(move)
         return move
 
     def pop(self) -> Move:
         """Take back the last command (python-chess style); returns it."""
         if not self.history:
-            raise Refused("undo-empty", "Nothing to undo: no action has been recorded yet")
+            raise Refused("undo-empty", Msg("undo.empty"))
         move = self.history.pop()
         for e in reversed(move.effects):
             self._apply(e, inverse=True)
@@ -261,12 +268,12 @@ class GameState:
     def undo(self, reason: Any) -> Move:
         """Undo the last action that still stands, as a reversal with a reason."""
         if not isinstance(reason, str) or not reason.strip():
-            raise Refused("undo-reason", "Undo needs a reason: say what went wrong (e.g. \"wrong player\")")
+            raise Refused("undo-reason", Msg("undo.reason"))
         undone = self.pop()
         reversal = Move(
             command={"op": "undo", "reason": reason.strip()},
             effects=[invert(e) for e in reversed(undone.effects)],
-            text=f"Undone: {undone.text} (reason: {reason.strip()})",
+            parts=[Msg("log.undone", reason=reason.strip()).to_json(), *undone.parts],
             undoes=undone.seq,
         )
         reversal.info["undone_command"] = undone.command

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from . import parse
 from .debts import bank_account, charge
 from .errors import Refused
+from .messages import Msg
 from .valuation import percent, total_worth
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -21,12 +22,11 @@ def run_tax(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     space = parse.space(state, cmd)
     fmt = state.edition.fmt
     if space.kind != "tax":
-        raise Refused("not-a-tax", f"{space.name} is not a tax space")
+        raise Refused("not-a-tax", Msg("tax.not", space=space.name))
     choice = cmd.get("choice")
     if space.tax_percent:
         if choice not in CHOICES:
-            raise Refused("tax-choice", f"{space.name}: choose \"flat\" ({fmt(space.tax)}) or \"percent\" "
-                          f"({space.tax_percent}% of total worth) before the worth is added up")
+            raise Refused("tax-choice", Msg("tax.choose", space=space.name, flat=fmt(space.tax), pct=space.tax_percent))
         # The choice is fixed first; only now is the worth added up.
         worth = total_worth(state, player)
         by_percent = percent(worth, space.tax_percent)
@@ -34,15 +34,17 @@ def run_tax(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
         other = by_percent if choice == "flat" else space.tax
         tx.info.update(choice=choice, worth=worth, percent_amount=by_percent, flat_amount=space.tax,
                        other_amount=other)
-        how = (f"chose {fmt(space.tax)}" if choice == "flat"
-               else f"chose {space.tax_percent}% of {fmt(worth)}")
-        tail = f"; the other choice would have cost {fmt(other)}"
+        if choice == "flat":
+            tx.say("log.tax-flat", player=player, amount=fmt(amount), space=space.name, flat=fmt(space.tax),
+                   other=fmt(other))
+        else:
+            tx.say("log.tax-percent", player=player, amount=fmt(amount), space=space.name, pct=space.tax_percent,
+                   worth=fmt(worth), other=fmt(other))
     else:
         if choice not in (None, "flat"):
-            raise Refused("tax-choice", f"{space.name} offers no choice: pay {fmt(space.tax)}")
-        amount, how, tail = space.tax, "", ""
-    paid = charge(tx, player, bank_account(state, "tax"), amount, "tax")
+            raise Refused("tax-choice", Msg("tax.no-choice", space=space.name, amount=fmt(space.tax)))
+        amount = space.tax
+        tx.say("log.tax", player=player, amount=fmt(amount), space=space.name)
     tx.info.update(amount=amount)
-    tx.text = f"{player} pays {fmt(amount)} {space.name}" + (f" ({how}{tail})" if how else "")
-    if not paid:
-        tx.text += "; a debt is open"
+    if not charge(tx, player, bank_account(state, "tax"), amount, "tax"):
+        tx.say("log.debt-open", player=player, cash=fmt(state.cash[player]))

@@ -1,0 +1,312 @@
+"""Every sentence the engine says, as a keyed template with parameters.
+
+A :class:`Msg` renders in English by default (``str(msg)``), and in any language for which
+a catalog is given (``msg.render(catalog, lang)``): the Russian and Ukrainian catalogs live
+with the UI's translation layer (``banker/i18n``). The session log stores the key and
+parameters, so a log written in English reads in Russian later.
+
+Parameters are plain values (names, formatted amounts, numbers), lists, or nested
+:class:`Msg` objects (rendered in the same language). A template may be a list of plural
+forms chosen by the parameter ``n``: English ``[one, other]``; Russian and Ukrainian
+``[one, few, many]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+Template = str | list[str]
+
+
+def plural_index(lang: str, n: int) -> int:
+    n = abs(int(n))
+    if lang in ("ru", "uk"):
+        if n % 10 == 1 and n % 100 != 11:
+            return 0
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return 1
+        return 2
+    return 0 if n == 1 else 1
+
+
+class Msg:
+    """A message: a catalog key and its parameters."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, /, **params: Any) -> None:
+        if key not in EN:  # pragma: no cover - a programming error, caught by the tests
+            raise KeyError(f"no English template for message {key!r}")
+        self.key = key
+        self.params = params
+
+    def render(self, catalog: Mapping[str, Template] | None = None, lang: str = "en") -> str:
+        catalog = catalog or EN
+        template = catalog.get(self.key) or EN[self.key]
+        if isinstance(template, list):
+            n = self.params.get("n", 0)
+            forms = template
+            template = forms[min(plural_index(lang, n), len(forms) - 1)]
+        values = {k: _render(v, catalog, lang) for k, v in self.params.items()}
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError):  # a broken translation falls back to English
+            return EN_render(self, values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Msg({self.key!r}, {self.params!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Msg) and (self.key, self.params) == (other.key, other.params)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "params": {k: _to_json(v) for k, v in self.params.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Msg:
+        return cls(data["key"], **{k: _from_json(v) for k, v in data.get("params", {}).items()})
+
+
+def EN_render(msg: Msg, values: Mapping[str, str]) -> str:
+    template = EN[msg.key]
+    if isinstance(template, list):
+        template = template[plural_index("en", msg.params.get("n", 0))]
+    return template.format(**values)
+
+
+def _render(value: Any, catalog: Mapping[str, Template], lang: str) -> str:
+    if isinstance(value, Msg):
+        return value.render(catalog, lang)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_render(v, catalog, lang) for v in value)
+    return str(value)
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return {"msg": value.to_json()}
+    if isinstance(value, (list, tuple)):
+        return [_to_json(v) for v in value]
+    return value
+
+
+def _from_json(value: Any) -> Any:
+    if isinstance(value, dict) and "msg" in value:
+        return Msg.from_json(value["msg"])
+    if isinstance(value, list):
+        return [_from_json(v) for v in value]
+    return value
+
+
+def render_parts(parts: list[Mapping[str, Any]], catalog: Mapping[str, Template] | None = None,
+                 lang: str = "en") -> str:
+    """A logged description (a list of message JSONs) as one line."""
+    return "; ".join(Msg.from_json(p).render(catalog, lang) for p in parts)
+
+
+#: The English catalog: the source of every engine sentence.
+EN: dict[str, Template] = {
+    # --- small pieces
+    "the-bank": "the bank",
+    "the-pot": "the Free Parking pot",
+    "level.houses": ["{n} house", "{n} houses"],
+    "level.hotel": "a hotel",
+    "nothing": "nothing",
+    "jail-cards": ["{n} Get Out of Jail Free card", "{n} Get Out of Jail Free cards"],
+    "debt-part": "{amount} to {creditor}",
+    "and-list": "{items}",
+    "kind.street": "street",
+    "kind.railroad": "railroad",
+    "kind.utility": "utility",
+    "building.house": "house",
+    "building.hotel": "hotel",
+    # --- input
+    "input.not-object": "A command is a JSON object such as {{\"op\": \"salary\", \"player\": \"Ann\"}}",
+    "input.unknown-op": "Unknown op {op}; ops are: {ops}",
+    "input.missing": "{op}: missing \"{key}\"",
+    "input.player-type": "{op}: \"{key}\" must be a player's name, not {value}",
+    "input.unknown-player": "Unknown player {name}; players are: {players}",
+    "input.space": "{op}: \"{key}\" must be a board position 0-39, not {value}",
+    "input.whole": "{op}: \"{key}\" must be a whole number, not {value}",
+    "input.at-least": "{op}: \"{key}\" must be at least {minimum}, not {value}",
+    "input.text": "{op}: \"{key}\" must be text, not {value}",
+    "input.flag": "{op}: \"{key}\" must be true or false, not {value}",
+    "input.positions": "{what} must be a list of board positions, not {value}",
+    "input.twice": "{what}: {space} is listed twice",
+    "input.dice": "rent: \"dice\" must be a dice total {low}-{high}, not {value}",
+    "input.rent-card": "rent: \"card\" must be one of {cards}, not {value}",
+    "input.transfer-same": "transfer: \"from\" and \"to\" must differ",
+    "input.trade-same": "trade: \"from\" and \"to\" must be two different players",
+    "input.trade-side": "trade: \"{label}\" must be an object with cash, spaces, jail_cards",
+    "input.trade-keys": "trade: \"{label}\" has unknown key {keys}; use cash, spaces, jail_cards",
+    "input.trade-empty": "trade: nothing changes hands; fill \"give\" and/or \"get\"",
+    "input.hotel-houses": "sell_building: \"houses\" must be 0-{high}, not {value}",
+    "input.jail-card-use": "jail_card: only \"use\": true is an action (keeping a card is the default)",
+    "input.unknown-card": "Unknown card {card} for {edition}; list them with `banker cards --edition {edition}`",
+    "input.bank-lift": "bankrupt: \"lift\" is the creditor's choice, and here the creditor is the bank",
+    # --- setup
+    "setup.variant": "The {edition} rule book has no {variant}; choose one of: {variants}",
+    "setup.count": "A game needs 2 to 8 players, not {n}",
+    "setup.name": "Player name {name} must be non-empty text without outer spaces",
+    "setup.reserved": "{name} is reserved for the bank; choose another player name",
+    "setup.same": "Two players are called {name}; names must differ",
+    # --- general refusals
+    "bankrupt.out": "{player} is bankrupt and out of the game",
+    "not-a-deed": "{space} (space {pos}) is not a property: it has no title deed",
+    "not-a-street": "{space} is a {kind}: only streets (colour groups) take buildings",
+    "owned": "{space} already belongs to {owner}",
+    "game-over": "The game is over ({winner}): only undo is possible",
+    "game-over.nobody": "no single winner",
+    "cash": "{player} has {cash} and {what} costs {amount}: not enough cash (mortgage or sell buildings first)",
+    "debt-open": "{player} owes {debt}: raise the cash (sell buildings, mortgage, trade) or declare bankruptcy first",
+    "undo.empty": "Nothing to undo: no action has been recorded yet",
+    "undo.reason": "Undo needs a reason: say what went wrong (e.g. \"wrong player\")",
+    # what a payment is for (in "cash" refusals)
+    "what.buy": "{space}",
+    "what.deal": "the dealt deed {space}",
+    "what.bid": "the winning bid on {space}",
+    "what.building": "a {kind} on {space}",
+    "what.auction-bid": "a bid of {amount}",
+    "what.transfer": "a transfer of {amount}",
+    "what.lift": "lifting the mortgage on {space}",
+    "what.interest": "the 10% interest on {space}",
+    # --- buying, auctions, dealing
+    "auction.pending": "{space} came back to the bank in a bankruptcy and must be auctioned",
+    "auction.min": "The lowest bid at an auction is {amount}",
+    "deal.variant": "Deeds are dealt only in the short and timed games, not in this one ({variant})",
+    "deal.done": "{player} has already been dealt {n} deeds",
+    "house-rule.off": "Free Parking pays nothing under the official rules (the pot is a house rule, off)",
+    "pot.empty": "The Free Parking pot is empty",
+    # --- rent
+    "rent.unowned": "{space} is not owned: no rent is due (buy it or auction it)",
+    "rent.mortgaged": "{space} is mortgaged: no rent is collected on a mortgaged deed",
+    "rent.own": "{player} owns {space}: no rent to pay",
+    "rent.card-kind": "The card applies to a {wanted}, and {space} is a {kind}",
+    "rent.dice": "Rent on {space} is worked out from the dice: enter the dice total ({low}-{high})",
+    "how.hotel": "hotel rent {amount}",
+    "how.houses": ["rent with {n} house {amount}", "rent with {n} houses {amount}"],
+    "how.double": "double rent for the full group: 2 x {amount}",
+    "how.not-doubled": "rent {amount} (not doubled: a lot of the group is mortgaged)",
+    "how.bare": "rent {amount}",
+    "how.railroads": ["{amount} for {n} railroad", "{amount} for {n} railroads"],
+    "how.railroads-card": ["{m} x {amount} for {n} railroad (card)", "{m} x {amount} for {n} railroads (card)"],
+    "how.utility": ["{m} x the roll of {dice} ({n} utility)", "{m} x the roll of {dice} ({n} utilities)"],
+    "how.utility-card": "{m} x the roll of {dice} (card)",
+    # --- tax
+    "tax.not": "{space} is not a tax space",
+    "tax.choose": "{space}: choose \"flat\" ({flat}) or \"percent\" ({pct}% of total worth) before the worth is added up",
+    "tax.no-choice": "{space} offers no choice: pay {amount}",
+    # --- building
+    "build.owner": "{player} does not own {space}",
+    "build.group": "Build only on a full colour group: {player} does not own {missing}",
+    "build.mortgaged": ["No building on a group with a mortgage: {lots} is mortgaged ({group})",
+                        "No building on a group with a mortgage: {lots} are mortgaged ({group})"],
+    "build.hotel": "{space} already has a hotel: one hotel per lot is the most",
+    "build.evenly": "Build evenly: {space} has {level}, {other} has {other_level}",
+    "stock.houses": "The bank has no houses left (all {n} are built): wait until a player sells houses back",
+    "stock.hotels": "The bank has no hotels left (all {n} are built): wait until a player sells a hotel back",
+    "building-auction.start": "A building auction starts at the printed price: the bid must be at least {amount}",
+    "hotel-sale.exchange": "A hotel is sold for half its price and exchanged for {hbh} houses; it cannot be sold down to {n}",
+    "hotel-sale.exchange-stock": "Selling the hotel on {space} exchanges it for {hbh} houses and the bank has only {stock}: "
+                                 "sell other buildings first, or wait for houses to come back",
+    "hotel-sale.whole": "A hotel is either exchanged for {hbh} houses or sold whole with them (\"houses\": 0), "
+                        "not brought down to {n}",
+    "hotel-sale.whole-stock": "The bank has only {stock} houses, so the hotel on {space} cannot be exchanged for {hbh}: "
+                              "sell it whole (\"houses\": 0)",
+    "hotel-sale.stock": "The bank has only {stock} houses: the hotel on {space} can come down to at most {stock}",
+    "sell.owner": "{player} does not own {space}",
+    "sell.nothing": "{space} has no buildings to sell",
+    "sell.evenly": "Sell evenly: {space} has {level}, {other} has {other_level}",
+    # --- mortgage
+    "mortgage.owner": "{player} does not own {space}",
+    "mortgage.twice": "{space} is already mortgaged",
+    "mortgage.buildings": "Sell the buildings on the {group} group before mortgaging: {where}",
+    "mortgage.where": "{space} has {level}",
+    "unmortgage.not": "{space} is not mortgaged",
+    # --- cards
+    "card.held": "{holder} holds that Get Out of Jail Free card: it is not in the {deck} deck",
+    "jail-card.not-held": "{player} does not hold the card {card}",
+    "jail-card.none": "{player} has no Get Out of Jail Free card (pay the fine, or buy a card from another player)",
+    "effect.collect": "collect {amount} from the bank",
+    "effect.pay": "pay {amount} to the bank",
+    "effect.pay_each_player": "pay {amount} to each player",
+    "effect.collect_from_each_player": "collect {amount} from each player",
+    "effect.repairs": "pay {house} per house, {hotel} per hotel",
+    "effect.advance-go": "advance to {space}: collect the salary",
+    "effect.advance": "advance to {space}: salary if passing GO",
+    "effect.advance_nearest": "advance to the nearest {kind}: rent as the card says",
+    "effect.back": "go back {n} spaces",
+    "effect.go_to_jail": "go to jail (no money moves)",
+    "effect.jail_card": "keep until used or sold",
+    # --- trade
+    "trade.debtor-cash": "{player} owes {debt}: no cash can be given away while a debt is open",
+    "trade.cash": "{player} has {cash}, cannot give {amount} in a trade",
+    "trade.owner": "{player} does not own {space}",
+    "trade.buildings": "{space} cannot change hands while its group has buildings ({built}): sell them to the bank first",
+    "trade.jail-cards": "{player} holds {held} Get Out of Jail Free card(s), cannot give {n}",
+    "trade.lift": "\"lift\" names {space}, which is not a mortgaged deed changing hands in this trade",
+    "debt-in-kind.edition": "The {edition} rules do not let a debt be paid in property",
+    "debt-in-kind.none": "{player} owes nothing to {creditor}: \"debt_credit\" only pays a debt in property",
+    "debt-in-kind.too-much": "{player} owes {creditor} {owed}; the property cannot count for {amount}",
+    "debt-in-kind.deed": "Paying a debt in kind needs at least one deed in \"give\"",
+    # --- bankruptcy, end
+    "bankrupt.no-debt": "{player} has no open debt: bankruptcy follows a debt that cannot be paid",
+    "bankrupt.avoidable": "{player} can still raise {can} (selling buildings, mortgaging) for a debt of {debt}: "
+                          "bankruptcy is only for a debt that cannot be paid",
+    "bankrupt.lift": "\"lift\" names {space}, not a mortgaged deed {player} receives",
+    "end.debt": "{players} still owe money: settle the debt or declare bankruptcy before ending the game",
+    # --- log descriptions
+    "log.salary": "{player} collects {amount} salary",
+    "log.salary-landed": "{player} collects {amount} salary for landing on GO",
+    "log.buy": "{player} buys {space} for {amount}",
+    "log.no-bids": "No bids for {space}: it stays with the bank",
+    "log.auction": "{player} wins the auction for {space} at {amount} (printed {price})",
+    "log.deal": "{player} is dealt {space} and pays {amount}",
+    "log.jail-fine": "{player} pays the {amount} fine to leave jail",
+    "log.transfer": "{src} gives {dst} {amount}",
+    "log.transfer-memo": "{src} gives {dst} {amount}: {memo}",
+    "log.free-parking": "{player} collects the Free Parking pot of {amount}",
+    "log.debt-open": "{player} has only {cash}: a debt is open",
+    "log.debt-opens": "{player} opens a debt",
+    "log.debt-paid": "{player} pays the debt of {amount} to {creditor}",
+    "log.rent": "{payer} pays {owner} {amount} rent on {space} ({how})",
+    "log.tax": "{player} pays {amount} {space}",
+    "log.tax-flat": "{player} pays {amount} {space} (chose {flat}; the other choice would have cost {other})",
+    "log.tax-percent": "{player} pays {amount} {space} (chose {pct}% of {worth}; the other choice would have cost {other})",
+    "log.card": "{player} draws {deck}: \"{text}\"",
+    "log.card-repairs": ["{houses} houses, {hotels} hotel: {amount}", "{houses} houses, {hotels} hotels: {amount}"],
+    "log.card-salary": "salary {amount}",
+    "log.card-kept": "kept until used or sold",
+    "log.jail-card": "{player} uses a Get Out of Jail Free card; it goes back under the {deck} deck",
+    "log.build": "{player} builds a {kind} on {space} for {amount}",
+    "log.building-auction": "{player} wins a {kind} at the shortage auction for {amount} and builds it on {space} "
+                            "(printed {price})",
+    "log.sell-hotel": ["{player} sells the hotel on {space} to the bank for {amount}, leaving {n} house",
+                       "{player} sells the hotel on {space} to the bank for {amount}, leaving {n} houses"],
+    "log.sell-hotel-whole": "{player} sells the hotel on {space} to the bank for {amount} with its houses",
+    "log.sell-house": "{player} sells a house on {space} to the bank for {amount}",
+    "log.mortgage": "{player} mortgages {space} for {amount}",
+    "log.unmortgage": "{player} lifts the mortgage on {space} for {amount} ({value} + {interest} interest)",
+    "log.trade": "Trade: {a} gives {b} {a_goods}; {b} gives {a} {b_goods}",
+    "log.trade-credit": "{creditor} accepts the property for {amount} of {player}'s debt",
+    "log.trade-lifts": "{player} lifts {space} for {amount}",
+    "log.trade-interest": "{player} pays {amount} interest on mortgaged {space}",
+    "log.bankrupt": "{player} is bankrupt to {creditor} (debt {debt}, could raise only {can})",
+    "log.bankrupt-interest": "{player} pays {amount} interest on {space}",
+    "log.bankrupt-lifts": "{player} lifts {space} for {amount}",
+    "log.bank-auctions": "the bank auctions {spaces}",
+    "log.end": "End of game",
+    "log.game-ends": "The game ends ({reason}): {outcome}. Valuation: {standings}",
+    "log.wins": "{player} wins",
+    "log.tie": "a tie between {players}",
+    "log.standing": "{player} {amount}",
+    "log.undone": "Undone ({reason})",
+    "reason.bankruptcies": "second bankruptcy",
+    "reason.last player": "one player left",
+    "reason.time": "time",
+    "reason.agreed": "agreed end",
+}
