@@ -1,0 +1,101 @@
+"""The write-ahead journal ``<FILE>.journal``: one line per recorded action.
+
+A line is ``<crc32 as 8 hex digits> <payload JSON>\\n``; the CRC covers exactly the
+payload bytes. The first line is a header naming the session the journal belongs to;
+every further line is one log entry. A line that was being written when the process
+died is recognisable (no newline, bad JSON or bad CRC) and only ever the last one.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+JOURNAL_FORMAT = "banker-journal"
+JOURNAL_VERSION = 1
+
+
+class JournalCorrupt(Exception):
+    """A damaged line that is not the last one: not a crash artefact, so refuse."""
+
+    def __init__(self, line_no: int, reason: str) -> None:
+        super().__init__(f"line {line_no}: {reason}")
+        self.line_no = line_no
+        self.reason = reason
+
+
+def encode_payload(payload: Any) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
+def frame(body: bytes) -> bytes:
+    """A journal line around an encoded payload."""
+    return b"%08x " % zlib.crc32(body) + body + b"\n"
+
+
+def header_line(session_id: str | None) -> bytes:
+    return frame(encode_payload({"format": JOURNAL_FORMAT, "version": JOURNAL_VERSION, "session": session_id}))
+
+
+def decode_line(line: bytes) -> Any:
+    """The payload of one complete line (without its newline); ValueError if damaged."""
+    if len(line) < 10 or line[8:9] != b" ":
+        raise ValueError("not a journal line")
+    try:
+        crc = int(line[:8], 16)
+    except ValueError:
+        raise ValueError("not a journal line") from None
+    body = line[9:]
+    if zlib.crc32(body) != crc:
+        raise ValueError("checksum mismatch")
+    try:
+        return json.loads(body)
+    except (UnicodeDecodeError, ValueError):
+        raise ValueError("not valid JSON") from None
+
+
+@dataclass
+class Scan:
+    """What a journal (or the part of it after ``start``) holds."""
+
+    records: list[dict[str, Any]] = field(default_factory=list)
+    #: byte offset just after each record's line (same order as ``records``)
+    ends: list[int] = field(default_factory=list)
+    #: byte offset after the last good line: everything beyond is a torn tail
+    end: int = 0
+    #: the torn tail's reason, or None when the journal ends cleanly
+    torn: str | None = None
+
+
+def scan(data: bytes, start: int = 0, first_line_no: int = 1) -> Scan:
+    """Decode the lines of ``data[start:]``.
+
+    A damaged last line (no newline, bad CRC, bad JSON) is a torn write and reported
+    in ``torn``; a damaged line followed by another line raises :class:`JournalCorrupt`.
+    """
+    out = Scan(end=start)
+    pos = start
+    line_no = first_line_no
+    size = len(data)
+    while pos < size:
+        nl = data.find(b"\n", pos)
+        if nl < 0:
+            out.torn = "an unfinished last line"
+            return out
+        try:
+            payload = decode_line(data[pos:nl])
+            if not isinstance(payload, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as e:
+            if data[nl + 1:].strip(b"\0 \t\r\n"):
+                raise JournalCorrupt(line_no, str(e)) from None
+            out.torn = f"a damaged last line ({e})"
+            return out
+        pos = nl + 1
+        out.records.append(payload)
+        out.ends.append(pos)
+        out.end = pos
+        line_no += 1
+    return out

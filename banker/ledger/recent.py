@@ -1,0 +1,70 @@
+"""Finding sessions: the default folder and the list of recent sessions (the resume list)."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .session import SessionError, journal_path, read_session_doc
+
+
+def default_session_dir() -> Path:
+    """Where sessions live unless told otherwise (the platform's user data folder)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("banker"))
+
+
+def session_info(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A summary of one session file, read-only; :class:`SessionError` if it is not one.
+
+    Keys: path, name, id, created, date, modified, edition, variant, players,
+    house_rules, actions, last_text, last_ts.
+    """
+    path = Path(path)
+    doc, entries = read_session_doc(path)
+    mtimes = []
+    for p in (path, journal_path(path)):
+        try:
+            mtimes.append(os.stat(p).st_mtime)
+        except OSError:
+            pass
+    modified = datetime.fromtimestamp(max(mtimes)).isoformat(sep=" ", timespec="seconds") if mtimes else ""
+    created = doc.get("created") or ""
+    last = entries[-1] if entries else None
+    return {
+        "path": str(path),
+        "name": doc.get("name") or path.stem,
+        "id": doc.get("id"),
+        "created": created,
+        "date": created[:10],
+        "modified": modified,
+        "edition": doc.get("edition"),
+        "variant": doc.get("variant"),
+        "players": list(doc.get("players", [])),
+        "house_rules": dict(doc.get("house_rules") or {}),
+        "actions": len(entries),
+        "last_text": last["text"] if last else None,
+        "last_ts": last["ts"] if last else None,
+    }
+
+
+def recent_sessions(directory: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
+    """Every session file (``*.json``) in ``directory`` (default: :func:`default_session_dir`),
+    most recently changed first, as :func:`session_info` dicts. Files that are not
+    sessions are skipped; nothing is modified."""
+    folder = Path(directory) if directory is not None else default_session_dir()
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in folder.glob("*.json"):
+        if path.name.startswith(".") or not path.is_file():
+            continue
+        try:
+            found.append(session_info(path))
+        except SessionError:
+            continue
+    found.sort(key=lambda info: (info["modified"], info["path"]), reverse=True)
+    return found
