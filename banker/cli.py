@@ -1,0 +1,333 @@
+"""The ``banker`` command: sessions from the shell, and the Textual app.
+
+    banker new game.json --players Ann,Bob,Cid      start a session
+    banker apply game.json moves.jsonl              apply a JSON-lines script (- for stdin)
+    banker state game.json [--json]                 balances, deeds, buildings
+    banker log game.json                            the log, one action a line
+    banker cards --edition classic-us [--json]      the edition's cards
+    banker open game.json / banker                  the table screen (Textual)
+
+Every refusal is one line on stderr and a non-zero exit status; the session files are
+then exactly as they were. See docs/commands.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import NoReturn
+
+from banker.ledger import Session, SessionError, lock_holder, read_session_doc
+from banker.ledger.lock import describe_holder
+from banker.rules import BoardError, HouseRules, Refused, Setup
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+
+
+class CliError(Exception):
+    """A problem with what was asked, reported as one line."""
+
+
+class _UsageExit(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (argparse prints the whole usage by default)."""
+
+    def error(self, message: str) -> NoReturn:
+        _say_error(f"{self.prog}: {message} (see {self.prog} --help)")
+        raise _UsageExit(EXIT_USAGE)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise _UsageExit(status)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _say_error(text: str) -> None:
+    print(_one_line(text), file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- new
+def cmd_new(args: argparse.Namespace) -> int:
+    players = tuple(p.strip() for p in args.players.split(",") if p.strip())
+    wanted: dict[str, bool] = {}
+    for item in args.house_rule or []:
+        for rule in item.split(","):
+            if rule.strip():
+                wanted[rule.strip().replace("-", "_")] = True
+    try:
+        rules = HouseRules.from_mapping(wanted)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    setup = Setup(args.edition, args.variant, players, rules, args.end_time)
+    with Session.create(args.file, setup, name=args.name) as session:
+        state = session.state
+        on = [r for r, v in rules.to_mapping().items() if v]
+        extra = f"; house rules: {', '.join(on)}" if on else ""
+        print(f"created {args.file}: {state.edition.name}, {state.variant.name.lower()} game; "
+              f"players {', '.join(state.players)} with {state.edition.fmt(state.cash[state.players[0]])} each{extra}")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- apply
+def _script_lines(source: str) -> Iterable[str]:
+    if source == "-":
+        return sys.stdin
+    path = Path(source)
+    try:
+        return path.read_text(encoding="utf-8-sig").splitlines()
+    except FileNotFoundError:
+        raise CliError(f"no script file {source}") from None
+    except IsADirectoryError:
+        raise CliError(f"{source} is a directory, not a script") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{source} is not UTF-8 text") from None
+    except OSError as e:
+        raise CliError(f"cannot read {source}: {e.strerror}") from None
+
+
+def cmd_apply(args: argparse.Namespace) -> int:
+    lines = _script_lines(args.script)  # a missing script is refused before the session is touched
+    with Session.open(args.file) as session:
+        for n, raw in enumerate(lines, 1):
+            line = raw.strip().lstrip("\ufeff")
+            if not line or line.startswith("#"):
+                continue
+            try:
+                command = json.loads(line)
+            except ValueError as e:
+                msg = f"{e.msg} at column {e.colno}" if isinstance(e, json.JSONDecodeError) else str(e)
+                _say_error(f"line {n}: not valid JSON ({msg})")
+                return EXIT_REFUSED
+            try:
+                entry = session.apply(command)
+            except (Refused, SessionError) as e:
+                _say_error(f"line {n}: {e}")
+                return EXIT_REFUSED
+            print(entry["text"], flush=args.script == "-")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- state
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+
+
+def _account(name: str | None) -> str:
+    return {"bank": "the bank", "pot": "the pot"}.get(name or "", name or "")
+
+
+def render_state(session: Session) -> str:
+    state = session.state
+    data = state.to_json()
+    fmt = state.edition.fmt
+    out = [f"{session.name}: {state.edition.name}, {state.variant.name.lower()} game; "
+           f"{len(session.entries)} log entries, {data['actions']} actions standing"]
+    rules = [r for r, v in data["house_rules"].items() if v]
+    if rules:
+        out.append(f"house rules: {', '.join(rules)}")
+    out.append("")
+    rows = [["PLAYER", "CASH", "DEBT", "JAIL CARDS", "HOUSES", "HOTELS", "NET WORTH"]]
+    deeds_of: dict[str, list[str]] = {}
+    for name in data["order"]:
+        p = data["players"][name]
+        debt = "-"
+        if p["debt"]:
+            debt = ", ".join(f"{fmt(c['amount'])} to {_account(c['creditor'])}" for c in p["debt"]["claims"])
+        label = f"{name} (bankrupt)" if p["bankrupt"] else name
+        rows.append([label, fmt(p["cash"]), debt, str(p["jail_cards"]), str(p["houses"]), str(p["hotels"]),
+                     fmt(p["net_worth"])])
+        marks = []
+        for pos in p["deeds"]:
+            lot = data["spaces"][str(pos)]
+            notes = []
+            if lot["hotel"]:
+                notes.append("hotel")
+            elif lot["houses"]:
+                notes.append(f"{lot['houses']} house" + ("s" if lot["houses"] > 1 else ""))
+            if lot["mortgaged"]:
+                notes.append("mortgaged")
+            marks.append(f"{pos:>2} {lot['name']}" + (f" [{', '.join(notes)}]" if notes else ""))
+        deeds_of[name] = marks
+    table = _table(rows)
+    out.append(table[0])
+    for name, line in zip(data["order"], table[1:], strict=True):
+        out.append(line)
+        out.extend(f"    {m}" for m in deeds_of[name])
+    out.append("")
+    bank = data["bank"]
+    out.append(f"bank: {bank['houses']} houses and {bank['hotels']} hotels left; paid out {fmt(bank['paid_out'])} net")
+    if state.house_rules.free_parking_pot:
+        out.append(f"Free Parking pot: {fmt(data['free_parking_pot'])}")
+    if data["pending_auction"]:
+        names = [data["spaces"][str(p)]["name"] for p in data["pending_auction"]]
+        out.append(f"to auction: {', '.join(names)}")
+    if data["bankruptcies"]:
+        out.append("bankrupt: " + ", ".join(f"{b['player']} (to {_account(b['creditor'])})"
+                                            for b in data["bankruptcies"]))
+    result = data["result"]
+    if result is None:
+        out.append("winner: none yet (the game is on)")
+    elif result.get("winner"):
+        out.append(f"winner: {result['winner']} ({result['reason']})")
+    else:
+        out.append(f"game over ({result['reason']}): tie between {', '.join(result.get('tied') or [])}")
+    return "\n".join(out)
+
+
+def cmd_state(args: argparse.Namespace) -> int:
+    session = Session.open(args.file, readonly=True)
+    if args.json:
+        print(json.dumps(session.state.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print(render_state(session))
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- log
+def _local_time(ts: str) -> str:
+    try:
+        return datetime.fromisoformat(ts).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return ts
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    _doc, entries = read_session_doc(args.file)
+    if args.json:
+        for entry in entries:
+            print(json.dumps(entry, ensure_ascii=False))
+        return EXIT_OK
+    undone_by = {e["undoes"]: e["seq"] for e in entries if e.get("undoes") is not None}
+    width = len(str(len(entries))) if entries else 1
+    for e in entries:
+        mark = f"[undone by {undone_by[e['seq']]}] " if e["seq"] in undone_by else ""
+        print(f"{e['seq']:>{width}}  {_local_time(e['ts'])}  {mark}{e['text']}")
+    if not entries:
+        print(f"{args.file}: no actions yet", file=sys.stderr)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- cards
+def cmd_cards(args: argparse.Namespace) -> int:
+    from banker.boards import load_edition
+
+    edition = load_edition(args.edition)
+    cards = [{"id": c.id, "deck": c.deck, "deck_name": edition.decks[c.deck], "text": c.text, "effect": dict(c.effect)}
+             for c in edition.cards.values()]
+    if args.json:
+        print(json.dumps(cards, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    rows = [["ID", "DECK", "TEXT", "EFFECT"]]
+    for c in cards:
+        rows.append([c["id"], c["deck_name"], c["text"], json.dumps(c["effect"], ensure_ascii=False)])
+    print("\n".join(_table(rows)))
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- the app
+def _run_app(path: str | None) -> int:
+    try:
+        from banker.ui.app import run_app
+    except ImportError as e:
+        _say_error(f"banker: the table screen is not available ({e}); the subcommands work: banker --help")
+        return EXIT_USAGE
+    status = run_app(path) if path else run_app()
+    return int(status or 0)
+
+
+def cmd_open(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    read_session_doc(path)  # a missing or damaged file is refused here, in one line
+    holder = lock_holder(path)
+    if holder is not None:
+        raise SessionError(describe_holder(path.name, holder))
+    return _run_app(str(path))
+
+
+# --------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    from banker.boards import EDITIONS
+
+    parser = _Parser(prog="banker", description="The bank at a real Monopoly table. Without a subcommand: the table "
+                                                "screen. See docs/commands.md for the script vocabulary.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("new", help="start a new session file")
+    p.add_argument("file", metavar="FILE", help="the session file to create (must not exist)")
+    p.add_argument("--edition", default="classic-us", help=f"one of {', '.join(EDITIONS)}, or a board .toml file "
+                                                           "(default: classic-us)")
+    p.add_argument("--variant", default="classic", help="classic, short, timed, speed-die... (default: classic)")
+    p.add_argument("--players", required=True, help="player names in seating order, comma-separated: Ann,Bob,Cid")
+    p.add_argument("--house-rule", action="append", metavar="RULE",
+                   help=f"turn a house rule on (repeatable): {', '.join(HouseRules.names())}")
+    p.add_argument("--end-time", help="the agreed end of a timed game, as you say it (e.g. 22:30)")
+    p.add_argument("--name", help="a name for the session (shown in the resume list)")
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("apply", help="apply a JSON-lines script of commands, stopping at the first refusal")
+    p.add_argument("file", metavar="FILE", help="the session file")
+    p.add_argument("script", metavar="SCRIPT", help="one JSON command a line; blank lines and # comments skipped; "
+                                                    "- reads standard input")
+    p.set_defaults(func=cmd_apply)
+
+    p = sub.add_parser("state", help="show balances, deeds and buildings")
+    p.add_argument("file", metavar="FILE", help="the session file")
+    p.add_argument("--json", action="store_true", help="the full state as JSON")
+    p.set_defaults(func=cmd_state)
+
+    p = sub.add_parser("log", help="show the session log")
+    p.add_argument("file", metavar="FILE", help="the session file")
+    p.add_argument("--json", action="store_true", help="the entries as stored, one JSON object a line")
+    p.set_defaults(func=cmd_log)
+
+    p = sub.add_parser("cards", help="list an edition's Chance and Community Chest cards")
+    p.add_argument("--edition", default="classic-us", help="the edition (default: classic-us)")
+    p.add_argument("--json", action="store_true", help="as JSON")
+    p.set_defaults(func=cmd_cards)
+
+    p = sub.add_parser("open", help="open a session on the table screen")
+    p.add_argument("file", metavar="FILE", help="the session file")
+    p.set_defaults(func=cmd_open)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``banker`` command; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except _UsageExit as e:
+        return e.code
+    if args.command is None:
+        return _run_app(None)
+    try:
+        return args.func(args)
+    except (SessionError, Refused, BoardError, CliError) as e:
+        _say_error(f"banker {args.command}: {e}")
+        return EXIT_REFUSED
+    except KeyboardInterrupt:
+        _say_error("banker: interrupted; every action acknowledged so far is recorded")
+        return 130
+    except BrokenPipeError:  # `banker log game.json | head`
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):  # pragma: no cover
+            pass
+        return EXIT_OK
