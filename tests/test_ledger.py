@@ -1,0 +1,614 @@
+"""The session log (banker.ledger): replay, undo, refusals, recovery, locking, readers."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from tinydb import TinyDB
+
+import banker.ledger.session as ledger_session
+from banker.ledger import (
+    AtomicJSONStorage,
+    Session,
+    SessionError,
+    default_session_dir,
+    journal_path,
+    lock_holder,
+    read_entries,
+    recent_sessions,
+)
+from banker.ledger.journal import header_line
+from banker.rules import HouseRules, Refused, Setup, game_from_setup
+
+ROOT = Path(__file__).resolve().parent.parent
+SETUP = Setup("classic-us", "classic", ("Ann", "Bob", "Cid"))
+
+#: a game touching every kind of change: money, deeds, buildings, mortgages, cards,
+#: a trade, an undo, a debt and a bankruptcy
+GAME = [
+    {"op": "buy", "player": "Ann", "space": 37},
+    {"op": "buy", "player": "Ann", "space": 39},
+    {"op": "build", "player": "Ann", "space": 39},
+    {"op": "build", "player": "Ann", "space": 37},
+    {"op": "build", "player": "Ann", "space": 39},
+    {"op": "buy", "player": "Bob", "space": 5},
+    {"op": "buy", "player": "Bob", "space": 15},
+    {"op": "rent", "payer": "Cid", "space": 5},
+    {"op": "mortgage", "player": "Bob", "space": 15},
+    {"op": "card", "player": "Cid", "card": "cc-jail-free"},
+    {"op": "card", "player": "Ann", "card": "ch-repairs"},
+    {"op": "card", "player": "Bob", "card": "ch-chairman"},
+    {"op": "tax", "player": "Cid", "space": 4, "choice": "percent"},
+    {"op": "jail_fine", "player": "Bob"},
+    {"op": "transfer", "from": "Ann", "to": "Cid", "amount": 100, "memo": "loan"},
+    {"op": "salary", "player": "Cid"},
+    {"op": "undo", "reason": "wrong player"},
+    {"op": "salary", "player": "Bob", "landed": True},
+    {"op": "unmortgage", "player": "Bob", "space": 15},
+    {"op": "trade", "from": "Cid", "to": "Ann", "give": {"jail_cards": 1}, "get": {"cash": 20}},
+    {"op": "sell_building", "player": "Ann", "space": 39},
+    {"op": "buy", "player": "Cid", "space": 12},
+    {"op": "rent", "payer": "Ann", "space": 12, "dice": 7},
+    {"op": "auction", "space": 1, "winner": "Bob", "bid": 10},
+    {"op": "transfer", "from": "bank", "to": "Ann", "amount": 1000, "memo": "top-up"},
+    {"op": "build", "player": "Ann", "space": 39},
+    {"op": "build", "player": "Ann", "space": 37},
+    {"op": "transfer", "from": "Cid", "to": "bank", "amount": 1000, "memo": "drain"},
+    {"op": "rent", "payer": "Cid", "space": 39},
+    {"op": "bankrupt", "player": "Cid"},
+    {"op": "jail_card", "player": "Ann", "use": True},
+    {"op": "salary", "player": "Bob"},
+]
+
+
+def play(path: Path, commands=GAME, setup: Setup = SETUP) -> Session:
+    session = Session.create(path, setup)
+    for cmd in commands:
+        session.apply(cmd)
+    return session
+
+
+def fresh_state(commands, setup: Setup = SETUP):
+    """The state the engine reaches on its own, without any log."""
+    state = game_from_setup(setup)
+    for cmd in commands:
+        state.push(cmd)
+    return state
+
+
+def crash(session: Session) -> None:
+    """Let go of a writer as a killed process would: no checkpoint, files as they are."""
+    session._release()
+
+
+def journal_lines(path: Path) -> list[bytes]:
+    return journal_path(path).read_bytes().splitlines(keepends=True)
+
+
+# --------------------------------------------------------------------------- replay
+def test_reopen_reproduces_the_state_exactly_from_the_journal_and_after_checkpoint(session_path):
+    session = play(session_path)
+    expected = session.state.to_json()
+    assert expected == fresh_state(GAME).to_json()
+    assert expected["bankruptcies"] == [{"player": "Cid", "creditor": "Ann"}]
+    entries = list(session.entries)
+    # every entry is in the journal, none in FILE yet (no checkpoint during apply)
+    assert len(journal_lines(session_path)) == 1 + len(GAME)
+    assert json.loads(session_path.read_text())["entries"] == {}
+
+    reader = Session.open(session_path, readonly=True)  # FILE + journal
+    assert reader.state.to_json() == expected
+    assert reader.entries == entries
+    assert reader.divergent == []
+
+    session.close()  # checkpoint
+    assert len(journal_lines(session_path)) == 1
+    again = Session.open(session_path)
+    assert again.state.to_json() == expected
+    assert again.entries == entries
+    again.close()
+
+
+def test_entries_hold_command_effects_text_and_timestamps(session_path):
+    with Session.create(session_path, SETUP, name="Friday") as session:
+        entry = session.apply({"op": "buy", "player": "Ann", "space": 39})
+        assert entry["seq"] == 1
+        assert entry["command"] == {"op": "buy", "player": "Ann", "space": 39}
+        assert entry["effects"] == [
+            {"t": "pay", "from": "Ann", "to": "bank", "amount": 400, "for": "buy"},
+            {"t": "owner", "space": 39, "old": None, "new": "Ann"},
+        ]
+        assert entry["text"] == "Ann buys Boardwalk for $400"
+        assert entry["undoes"] is None and entry["info"] == {}
+        assert entry["ts"].endswith("+00:00")
+        assert session.last_entry == entry
+        assert session.name == "Friday"
+    doc = json.loads(session_path.read_text())["session"]["1"]
+    assert doc["format"] == "banker-session" and doc["version"] == 1
+    assert {k: doc[k] for k in ("edition", "variant", "players", "house_rules", "end_time")} == SETUP.to_mapping()
+    assert doc["name"] == "Friday" and doc["created"]
+
+
+def test_house_rules_and_end_time_are_kept(session_path):
+    setup = Setup("classic-us", "timed", ("Ann", "Bob"), HouseRules(free_parking_pot=True), "22:30")
+    with Session.create(session_path, setup) as s:
+        s.apply({"op": "tax", "player": "Ann", "space": 38})
+        assert s.state.pot == 75
+    with Session.open(session_path) as s:
+        assert s.setup == setup
+        assert s.state.pot == 75
+
+
+# --------------------------------------------------------------------------- undo
+def test_undo_entries_store_reason_and_the_seq_they_undo(session_path):
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 39})
+        s.apply({"op": "salary", "player": "Bob"})
+        entry = s.apply({"op": "undo", "reason": "  Bob did not pass GO "})
+    assert entry["command"] == {"op": "undo", "reason": "Bob did not pass GO"}
+    assert entry["undoes"] == 2
+    assert entry["effects"] == [{"t": "pay", "from": "Bob", "to": "bank", "amount": 200, "for": "salary"}]
+    assert "Bob did not pass GO" in entry["text"]
+    _setup, entries = read_entries(session_path)
+    assert entries[-1]["undoes"] == 2 and entries[-1]["command"]["reason"] == "Bob did not pass GO"
+
+
+def test_undo_twice_undoes_the_two_last_actions(session_path):
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 39})
+        before = s.state.to_json()
+        s.apply({"op": "buy", "player": "Bob", "space": 37})
+        s.apply({"op": "salary", "player": "Cid"})
+        first = s.apply({"op": "undo", "reason": "no"})
+        second = s.apply({"op": "undo", "reason": "no again"})
+        assert (first["undoes"], second["undoes"]) == (3, 2)
+        assert s.state.to_json() == before
+    with Session.open(session_path, readonly=True) as r:
+        assert r.state.to_json() == before
+        assert [e["undoes"] for e in r.entries] == [None, None, None, 3, 2]
+
+
+def test_undo_after_reopen_names_the_right_seq(session_path):
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 39})
+        s.apply({"op": "salary", "player": "Bob"})
+        s.apply({"op": "undo", "reason": "x"})  # undoes 2; Ann's buy (1) stands
+    with Session.open(session_path) as s:
+        entry = s.apply({"op": "undo", "reason": "y"})
+        assert entry["undoes"] == 1
+        assert s.state.lots[39].owner is None
+
+
+def test_undo_with_nothing_to_undo_is_refused_and_not_logged(session_path, file_bytes):
+    with Session.create(session_path, SETUP) as s:
+        before = file_bytes(session_path)
+        with pytest.raises(Refused):
+            s.apply({"op": "undo", "reason": "nothing"})
+        with pytest.raises(Refused):
+            s.apply({"op": "undo"})  # a reason is required
+        assert file_bytes(session_path) == before and s.entries == []
+
+
+# --------------------------------------------------------------------------- refusals
+@pytest.mark.parametrize("command", [
+    {"op": "buy", "player": "Zed", "space": 39},
+    {"op": "buy", "player": "Ann", "space": 40},
+    {"op": "transfer", "from": "Ann", "to": "Bob", "amount": -5},
+    {"op": "transfer", "from": "Ann", "to": "Bob", "amount": 2.5},
+    {"op": "build", "player": "Ann", "space": 39},  # not the full group
+    {"op": "teleport", "player": "Ann"},
+    {"op": "transfer", "from": "Ann", "to": "Bob", "amount": float("nan")},
+    {"op": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "memo": {1, 2}},  # not JSON
+    ["op", "salary"],
+])
+def test_a_refused_command_writes_nothing(session_path, file_bytes, command):
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 39})
+        before = file_bytes(session_path)
+        state = s.state.to_json()
+        with pytest.raises(Refused) as info:
+            s.apply(command)
+        assert str(info.value) and "\n" not in str(info.value)
+        assert file_bytes(session_path) == before
+        assert s.state.to_json() == state and len(s.entries) == 1
+        assert s.apply({"op": "salary", "player": "Bob"})["seq"] == 2  # and the session goes on
+
+
+def test_a_failed_write_takes_the_action_back(session_path, file_bytes, monkeypatch):
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 39})
+        s.apply({"op": "salary", "player": "Bob"})
+        before, state = file_bytes(session_path), s.state.to_json()
+
+        def disk_full(fd, data):
+            os.write(fd, data[:7])  # a partial line, then the error
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        monkeypatch.setattr(ledger_session, "write_all", disk_full)
+        for cmd in ({"op": "salary", "player": "Cid"}, {"op": "undo", "reason": "x"}):
+            with pytest.raises(SessionError, match="No space left on device.*nothing was recorded"):
+                s.apply(cmd)
+            assert file_bytes(session_path) == before
+            assert s.state.to_json() == state and len(s.entries) == 2
+        monkeypatch.undo()
+        assert s.apply({"op": "undo", "reason": "x"})["undoes"] == 2  # the undone move kept its seq
+    with Session.open(session_path, readonly=True) as r:
+        assert len(r.entries) == 3
+
+
+# --------------------------------------------------------------------------- recovery
+@pytest.mark.parametrize("tail", [
+    b'1234abcd {"seq": 4, "ts"',  # the process died in the middle of the write
+    b"00000000 " + json.dumps({"seq": 4}).encode() + b"\n",  # bad CRC
+    b"\0\0\0\0\0\0\0\0\0\0\0\0",  # a power cut: the size grew, the data never came
+])
+def test_a_torn_last_journal_line_is_dropped(session_path, file_bytes, tail):
+    crash(play(session_path, GAME[:3]))
+    with open(journal_path(session_path), "ab") as f:
+        f.write(tail)
+    torn = file_bytes(session_path)
+    with Session.open(session_path, readonly=True) as r:  # a reader sees the 3 actions and changes nothing
+        assert len(r.entries) == 3
+    assert file_bytes(session_path) == torn
+    with Session.open(session_path) as w:  # the writer cuts the torn line and checkpoints
+        assert len(w.entries) == 3
+        assert w.state.to_json() == fresh_state(GAME[:3]).to_json()
+        assert len(journal_lines(session_path)) == 1
+        w.apply(GAME[3])
+    assert [e["seq"] for e in read_entries(session_path)[1]] == [1, 2, 3, 4]
+
+
+def test_journal_lines_already_checkpointed_are_skipped(session_path):
+    session = play(session_path, GAME[:5])
+    stale = journal_path(session_path).read_bytes()
+    session.checkpoint()
+    session.apply(GAME[5])
+    session.apply(GAME[6])
+    # a crash after a checkpoint's rename and before its truncation: the journal
+    # still has lines 1-5 that FILE has too
+    session.checkpoint()
+    crash(session)
+    journal_path(session_path).write_bytes(stale)
+    with Session.open(session_path, readonly=True) as r:
+        assert [e["seq"] for e in r.entries] == [1, 2, 3, 4, 5, 6, 7]
+        assert r.state.to_json() == fresh_state(GAME[:7]).to_json()
+    with Session.open(session_path) as w:
+        assert len(w.entries) == 7
+        assert len(journal_lines(session_path)) == 1
+        assert w.apply(GAME[7])["seq"] == 8
+
+
+def test_a_crash_before_the_checkpoint_rename_loses_nothing(session_path, monkeypatch):
+    session = play(session_path, GAME[:6])
+
+    def killed(*_args):
+        raise KeyboardInterrupt  # stands for the process dying right before the rename
+
+    monkeypatch.setattr(os, "replace", killed)
+    with pytest.raises(KeyboardInterrupt):
+        session.checkpoint()
+    monkeypatch.undo()
+    crash(session)
+    leftovers = [p for p in session_path.parent.iterdir() if p.name.endswith(".tmp")]
+    assert leftovers == []  # the temp file is cleaned up even then
+    # a real SIGKILL would leave the temp file: the next writer removes it
+    stray = session_path.with_name(f".{session_path.name}.999-abcd.tmp")
+    stray.write_text("{half a checkpoint")
+    with Session.open(session_path) as w:
+        assert len(w.entries) == 6
+        assert not stray.exists()
+
+
+# --------------------------------------------------------------------------- refusing bad files
+def _session_with_entries(path: Path) -> None:
+    with Session.create(path, SETUP) as s:
+        for cmd in GAME[:4]:
+            s.apply(cmd)
+
+
+BAD_FILES = {
+    "not JSON": (lambda p: p.write_text("this is my shopping list\n"), "not JSON"),
+    "empty": (lambda p: p.write_bytes(b""), "empty"),
+    "JSON but not a session": (lambda p: p.write_text('{"_default": {"1": {"x": 1}}}'), "no session table"),
+    "a JSON list": (lambda p: p.write_text("[1, 2, 3]"), "no session table"),
+    "wrong format marker": (lambda p: p.write_text('{"session": {"1": {"format": "something-else"}}}'),
+                            "format marker"),
+    "newer version": (lambda p: p.write_text('{"session": {"1": {"format": "banker-session", "version": 9}}}'),
+                      "newer banker"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_FILES))
+@pytest.mark.parametrize("readonly", [False, True])
+def test_a_file_that_is_not_a_session_is_refused_and_left_untouched(session_path, file_bytes, case, readonly):
+    make, words = BAD_FILES[case]
+    make(session_path)
+    before = file_bytes(session_path)
+    with pytest.raises(SessionError) as info:
+        Session.open(session_path, readonly=readonly)
+    message = str(info.value)
+    assert words in message and str(session_path) in message and "\n" not in message
+    assert file_bytes(session_path) == before
+    assert not journal_path(session_path).exists()
+    assert not session_path.with_name("game.json.lock").exists()
+
+
+def _edit_file(path: Path, change) -> None:
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+DAMAGED = {
+    "garbage journal line in the middle": (
+        lambda p: _insert_journal_line(p, 2, b"garbage that is not a journal line\n"), "damaged at line 3"),
+    "journal line with a bad CRC in the middle": (
+        lambda p: _corrupt_journal_line(p, 2), "damaged at line 2"),
+    "journal of another session": (
+        lambda p: journal_path(p).write_bytes(header_line("0" * 32) + b"".join(journal_lines(p)[1:])),
+        "belongs to another session"),
+    "journal without a header": (lambda p: journal_path(p).write_bytes(b""), "not a banker journal"),
+    "a gap in the journal": (lambda p: _drop_journal_line(p, 2), "does not follow"),
+    "entry missing in FILE": (lambda p: _edit_file(p, lambda d: d["entries"].pop("1")), "entry 1 is missing"),
+    "damaged entry in FILE": (lambda p: _edit_file(p, lambda d: d["entries"]["1"].pop("effects")), "entry 1 is damaged"),
+    "unknown edition": (lambda p: _edit_file(p, lambda d: d["session"]["1"].update(edition="atlantis")),
+                        "unknown edition"),
+    "a command that no longer replays": (
+        lambda p: _edit_file(p, lambda d: d["entries"]["2"]["command"].update(player="Zed")), "entry 2"),
+}
+
+
+def _insert_journal_line(path: Path, index: int, line: bytes) -> None:
+    lines = journal_lines(path)
+    lines.insert(index, line)
+    journal_path(path).write_bytes(b"".join(lines))
+
+
+def _corrupt_journal_line(path: Path, index: int) -> None:
+    lines = journal_lines(path)
+    lines[index - 1] = lines[index - 1].replace(b'"Ann"', b'"Bob"', 1)
+    journal_path(path).write_bytes(b"".join(lines))
+
+
+def _drop_journal_line(path: Path, index: int) -> None:
+    lines = journal_lines(path)
+    del lines[index - 1]
+    journal_path(path).write_bytes(b"".join(lines))
+
+
+@pytest.mark.parametrize("case", list(DAMAGED))
+@pytest.mark.parametrize("readonly", [False, True])
+def test_a_damaged_session_is_refused_and_left_untouched(session_path, file_bytes, case, readonly):
+    make, words = DAMAGED[case]
+    with Session.create(session_path, SETUP) as s:
+        s.apply(GAME[0])
+        s.apply(GAME[1])
+    if "FILE" in case or "edition" in case or "replays" in case:
+        pass  # the entries are in FILE after the checkpoint on close
+    else:  # the entries stay in the journal
+        s = Session.open(session_path)
+        for cmd in GAME[2:5]:
+            s.apply(cmd)
+        s._release()  # die without a checkpoint
+    make(session_path)
+    before = file_bytes(session_path)
+    with pytest.raises(SessionError) as info:
+        Session.open(session_path, readonly=readonly)
+    message = str(info.value)
+    assert words in message and "\n" not in message, message
+    assert file_bytes(session_path) == before
+    if not readonly:  # the lock was given back
+        assert lock_holder(session_path) is None
+
+
+def test_create_refuses_an_existing_file_and_never_overwrites_it(session_path, file_bytes):
+    session_path.write_text("precious")
+    with pytest.raises(SessionError, match="already exists; choose another name or `banker open` it"):
+        Session.create(session_path, SETUP)
+    assert session_path.read_text() == "precious"
+    other = session_path.with_name("other.json")
+    journal_path(other).write_text("left over")
+    with pytest.raises(SessionError, match="left over from an earlier session"):
+        Session.create(other, SETUP)
+    assert not other.exists()
+
+
+def test_create_refuses_a_setup_the_rules_refuse_before_making_any_file(session_path):
+    with pytest.raises(Refused):
+        Session.create(session_path, Setup("classic-us", "classic", ("Ann",)))
+    with pytest.raises(SessionError, match="unknown edition"):
+        Session.create(session_path, Setup("atlantis", "classic", ("Ann", "Bob")))
+    assert list(session_path.parent.iterdir()) == []
+
+
+def test_open_refuses_a_missing_file_saying_how_to_start_one(session_path):
+    with pytest.raises(SessionError, match="no session file .*banker new"):
+        Session.open(session_path)
+    with pytest.raises(SessionError, match="no session file"):
+        read_entries(session_path)
+    assert list(session_path.parent.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- locking
+def test_a_second_writer_is_refused_naming_the_holder(session_path):
+    with Session.create(session_path, SETUP):
+        with pytest.raises(SessionError) as info:
+            Session.open(session_path)
+        assert str(info.value).startswith(f"session game.json is open for writing by process {os.getpid()} on host ")
+        assert "close it there first, or open it read-only" in str(info.value)
+        assert lock_holder(session_path)["pid"] == os.getpid()
+        with Session.open(session_path, readonly=True) as reader:  # readers are welcome
+            assert reader.entries == []
+    assert lock_holder(session_path) is None
+    Session.open(session_path).close()  # released on close
+
+
+def test_a_writer_in_another_process_is_named_and_its_death_frees_the_session(session_path):
+    Session.create(session_path, SETUP).close()
+    code = ("import sys; from banker.ledger import Session; s = Session.open(sys.argv[1]); "
+            "print('ready', flush=True); sys.stdin.read()")
+    child = subprocess.Popen([sys.executable, "-c", code, str(session_path)], cwd=ROOT, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        with pytest.raises(SessionError, match=f"open for writing by process {child.pid} on host"):
+            Session.open(session_path)
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=10)
+    with Session.open(session_path) as s:  # no stale lock after a crash
+        assert s.apply({"op": "salary", "player": "Ann"})["seq"] == 1
+
+
+def test_read_only_sessions_cannot_write(session_path):
+    Session.create(session_path, SETUP).close()
+    with Session.open(session_path, readonly=True) as r:
+        with pytest.raises(SessionError, match="read-only"):
+            r.apply({"op": "salary", "player": "Ann"})
+        with pytest.raises(SessionError, match="read-only"):
+            r.checkpoint()
+
+
+def test_close_is_idempotent_and_a_closed_session_refuses_actions(session_path):
+    s = Session.create(session_path, SETUP)
+    s.apply({"op": "salary", "player": "Ann"})
+    s.close()
+    s.close()
+    assert s.closed
+    with pytest.raises(SessionError, match="closed"):
+        s.apply({"op": "salary", "player": "Ann"})
+
+
+# --------------------------------------------------------------------------- readers
+def test_a_reader_sees_new_entries_through_refresh(session_path):
+    writer = Session.create(session_path, SETUP)
+    reader = Session.open(session_path, readonly=True)
+    assert reader.refresh() == []
+    writer.apply(GAME[0])
+    writer.apply(GAME[1])
+    assert [e["seq"] for e in reader.refresh()] == [1, 2]
+    assert reader.refresh() == []
+    writer.checkpoint()  # FILE rewritten, journal emptied: nothing new to see
+    assert reader.refresh() == []
+    writer.apply(GAME[2])
+    assert [e["seq"] for e in reader.refresh()] == [3]
+    for cmd in GAME[3:8]:
+        writer.apply(cmd)
+    writer.checkpoint()  # the new entries are now only in FILE
+    writer.apply(GAME[8])
+    assert [e["seq"] for e in reader.refresh()] == [4, 5, 6, 7, 8, 9]
+    writer.apply({"op": "undo", "reason": "misheard"})
+    assert reader.refresh()[0]["undoes"] == 9
+    assert reader.state.to_json() == writer.state.to_json()
+    assert reader.entries == writer.entries
+    writer.close()
+    assert reader.refresh() == []
+    reader.close()
+
+
+def test_a_reader_keeps_up_with_a_writer_in_another_process(session_path):
+    """The writer appends and checkpoints as fast as it can while the reader polls."""
+    Session.create(session_path, SETUP).close()
+    code = """
+import sys
+from banker.ledger import Session
+with Session.open(sys.argv[1]) as s:
+    print("ready", flush=True)
+    for i in range(300):
+        s.apply({"op": "transfer", "from": "bank", "to": ["Ann", "Bob", "Cid"][i % 3], "amount": 1 + i})
+        if i % 7 == 0:
+            s.checkpoint()
+"""
+    child = subprocess.Popen([sys.executable, "-c", code, str(session_path)], cwd=ROOT, stdout=subprocess.PIPE,
+                             text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert child.stdout.readline().strip() == "ready"
+    reader = Session.open(session_path, readonly=True)
+    seen = list(reader.entries)
+    deadline = time.monotonic() + 30
+    while child.poll() is None and time.monotonic() < deadline:
+        seen += reader.refresh()
+        assert [e["seq"] for e in seen] == list(range(1, len(seen) + 1))
+    assert child.wait(timeout=30) == 0
+    seen += reader.refresh()
+    assert len(seen) == 300
+    with Session.open(session_path, readonly=True) as final:
+        assert reader.state.to_json() == final.state.to_json()
+        assert reader.entries == final.entries
+
+
+def test_read_entries_reads_without_replaying(session_path):
+    play(session_path, GAME[:4]).close()
+    setup, entries = read_entries(session_path)
+    assert setup == SETUP
+    assert [e["seq"] for e in entries] == [1, 2, 3, 4]
+    assert entries[0]["text"] == "Ann buys Park Place for $350"
+
+
+def test_a_replay_that_disagrees_with_the_logged_effects_is_reported(session_path):
+    play(session_path, GAME[:3]).close()
+    _edit_file(session_path, lambda d: d["entries"]["2"]["effects"][0].update(amount=399))
+    with Session.open(session_path, readonly=True) as r:
+        assert r.divergent == [2]
+        assert r.state.cash["Ann"] == 1500 - 350 - 400 - 200  # the engine's replay wins
+
+
+# --------------------------------------------------------------------------- TinyDB
+def test_a_checkpoint_leaves_a_plain_tinydb_file(session_path):
+    session = play(session_path, GAME[:6])
+    session.checkpoint()
+    db = TinyDB(session_path)
+    try:
+        assert db.tables() == {"session", "entries"}
+        setup = db.table("session").get(doc_id=1)
+        assert setup["format"] == "banker-session" and setup["players"] == ["Ann", "Bob", "Cid"]
+        entries = db.table("entries")
+        assert len(entries) == 6
+        assert entries.get(doc_id=2)["text"] == "Ann buys Boardwalk for $400"
+        assert [d.doc_id for d in entries.all()] == [1, 2, 3, 4, 5, 6]
+    finally:
+        db.close()
+    session.close()
+
+
+def test_atomic_storage_round_trips_through_tinydb(tmp_path):
+    db = TinyDB(tmp_path / "t.json", storage=AtomicJSONStorage)
+    db.insert({"a": 1})
+    db.table("x").insert({"b": "ü"})
+    db.close()
+    assert json.loads((tmp_path / "t.json").read_text()) == {"_default": {"1": {"a": 1}}, "x": {"1": {"b": "ü"}}}
+    assert [p.name for p in tmp_path.iterdir()] == ["t.json"]  # no temp files left
+
+
+# --------------------------------------------------------------------------- finding sessions
+def test_recent_sessions_lists_sessions_newest_first(tmp_path):
+    old = tmp_path / "old.json"
+    new = tmp_path / "new.json"
+    with Session.create(old, Setup("classic-us", "classic", ("Ann", "Bob")), name="Tuesday") as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 39})
+    os.utime(old, (time.time() - 3600,) * 2)
+    os.utime(journal_path(old), (time.time() - 3600,) * 2)
+    with Session.create(new, SETUP) as s:
+        s.apply({"op": "salary", "player": "Cid"})
+    (tmp_path / "notes.json").write_text("[]")  # not a session: skipped
+    (tmp_path / "broken.json").write_text("{")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    found = recent_sessions(tmp_path)
+    assert [f["name"] for f in found] == ["new", "Tuesday"]
+    assert found[1]["players"] == ["Ann", "Bob"] and found[1]["edition"] == "classic-us"
+    assert found[1]["last_text"] == "Ann buys Boardwalk for $400" and found[1]["actions"] == 1
+    assert found[1]["date"] == found[1]["created"][:10]
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert recent_sessions(tmp_path / "nowhere") == []
+
+
+def test_default_session_dir_is_the_user_data_dir():
+    path = default_session_dir()
+    assert isinstance(path, Path) and "banker" in path.parts[-1].lower()
