@@ -1,0 +1,295 @@
+"""The ``banker`` command, in-process through ``banker.cli.main(argv)`` and as a subprocess."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from banker.cli import main
+from banker.ledger import Session, read_entries
+from banker.rules import Setup
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SCRIPT = """\
+# Friday's game
+{"op": "buy", "player": "Ann", "space": 1}
+{"op": "buy", "player": "Ann", "space": 3}
+
+{"op": "build", "player": "Ann", "space": 1}
+{"op": "rent", "payer": "Bob", "space": 1}
+{"op": "salary", "player": "Bob"}
+{"op": "undo", "reason": "Bob had not passed GO"}
+"""
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def new_session(capsys, path: Path, *extra: str) -> None:
+    code, out, err = run(capsys, "new", str(path), "--players", "Ann,Bob,Cid", *extra)
+    assert code == 0, err
+    assert out.startswith(f"created {path}: ")
+
+
+def write_script(tmp_path: Path, text: str, name: str = "moves.jsonl") -> Path:
+    script = tmp_path / name
+    script.write_text(text, encoding="utf-8")
+    return script
+
+
+# --------------------------------------------------------------------------- the happy path
+def test_new_apply_state_log(capsys, tmp_path, session_path):
+    new_session(capsys, session_path, "--house-rule", "free_parking_pot", "--name", "Friday")
+    code, out, err = run(capsys, "apply", str(session_path), str(write_script(tmp_path, SCRIPT)))
+    assert code == 0, err
+    assert out.splitlines() == [
+        "Ann buys Mediterranean Avenue for $60",
+        "Ann buys Baltic Avenue for $60",
+        "Ann builds a house on Mediterranean Avenue for $50",
+        "Bob pays Ann $10 rent on Mediterranean Avenue (rent with 1 house $10)",
+        "Bob collects $200 salary",
+        "Undone (Bob had not passed GO); Bob collects $200 salary",
+    ]
+    setup, entries = read_entries(session_path)
+    assert setup.house_rules.free_parking_pot and len(entries) == 6
+
+    code, out, err = run(capsys, "state", str(session_path), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    with Session.open(session_path, readonly=True) as s:
+        assert data == s.state.to_json()
+    assert data["players"]["Ann"]["cash"] == 1500 - 60 - 60 - 50 + 10
+    assert data["spaces"]["1"]["houses"] == 1
+
+    code, out, err = run(capsys, "state", str(session_path))
+    assert code == 0, err
+    assert "Ann" in out and "$1,340" in out and "1 Mediterranean Avenue [1 house]" in out
+    assert "31 houses and 12 hotels left" in out and "Free Parking pot: $0" in out
+
+    code, out, err = run(capsys, "log", str(session_path))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert len(lines) == 6
+    assert lines[0].startswith("1  ") and lines[0].endswith("Ann buys Mediterranean Avenue for $60")
+    assert "[undone by 6] Bob collects $200 salary" in lines[4]
+    assert "[undone" not in lines[5] and "Undone (Bob had not passed GO)" in lines[5]
+
+    code, out, err = run(capsys, "log", str(session_path), "--json")
+    assert [json.loads(line)["seq"] for line in out.splitlines()] == [1, 2, 3, 4, 5, 6]
+
+
+def test_apply_reads_standard_input(capsys, monkeypatch, session_path):
+    new_session(capsys, session_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO('{"op": "salary", "player": "Cid"}\n\n{"op": "jail_fine", "player": "Cid"}\n'))
+    code, out, err = run(capsys, "apply", str(session_path), "-")
+    assert code == 0, err
+    assert out.splitlines() == ["Cid collects $200 salary", "Cid pays the $50 fine to leave jail"]
+    assert len(read_entries(session_path)[1]) == 2
+
+
+def test_a_refused_line_stops_the_script_and_keeps_the_earlier_lines(capsys, tmp_path, session_path):
+    new_session(capsys, session_path)
+    script = write_script(tmp_path, (
+        '{"op": "buy", "player": "Ann", "space": 1}\n'
+        "# a comment\n"
+        '{"op": "buy", "player": "Ann", "space": 3}\n'
+        '{"op": "build", "player": "Ann", "space": 1}\n'
+        '{"op": "build", "player": "Ann", "space": 1}\n'  # line 5: uneven
+        '{"op": "salary", "player": "Bob"}\n'
+    ))
+    code, out, err = run(capsys, "apply", str(session_path), str(script))
+    assert code == 1
+    assert err == "line 5: Build evenly: Mediterranean Avenue has 1 house, Baltic Avenue has 0 houses\n"
+    assert len(out.splitlines()) == 3
+    entries = read_entries(session_path)[1]
+    assert [e["command"]["op"] for e in entries] == ["buy", "buy", "build"]  # kept, and nothing after line 5
+
+
+def test_cards(capsys):
+    code, out, err = run(capsys, "cards", "--edition", "classic-us")
+    assert code == 0, err
+    assert out.splitlines()[0].split() == ["ID", "DECK", "TEXT", "EFFECT"]
+    assert any(line.startswith("cc-jail-free") and "Community Chest" in line for line in out.splitlines())
+    code, out, err = run(capsys, "cards", "--json")
+    cards = json.loads(out)
+    by_id = {c["id"]: c for c in cards}
+    assert by_id["ch-go"] == {"id": "ch-go", "deck": "chance", "deck_name": "Chance",
+                              "text": "Advance to Go (Collect $200)", "effect": {"type": "advance", "to": 0}}
+    assert len(cards) == 32
+
+
+# --------------------------------------------------------------------------- bad input
+def assert_one_line_error(code: int, err: str) -> None:
+    assert code != 0
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+
+
+BAD_LINES = {
+    "unknown player": ('{"op": "buy", "player": "Zed", "space": 39}', "line 1: ", "'Zed'"),
+    "unknown space": ('{"op": "buy", "player": "Ann", "space": 40}', "line 1: ", "40"),
+    "negative amount": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": -5}', "line 1: ", "-5"),
+    "non-integer amount": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": 2.5}', "line 1: ", "2.5"),
+    "amount as text": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": "ten"}', "line 1: ", "'ten'"),
+    "malformed JSON": ('{"op": "buy", "player": "Ann", ', "line 1: not valid JSON", "column"),
+    "not an object": ('["buy", "Ann", 39]', "line 1: ", ""),
+    "unknown op": ('{"op": "teleport", "player": "Ann"}', "line 1: ", "teleport"),
+    "uneven build": ('# Ann owns the brown group and a house on Mediterranean\n'
+                     '{"op": "build", "player": "Ann", "space": 1}', "line 2: Build evenly", "Baltic Avenue"),
+    "rule: cash": ('{"op": "buy", "player": "Bob", "space": 39}\n{"op": "buy", "player": "Bob", "space": 37}\n'
+                   '{"op": "buy", "player": "Bob", "space": 34}\n{"op": "buy", "player": "Bob", "space": 32}\n'
+                   '{"op": "buy", "player": "Bob", "space": 31}', "line 5: ", "not enough cash"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_LINES))
+def test_bad_script_lines_are_refused_in_one_line_and_change_nothing(capsys, tmp_path, session_path, file_bytes, case):
+    text, prefix, words = BAD_LINES[case]
+    new_session(capsys, session_path)
+    setup = write_script(tmp_path, '{"op": "buy", "player": "Ann", "space": 1}\n{"op": "buy", "player": "Ann", "space": 3}\n'
+                                   '{"op": "build", "player": "Ann", "space": 1}\n', "setup.jsonl")
+    assert run(capsys, "apply", str(session_path), str(setup))[0] == 0
+    if case == "rule: cash":  # the first lines are applied, the refused one is not
+        before_entries = 3 + 4
+    else:
+        before_entries = 3
+    before = file_bytes(session_path)
+    code, out, err = run(capsys, "apply", str(session_path), str(write_script(tmp_path, text + "\n")))
+    assert_one_line_error(code, err)
+    assert err.startswith(prefix) and words in err, err
+    assert len(read_entries(session_path)[1]) == before_entries
+    if before_entries == 3:
+        assert file_bytes(session_path) == before  # byte-identical, journal too
+
+
+def corrupt(path: Path) -> None:
+    path.write_text('{"session": {"1": {"format": "spreadsheet"}}}')
+
+
+@pytest.mark.parametrize("argv", [
+    ["apply", "{file}", "{script}"],
+    ["state", "{file}"],
+    ["state", "{file}", "--json"],
+    ["log", "{file}"],
+    ["open", "{file}"],
+])
+@pytest.mark.parametrize("problem", ["corrupt", "missing", "locked"])
+def test_session_problems_are_one_line_and_change_nothing(capsys, tmp_path, session_path, file_bytes, argv, problem):
+    script = write_script(tmp_path, '{"op": "salary", "player": "Ann"}\n')
+    holder = None
+    if problem == "corrupt":
+        corrupt(session_path)
+    elif problem == "locked":
+        new_session(capsys, session_path)
+        holder = Session.open(session_path)
+        holder.apply({"op": "salary", "player": "Bob"})
+    before = file_bytes(session_path)
+    try:
+        code, out, err = run(capsys, *[a.format(file=session_path, script=script) for a in argv])
+        if problem == "locked" and argv[0] in ("state", "log"):  # readers are welcome while a writer plays
+            assert code == 0, err
+            return
+        assert_one_line_error(code, err)
+        expected = {"corrupt": "is not a banker session", "missing": "no session file",
+                    "locked": f"open for writing by process {os.getpid()}"}[problem]
+        assert expected in err, err
+        assert file_bytes(session_path) == before
+        if problem == "missing":
+            assert sorted(p.name for p in tmp_path.iterdir()) == ["moves.jsonl"]
+    finally:
+        if holder is not None:
+            holder.close()
+
+
+def test_new_refuses_an_existing_file_and_bad_setups(capsys, tmp_path, session_path, file_bytes):
+    new_session(capsys, session_path)
+    before = file_bytes(session_path)
+    code, out, err = run(capsys, "new", str(session_path), "--players", "Ann,Bob")
+    assert_one_line_error(code, err)
+    assert "already exists; choose another name or `banker open` it" in err
+    assert file_bytes(session_path) == before
+    other = tmp_path / "other.json"
+    for argv, words in [
+        (["--players", "Ann"], "2 to 8 players"),
+        (["--players", "Ann,ann"], "'ann'"),
+        (["--players", "Ann,Bob", "--edition", "atlantis"], "unknown edition 'atlantis'"),
+        (["--players", "Ann,Bob", "--variant", "marathon"], "unknown variant 'marathon'"),
+        (["--players", "Ann,Bob", "--house-rule", "double_salary"], "unknown house rule double_salary"),
+    ]:
+        code, out, err = run(capsys, "new", str(other), *argv)
+        assert_one_line_error(code, err)
+        assert words in err, err
+        assert not other.exists()
+
+
+def test_a_missing_script_is_refused_before_the_session_is_touched(capsys, session_path, file_bytes):
+    new_session(capsys, session_path)
+    before = file_bytes(session_path)
+    code, out, err = run(capsys, "apply", str(session_path), str(session_path.parent / "nope.jsonl"))
+    assert_one_line_error(code, err)
+    assert "no script file" in err
+    assert file_bytes(session_path) == before
+
+
+def test_usage_errors_are_one_line_with_status_2(capsys):
+    code, out, err = run(capsys, "new", "x.json")
+    assert code == 2
+    assert err == "banker new: the following arguments are required: --players (see banker new --help)\n"
+    code, out, err = run(capsys, "frobnicate")
+    assert code == 2 and err.count("\n") == 1
+
+
+# --------------------------------------------------------------------------- the app
+def test_without_a_subcommand_the_app_starts_or_a_clear_line_says_why_not(capsys, monkeypatch, session_path):
+    monkeypatch.setitem(sys.modules, "banker.ui.app", None)  # the import fails
+    code, out, err = run(capsys)
+    assert code == 2
+    assert_one_line_error(code, err)
+    assert "table screen is not available" in err
+    Session.create(session_path, Setup("classic-us", "classic", ("Ann", "Bob"))).close()
+    code, out, err = run(capsys, "open", str(session_path))
+    assert code == 2 and "table screen is not available" in err
+
+    calls = []
+    fake = types.ModuleType("banker.ui.app")
+    fake.run_app = lambda path=None: calls.append(path) or 0
+    monkeypatch.setitem(sys.modules, "banker.ui.app", fake)
+    assert run(capsys)[0] == 0
+    assert run(capsys, "open", str(session_path))[0] == 0
+    assert calls == [None, str(session_path)]
+
+
+# --------------------------------------------------------------------------- as a process
+def test_python_dash_m_banker(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    path = tmp_path / "game.json"
+
+    def banker(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "banker", *argv], input=stdin, capture_output=True, text=True,
+                              env=env, cwd=tmp_path, timeout=60)
+
+    done = banker("new", str(path), "--players", "Ann,Bob")
+    assert done.returncode == 0, done.stderr
+    done = banker("apply", str(path), "-", stdin='{"op": "buy", "player": "Ann", "space": 39}\n')
+    assert done.returncode == 0 and done.stdout == "Ann buys Boardwalk for $400\n", done.stderr
+    journal = (tmp_path / "game.json.journal").read_bytes()
+    before = path.read_bytes()
+    done = banker("apply", str(path), "-", stdin='{"op": "buy", "player": "Bob", "space": 39}\n')
+    assert done.returncode == 1
+    assert done.stderr == "line 1: Boardwalk already belongs to Ann\n"
+    assert path.read_bytes() == before and (tmp_path / "game.json.journal").read_bytes() == journal
+    done = banker("state", str(path), "--json")
+    assert json.loads(done.stdout)["players"]["Ann"]["deeds"] == [39]
+    done = banker("state", str(tmp_path / "missing.json"))
+    assert done.returncode == 1 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
