@@ -17,11 +17,13 @@ Opening replays ``FILE`` then the journal through the rules engine.
 
 from __future__ import annotations
 
+import functools
+import gc
 import json
 import os
 import time
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -46,6 +48,24 @@ class SessionError(Exception):
 
 def journal_path(path: Path) -> Path:
     return path.with_name(path.name + ".journal")
+
+
+def _no_gc(func: Callable) -> Callable:
+    """Pause the cyclic garbage collector during a bulk load: reading and replaying a
+    long session allocates many small containers, none of them cyclic garbage, and the
+    collector's repeated full passes over them would make opening superlinear."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            if enabled:
+                gc.enable()
+
+    return wrapper
 
 
 def _now() -> str:
@@ -166,6 +186,7 @@ def _sig(st: os.stat_result) -> tuple[int, int, int]:
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
+@_no_gc
 def _load(path: Path) -> _Loaded:
     """Read the journal, then FILE, and merge them into entries 1..n.
 
@@ -369,6 +390,7 @@ class Session:
             raise
         return session
 
+    @_no_gc
     def _replay(self, entries: Iterable[dict[str, Any]]) -> None:
         state = self.state
         for entry in entries:
