@@ -1,0 +1,51 @@
+"""Run every bench script (bench/*.py except this one) and print a summary table.
+
+    python bench/run_all.py [NAME ...]      (``make bench``)
+
+Each script runs in its own process from the project root, its output passed through
+as it comes; the exit status is non-zero if any script failed. Names select scripts
+(``record`` or ``record.py``); by default all of them run, in alphabetical order.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def scripts(selected: list[str]) -> list[Path]:
+    found = sorted(p for p in HERE.glob("*.py") if p.name != Path(__file__).name and not p.name.startswith("_"))
+    if not selected:
+        return found
+    wanted = {s.removesuffix(".py") for s in selected}
+    unknown = wanted - {p.stem for p in found}
+    if unknown:
+        raise SystemExit(f"run_all: no bench script {', '.join(sorted(unknown))}; "
+                         f"there are: {', '.join(p.stem for p in found)}")
+    return [p for p in found if p.stem in wanted]
+
+
+def main(argv: list[str]) -> int:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    results = []
+    for script in scripts(argv):
+        print(f"\n### bench/{script.name}\n", flush=True)
+        started = time.perf_counter()
+        status = subprocess.call([sys.executable, str(script)], cwd=ROOT, env=env)
+        results.append((script.name, status, time.perf_counter() - started))
+    print("\n## Bench scripts\n")
+    print("| script | result | seconds |")
+    print("|---|---|---:|")
+    for name, status, seconds in results:
+        print(f"| bench/{name} | {'ok' if status == 0 else f'FAILED (exit {status})'} | {seconds:.1f} |")
+    return 0 if all(status == 0 for _, status, _ in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
