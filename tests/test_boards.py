@@ -1,0 +1,451 @@
+"""The four edition data files (banker/boards/*.toml) and the loader's refusals.
+
+The authority is the table "Where the editions differ" in shared/rules/README.md and the rule books
+next to it; each test's docstring names the row or passage it pins.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from importlib import resources
+
+import pytest
+
+from banker.boards import EDITIONS, load_edition, load_variant
+from banker.rules.errors import BoardError
+
+OTHERS = ("uk", "ru", "kyiv")
+US = "classic-us"
+
+CORNERS = {0: "go", 10: "jail", 20: "free_parking", 30: "go_to_jail"}
+CHANCE = (7, 22, 36)
+CHEST = (2, 17, 33)
+TAXES = (4, 38)
+RAILROADS = (5, 15, 25, 35)
+UTILITIES = (12, 28)
+STREETS = (1, 3, 6, 8, 9, 11, 13, 14, 16, 18, 19, 21, 23, 24, 26, 27, 29, 31, 32, 34, 37, 39)
+
+
+def board_text(edition: str) -> str:
+    return (resources.files("banker.boards") / f"{edition}.toml").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- the shape every board shares
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_board_has_the_standard_shape(edition):
+    """Every rule book's contents: "28 Title Deed cards, 16 Chance cards, 16 Community Chest cards ...
+    32 houses, 12 hotels" (uk-2008-speed-die-rules.md; ru-2004-rules.md "В КОМПЛЕКТ ВХОДЯТ";
+    ua-kyiv-edition-rules.txt "ВМІСТ"); README "Common to all": jail fine 50, salary 200."""
+    e = load_edition(edition)
+    assert e.id == edition
+    assert len(e.spaces) == 40
+    assert [s.position for s in e.spaces] == list(range(40))
+    kinds = Counter(s.kind for s in e.properties)
+    assert len(e.properties) == 28
+    assert kinds == {"street": 22, "railroad": 4, "utility": 2}
+    assert len(e.groups) == 8
+    lots = {g: len(e.group_lots(g)) for g in e.groups}
+    assert lots == {"brown": 2, "light_blue": 3, "pink": 3, "orange": 3, "red": 3, "yellow": 3, "green": 3, "dark_blue": 2}
+    assert len(e.deck_cards("chance")) == 16
+    assert len(e.deck_cards("chest")) == 16
+    jail_cards = [c for c in e.cards.values() if c.kind == "jail_card"]
+    assert len(jail_cards) == 2
+    assert {c.deck for c in jail_cards} == {"chance", "chest"}
+    assert e.start_cash == 1500
+    assert e.jail_fine == 50
+    assert e.salary == 200
+    assert (e.houses, e.hotels) == (32, 12)
+    assert e.rules.railroad_rent == (25, 50, 100, 200)
+    assert e.rules.utility_multipliers == (4, 10)
+    assert e.rules.interest_percent == 10
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_spaces_are_where_the_classic_board_has_them(edition):
+    """ua-kyiv-edition-rules.txt "Не змінилися чотири кутові квадрати"; the UK, RU and Kyiv boards keep
+    the classic layout: corners, Chance, Community Chest, taxes, railroads and utilities in place."""
+    e = load_edition(edition)
+    for pos, kind in CORNERS.items():
+        assert e.space(pos).kind == kind
+    assert all(e.space(p).kind == "chance" for p in CHANCE)
+    assert all(e.space(p).kind == "chest" for p in CHEST)
+    assert all(e.space(p).kind == "tax" for p in TAXES)
+    assert all(e.space(p).kind == "railroad" for p in RAILROADS)
+    assert all(e.space(p).kind == "utility" for p in UTILITIES)
+    assert tuple(s.position for s in e.spaces if s.kind == "street") == STREETS
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_card_ids_are_unique_and_prefixed_by_deck(edition):
+    """Session logs refer to cards by id: ids are unique within a file ("ch-" Chance, "cc-" chest)."""
+    raw = tomllib.loads(board_text(edition))["cards"]
+    ids = [c["id"] for c in raw]
+    assert len(ids) == len(set(ids)) == 32
+    for c in raw:
+        assert c["id"].startswith({"chance": "ch-", "chest": "cc-"}[c["deck"]])
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_money_cards_print_their_amounts(edition):
+    """A money card's text states the amount its effect moves, in the edition's currency."""
+    e = load_edition(edition)
+    shown = {"classic-us": "${}", "uk": "£{}", "ru": "{} тыс. рублей", "kyiv": "M{}"}[edition]
+    for c in e.cards.values():
+        amounts = [c.effect[k] for k in ("amount", "house", "hotel") if k in c.effect]
+        for amount in amounts:
+            assert shown.format(amount) in c.text, (c.id, c.text)
+
+
+# where each move card goes, written out by hand and checked against the board files
+ADVANCES = {
+    "classic-us": {"ch-go": "GO", "ch-illinois": "Illinois Avenue", "ch-st-charles": "St. Charles Place",
+                   "ch-reading": "Reading Railroad", "ch-boardwalk": "Boardwalk", "cc-go": "GO"},
+    "uk": {"ch-go": "GO", "ch-trafalgar": "Trafalgar Square", "ch-pall-mall": "Pall Mall", "ch-mayfair": "Mayfair",
+           "ch-marylebone": "Marylebone Station", "cc-go": "GO", "cc-old-kent-road": "Old Kent Road"},
+    "ru": {"ch-go": "Вперёд", "ch-mayakovsky": "Площадь Маяковского", "ch-polyanka": "Улица Полянка",
+           "ch-arbat": "Улица Арбат", "ch-rizhskaya": "Рижская железная дорога", "cc-go": "Вперёд",
+           "cc-zhitnaya": "Житная улица"},
+    "kyiv": {"ch-go": "СТАРТ", "ch-peizazhna": "Пейзажна алея", "ch-hydropark": "Гідропарк",
+             "ch-khreshchatyk": "Хрещатик", "ch-arsenalna": "Станція метро «Арсенальна»", "cc-go": "СТАРТ",
+             "cc-troieshchyna": "Троєщина"},
+}
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_move_cards_go_where_their_text_says(edition):
+    """Every `advance.to` is the space the card names."""
+    e = load_edition(edition)
+    targets = {c.id: e.space(c.effect["to"]).name for c in e.cards.values() if c.kind == "advance"}
+    assert targets == ADVANCES[edition]
+
+
+@pytest.mark.parametrize("edition,card", [("uk", "cc-old-kent-road"), ("ru", "cc-zhitnaya"), ("kyiv", "cc-troieshchyna")])
+def test_back_to_the_first_street_is_a_backward_advance(edition, card):
+    """"Go back to Old Kent Road" moves backwards from every Community Chest space, so it never passes GO:
+    an `advance` to 1, whose salary the engine pays only when the command says passed_go."""
+    e = load_edition(edition)
+    c = e.cards[card]
+    assert c.effect == {"type": "advance", "to": 1}
+    assert all(p > 1 for p in CHEST)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_standard_decks(edition):
+    """The UK 2008 deck's amounts (the model for the reconstructed uk/ru/kyiv decks): two repairs cards,
+    Go to Jail in each deck, Advance to GO in each deck."""
+    e = load_edition(edition)
+    for deck in ("chance", "chest"):
+        kinds = Counter(c.kind for c in e.deck_cards(deck))
+        assert kinds["go_to_jail"] == 1
+        assert any(c.kind == "advance" and c.effect["to"] == 0 for c in e.deck_cards(deck))
+    repairs = sorted((c.effect["house"], c.effect["hotel"]) for c in e.cards.values() if c.kind == "repairs")
+    assert repairs == [(25, 100), (40, 115)]
+
+
+# ---------------------------------------------------------------- the US numbers everywhere
+
+
+def _deed(space):
+    return (space.kind, space.group, space.price, space.rent, space.house_cost, space.mortgage)
+
+
+@pytest.mark.parametrize("edition", OTHERS)
+def test_prices_and_rents_equal_the_us_board(edition):
+    """ua-kyiv-edition-rules.txt: "Картки власності: уся вартість така сама, як і відповідна власність в
+    класичній MONOPOLY"; the UK and RU deeds print the same numbers as the US deeds."""
+    us, e = load_edition(US), load_edition(edition)
+    for a, b in zip(us.spaces, e.spaces, strict=True):
+        assert _deed(a) == _deed(b), (b.position, b.name)
+
+
+# ---------------------------------------------------------------- the README table, row by row
+
+ROWS = {
+    # README row: {edition: expected}
+    "starting cash": {"classic-us": 1500, "uk": 1500, "ru": 1500, "kyiv": 1500},
+    "double rent with a mortgaged lot": {"classic-us": True, "uk": False, "ru": False, "kyiv": False},
+    "houses before a hotel": {"classic-us": 4, "uk": 4, "ru": 4, "kyiv": 4},
+    "selling a hotel": {"classic-us": "break_down", "uk": "exchange", "ru": "exchange_or_whole", "kyiv": "exchange"},
+    "building-shortage auction": {"classic-us": "one", "uk": "one", "ru": "printed", "kyiv": "one"},
+    "property auction": {"classic-us": 1, "uk": 1, "ru": 1, "kyiv": 1},
+    "bankrupt to a player": {"classic-us": False, "uk": True, "ru": False, "kyiv": True},
+    "paying a debt in kind": {"classic-us": False, "uk": False, "ru": True, "kyiv": False},
+}
+
+
+def _row_value(edition, row):
+    e = load_edition(edition)
+    r = e.rules
+    return {
+        "starting cash": e.start_cash,
+        "double rent with a mortgaged lot": r.monopoly_rent_with_mortgaged_lot,
+        "houses before a hotel": r.houses_before_hotel,
+        "selling a hotel": r.hotel_sale,
+        "building-shortage auction": r.building_auction_start,
+        "property auction": r.property_auction_min_bid,
+        "bankrupt to a player": r.bankrupt_to_player_mortgages_first,
+        "paying a debt in kind": r.debt_payable_in_kind,
+    }[row]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_double_rent_with_a_mortgaged_lot(edition):
+    """README row "double rent on unimproved lots of a full colour group": US "yes ... even when another lot
+    of the group is mortgaged" (us-classic-rules.txt); UK/RU/Kyiv "only when no lot of the group is
+    mortgaged" (uk-2008-speed-die-rules.md "none of them are mortgaged"; ru-2004-rules.md "хотя бы один
+    участок ... заложен"; ua-kyiv-edition-rules.txt "жодне ... не перебуває у заставі")."""
+    assert _row_value(edition, "double rent with a mortgaged lot") is ROWS["double rent with a mortgaged lot"][edition]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_houses_before_a_hotel(edition):
+    """README row "houses needed before a hotel": 4 in every edition's standard game (3 in the short game
+    of us-classic-rules.txt and ru-2004-rules.md, a variant setting)."""
+    assert _row_value(edition, "houses before a hotel") == 4
+    if "short" in load_edition(edition).variants:
+        assert load_variant("short").houses_before_hotel == 3
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_selling_a_hotel(edition):
+    """README row "selling a hotel": US "a hotel counts as five houses and is broken down evenly"
+    (us-classic-rules.txt); UK "immediately exchanged for 4 houses" (uk-2008-speed-die-rules.md); RU "half the
+    hotel plus half the four houses", or swapped back to houses (ru-2004-rules.md "При продаже Отеля");
+    Kyiv "замінюються на 4 будинки" (ua-kyiv-edition-rules.txt)."""
+    assert _row_value(edition, "selling a hotel") == ROWS["selling a hotel"][edition]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_building_shortage_auction(edition):
+    """README row "building-shortage auction": "highest bidder" except RU, where "bidding starts at the
+    price printed on the deed" (ru-2004-rules.md "за начальную цену он берет ту, которая указана")."""
+    assert _row_value(edition, "building-shortage auction") == ROWS["building-shortage auction"][edition]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_property_auction_opens_at_one(edition):
+    """README row "property auction": "any price" (US, RU), "any player may open at 1" (UK
+    uk-2008-speed-die-rules.md "for as little as $1"), "opens at 1" (Kyiv "мінімум з a1")."""
+    assert _row_value(edition, "property auction") == 1
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_bankrupt_to_a_player(edition):
+    """README row "bankrupt to a player": UK and Kyiv hand over the raised cash and the mortgaged deeds
+    (uk-2008-speed-die-rules.md "give them all your mortgaged properties"; ua-kyiv-edition-rules.txt "усю
+    заставлену власність"); US and RU sell the buildings and hand over the deeds as they stand."""
+    assert _row_value(edition, "bankrupt to a player") is ROWS["bankrupt to a player"][edition]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_paying_a_debt_in_kind(edition):
+    """README row "paying a debt in kind": only RU (ru-2004-rules.md "Примечания к игре": "частично
+    деньгами, а частично Недвижимостью")."""
+    assert _row_value(edition, "paying a debt in kind") is ROWS["paying a debt in kind"][edition]
+
+
+@pytest.mark.parametrize("edition,variants", [
+    ("classic-us", ("classic", "short", "timed")), ("uk", ("classic", "speed-die")),
+    ("ru", ("classic", "short", "timed")), ("kyiv", ("classic",))])
+def test_variants_are_those_of_the_rule_book(edition, variants):
+    """README "Short game (US classic, RU)" and "Time-limit game"; uk-2008-speed-die-rules.md "SPEED DIE";
+    ua-kyiv-edition-rules.txt describes no variant."""
+    assert load_edition(edition).variants == variants
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_starting_cash(edition):
+    """README row "starting cash": 1500 everywhere ("1500 (thousand roubles)" in RU), +1000 with the
+    Speed Die (uk-2008-speed-die-rules.md "each player takes an extra $1000")."""
+    assert _row_value(edition, "starting cash") == 1500
+    if "speed-die" in load_edition(edition).variants:
+        assert load_variant("speed-die").start_cash_bonus == 1000
+
+
+@pytest.mark.parametrize("edition,percent", [("classic-us", 10), ("uk", 0), ("ru", 0), ("kyiv", 0)])
+def test_only_the_us_income_tax_offers_a_choice(edition, percent):
+    """README row "income tax space": US "player chooses $200 or 10% of total worth"; UK "pay the amount shown
+    (200)"; RU "pay the amount shown"; Kyiv "pay the amount shown ("Metro")"."""
+    e = load_edition(edition)
+    assert e.space(4).tax == 200
+    assert e.space(4).tax_percent == percent
+    assert e.space(38).tax_percent == 0
+
+
+@pytest.mark.parametrize("edition,first,second", [("classic-us", 200, 75), ("uk", 200, 100), ("ru", 200, 100),
+                                                  ("kyiv", 200, 100)])
+def test_tax_amounts(edition, first, second):
+    """README rows "income tax space" and "second tax space": "Luxury Tax 75", "Super Tax 100", "pay the amount
+    shown" (RU 100), "Marshrutka" (Kyiv 100)."""
+    e = load_edition(edition)
+    assert (e.space(4).tax, e.space(38).tax) == (first, second)
+
+
+# ---------------------------------------------------------------- names, languages, money
+
+
+@pytest.mark.parametrize("edition,language,thousand,decks", [
+    ("classic-us", "en", "$1,500", ("Chance", "Community Chest")),
+    ("uk", "en", "£1,500", ("Chance", "Community Chest")),
+    ("ru", "ru", "1 500 т.р.", ("Шанс", "Общественная казна")),
+    ("kyiv", "uk", "M1 500", ("Шанс", "Суспільний фонд")),
+])
+def test_language_money_and_deck_names(edition, language, thousand, decks):
+    """ru-2004-rules.md "по 1500 тысяч рублей" (amounts in thousands of roubles); ua-kyiv-edition-rules.txt
+    "a1 = 1 долар MONOPOLY" and the decks «ШАНС», «СУСПІЛЬНИЙ ФОНД»."""
+    e = load_edition(edition)
+    assert e.language == language
+    assert e.fmt(1500) == thousand
+    assert e.fmt(-50).startswith("-")
+    assert (e.decks["chance"], e.decks["chest"]) == decks
+    assert all(e.space(p).name == decks[0] for p in CHANCE)
+    assert all(e.space(p).name == decks[1] for p in CHEST)
+
+
+def test_uk_names():
+    """The London board of uk-2008-speed-die-rules.md: Old Kent Road to Mayfair, four stations, Super Tax."""
+    e = load_edition("uk")
+    assert (e.space(1).name, e.space(39).name, e.space(24).name) == ("Old Kent Road", "Mayfair", "Trafalgar Square")
+    assert [e.space(p).name for p in RAILROADS] == [
+        "King's Cross Station", "Marylebone Station", "Fenchurch St. Station", "Liverpool Street Station"]
+    assert [e.space(p).name for p in UTILITIES] == ["Electric Company", "Water Works"]
+    assert (e.space(4).name, e.space(38).name) == ("Income Tax", "Super Tax")
+    assert e.money.symbol == "£"
+
+
+def test_ru_names_as_printed():
+    """The Moscow board, in Russian: Житная улица to Улица Арбат, four railways, Сверхналог."""
+    e = load_edition("ru")
+    assert (e.space(1).name, e.space(39).name) == ("Житная улица", "Улица Арбат")
+    assert [e.space(p).name for p in RAILROADS] == [
+        "Рижская железная дорога", "Курская железная дорога", "Казанская железная дорога",
+        "Ленинградская железная дорога"]
+    assert [e.space(p).name for p in UTILITIES] == ["Электростанция", "Водопровод"]
+    assert (e.space(4).name, e.space(38).name) == ("Подоходный налог", "Сверхналог")
+    assert [e.space(p).name for p in CORNERS] == [
+        "Вперёд", "Тюрьма / Просто посетили", "Бесплатная стоянка", "Отправляйтесь в тюрьму"]
+    assert e.groups["yellow"].name == "Жёлтая"
+    assert e.money.unit == "thousand roubles"
+    assert not any(s.name_editable for s in e.spaces)
+
+
+def test_kyiv_names_the_book_gives():
+    """ua-kyiv-edition-rules.txt "ЩО ЗМІНИЛОСЯ?": "Місцями подорожей стали станції метро"; "Підприємства:
+    Міжнародний аеропорт «Жуляни» та Міжнародний аеропорт «Бориспіль»"; "А податки тепер називаються Метро
+    та Маршрутка"; the corners "СТАРТ", "У В’ЯЗНИЦІ / ТІЛЬКИ ВІДВІДУВАННЯ", "БЕЗКОШТОВНЕ ПАРКУВАННЯ",
+    "ЙДІТЬ ДО В’ЯЗНИЦІ"."""
+    e = load_edition("kyiv")
+    assert all(e.space(p).name.startswith("Станція метро «") for p in RAILROADS)
+    assert len({e.space(p).name for p in RAILROADS}) == 4
+    assert e.space(12).name == "Міжнародний аеропорт «Жуляни»"
+    assert e.space(28).name == "Міжнародний аеропорт «Бориспіль»"
+    assert (e.space(4).name, e.space(4).tax) == ("Метро", 200)
+    assert (e.space(38).name, e.space(38).tax) == ("Маршрутка", 100)
+    assert [e.space(p).name for p in CORNERS] == [
+        "СТАРТ", "В’язниця / Тільки відвідування", "Безкоштовне паркування", "Йдіть до в’язниці"]
+    assert e.groups["dark_blue"].name == "Синя"
+
+
+def test_kyiv_names_the_book_leaves_open_are_editable():
+    """ua-kyiv-edition-rules.txt names neither the streets ("знамениті місця") nor the metro stations: every
+    name chosen for them is marked name_editable; the names the book prints are not."""
+    e = load_edition("kyiv")
+    streets = [s for s in e.spaces if s.kind == "street"]
+    assert len(streets) == 22 and all(s.name_editable for s in streets)
+    assert all(e.space(p).name_editable for p in RAILROADS)
+    chosen = set(STREETS) | set(RAILROADS)
+    assert not any(s.name_editable for s in e.spaces if s.position not in chosen)
+    assert len({s.name for s in streets}) == 22
+
+
+@pytest.mark.parametrize("edition", ("classic-us", "uk"))
+def test_printed_boards_have_no_editable_names(edition):
+    assert not any(s.name_editable for s in load_edition(edition).spaces)
+
+
+def test_a_custom_board_file_loads_by_path(tmp_path):
+    """A copy of a board with its editable names changed is a custom board: load_edition takes its path."""
+    path = tmp_path / "kyiv-my-board.toml"
+    path.write_text(board_text("kyiv").replace('name = "Хрещатик"', 'name = "Володимирська вулиця"'), encoding="utf-8")
+    e = load_edition(str(path))
+    assert e.space(39).name == "Володимирська вулиця"
+    assert e.source == "kyiv-my-board.toml"
+    assert _deed(e.space(39)) == _deed(load_edition("kyiv").space(39))
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def _broken(tmp_path, name: str, old: str, new: str) -> str:
+    text = board_text(US)
+    assert text.count(old) == 1, old
+    path = tmp_path / name
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return str(path)
+
+
+def test_street_without_rent_is_refused(tmp_path):
+    path = _broken(tmp_path, "us-no-rent.toml", "rent = [50, 200, 600, 1400, 1700, 2000]\n", "")
+    with pytest.raises(BoardError) as e:
+        load_edition(path)
+    msg = str(e.value)
+    assert msg.startswith("us-no-rent.toml: space 39 (Boardwalk): missing rent")
+
+
+def test_street_in_an_unknown_group_is_refused(tmp_path):
+    path = _broken(tmp_path, "us-purple.toml", 'name = "Boardwalk"\ngroup = "dark_blue"', 'name = "Boardwalk"\ngroup = "purple"')
+    with pytest.raises(BoardError) as e:
+        load_edition(path)
+    msg = str(e.value)
+    assert msg.startswith("us-purple.toml: space 39 (Boardwalk): unknown group 'purple'")
+    assert "dark_blue" in msg  # the groups it could have been
+
+
+def test_a_board_of_39_spaces_is_refused(tmp_path):
+    text = board_text(US)
+    start = text.index("[[spaces]]\nposition = 39\n")
+    end = text.index("# ------------------------------------------------------------------ Chance")
+    path = tmp_path / "us-39.toml"
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    with pytest.raises(BoardError, match=r"^us-39\.toml: spaces: a board has 40 spaces, this file has 39$"):
+        load_edition(str(path))
+
+
+def test_spaces_out_of_order_are_refused(tmp_path):
+    path = _broken(tmp_path, "us-order.toml", "position = 39\n", "position = 38\n")
+    with pytest.raises(BoardError, match=r"^us-order\.toml: space 38 \(Boardwalk\): listed at place 39"):
+        load_edition(path)
+
+
+def test_a_card_moving_off_the_board_is_refused(tmp_path):
+    path = _broken(tmp_path, "us-card.toml", 'effect = { type = "advance", to = 39 }', 'effect = { type = "advance", to = 40 }')
+    with pytest.raises(BoardError, match=r"^us-card\.toml: card ch-boardwalk: advance to 40: no such space"):
+        load_edition(path)
+
+
+def test_a_card_id_used_twice_is_refused(tmp_path):
+    path = _broken(tmp_path, "us-twice.toml", 'id = "cc-inherit"', 'id = "cc-xmas"')
+    with pytest.raises(BoardError, match=r"^us-twice\.toml: card cc-xmas: id used twice"):
+        load_edition(path)
+
+
+def test_unknown_edition_is_refused():
+    with pytest.raises(BoardError, match=r"unknown edition 'monaco'; editions: classic-us, uk, ru, kyiv"):
+        load_edition("monaco")
+
+
+def test_invalid_toml_is_refused(tmp_path):
+    path = tmp_path / "garbled.toml"
+    path.write_text(board_text(US).replace('symbol = "$"', "symbol = $"), encoding="utf-8")
+    with pytest.raises(BoardError) as e:
+        load_edition(str(path))
+    assert "garbled.toml: not valid TOML" in str(e.value)
+    assert "line 16" in str(e.value)
+
+
+def test_missing_file_is_refused(tmp_path):
+    with pytest.raises(BoardError, match="nowhere.toml: no such file"):
+        load_edition(str(tmp_path / "nowhere.toml"))
