@@ -384,7 +384,8 @@ class Session:
                 session.checkpoint()
         except OSError as e:
             session._release()
-            raise SessionError(f"cannot recover {path}: {e.strerror}") from None
+            raise SessionError(f"cannot open {path} for writing ({e.strerror}); check the folder's permissions and "
+                               "free space, or open it read-only") from None
         except BaseException:
             session._release()
             raise
