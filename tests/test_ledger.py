@@ -612,3 +612,22 @@ def test_recent_sessions_lists_sessions_newest_first(tmp_path):
 def test_default_session_dir_is_the_user_data_dir():
     path = default_session_dir()
     assert isinstance(path, Path) and "banker" in path.parts[-1].lower()
+
+
+@pytest.mark.parametrize("edition", ["classic-us", "uk", "ru", "kyiv"])
+def test_every_edition_and_non_ascii_names_round_trip(session_path, edition):
+    setup = Setup(edition, "classic", ("Аня", "Zoë", "Борис"))
+    commands = [{"op": "buy", "player": "Аня", "space": 39}, {"op": "buy", "player": "Zoë", "space": 37},
+                {"op": "rent", "payer": "Борис", "space": 39}, {"op": "undo", "reason": "не та клетка"}]
+    with Session.create(session_path, setup) as s:
+        for cmd in commands:
+            s.apply(cmd)
+        journal = Session.open(session_path, readonly=True)
+        assert journal.entries == s.entries
+        expected = s.state.to_json()
+    with Session.open(session_path, readonly=True) as r:
+        assert r.state.to_json() == expected == fresh_state(commands, setup).to_json()
+        assert r.entries[-1]["command"]["reason"] == "не та клетка"
+    db = TinyDB(session_path)  # ASCII-escaped JSON: readable under any locale
+    assert db.table("session").get(doc_id=1)["players"] == ["Аня", "Zoë", "Борис"]
+    db.close()
