@@ -1,0 +1,222 @@
+"""The Russian and Ukrainian engine catalogs translate every English sentence, with the same placeholders."""
+
+from __future__ import annotations
+
+import re
+import string
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import banker.i18n
+from banker.rules import Refused, new_game
+from banker.rules.messages import EN, Msg, plural_index, render_parts
+
+I18N = Path(banker.i18n.__file__).parent
+LANGS = ("ru", "uk")
+HAS_UI_CATALOGS = all((I18N / f"{lang}.toml").exists() for lang in ("en", *LANGS))
+# one number of each plural class for ru/uk: one, few, many
+PLURAL_NS = (1, 2, 5)
+
+
+def load(lang: str) -> dict:
+    return tomllib.loads((I18N / f"{lang}-engine.toml").read_text(encoding="utf-8"))
+
+
+CATALOGS = {lang: load(lang) for lang in LANGS}
+
+
+def forms(template) -> list[str]:
+    return template if isinstance(template, list) else [template]
+
+
+def form_for(template, lang: str, n: int) -> str:
+    return template[plural_index(lang, n)] if isinstance(template, list) else template
+
+
+def fields(form: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(form) if name is not None}
+
+
+def english_fields(key: str) -> set[str]:
+    return set().union(*(fields(f) for f in forms(EN[key])))
+
+
+def has_words(form: str) -> bool:
+    """Whether a template says anything beyond its placeholders and punctuation."""
+    literal = "".join(text for text, _, _, _ in string.Formatter().parse(form))
+    return bool(re.search(r"[^\W\d_]", literal))
+
+
+def dummy_params(key: str, n: int) -> dict:
+    params: dict = {name: f"<{name}>" for name in english_fields(key)}
+    params["n"] = n
+    return params
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_english_key_is_translated_and_nothing_else(lang):
+    cat = CATALOGS[lang]
+    assert sorted(set(EN) - set(cat)) == []
+    assert sorted(set(cat) - set(EN)) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_templates_are_strings_or_three_plural_forms(lang):
+    for key, template in CATALOGS[lang].items():
+        if isinstance(EN[key], list):
+            assert isinstance(template, list) and len(template) == 3, key
+        if isinstance(template, list):
+            assert len(template) == 3 and all(isinstance(f, str) and f for f in template), key
+            if not isinstance(EN[key], list):  # a plural the English does not need: chosen by its own {n}
+                assert "n" in english_fields(key), f"{key}: a plural list needs the parameter n"
+        else:
+            assert isinstance(template, str) and template, key
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_placeholders_match_english(lang):
+    for key, template in CATALOGS[lang].items():
+        wanted = english_fields(key)
+        for form in forms(template):
+            assert fields(form) == wanted, f"{lang} {key}: {form!r}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_template_renders_in_its_language(lang):
+    cat = CATALOGS[lang]
+    cyrillic = re.compile("[а-яА-ЯёЁіїєґІЇЄҐ]")
+    for key in EN:
+        for n in PLURAL_NS:
+            params = dummy_params(key, n)
+            english = Msg(key, **params).render()
+            text = Msg(key, **params).render(cat, lang)
+            form = form_for(cat[key], lang, n)
+            assert text == form.format(**{k: str(v) for k, v in params.items()}), f"{lang} {key}: fell back to English"
+            if has_words(form_for(EN[key], "en", n)):
+                assert text != english, f"{lang} {key}: not translated"
+            if has_words(form):  # the words, where there are any, are Russian/Ukrainian ones
+                assert cyrillic.search(form), f"{lang} {key}: {text!r}"
+            for name in english_fields(key) - {"n"}:
+                assert f"<{name}>" in text, f"{lang} {key}: lost {{{name}}}"
+
+
+@pytest.mark.parametrize("lang,n,expected", [
+    ("ru", 1, "1 дом"), ("ru", 2, "2 дома"), ("ru", 5, "5 домов"), ("ru", 0, "0 домов"), ("ru", 21, "21 дом"),
+    ("uk", 1, "1 будинок"), ("uk", 3, "3 будинки"), ("uk", 5, "5 будинків"), ("uk", 12, "12 будинків"),
+])
+def test_house_counts_agree_with_the_number(lang, n, expected):
+    assert Msg("level.houses", n=n).render(CATALOGS[lang], lang) == expected
+
+
+def test_nested_messages_render_in_the_same_language():
+    msg = Msg("debt-open", player="Аня", debt=[Msg("debt-part", amount="50 т.р.", creditor=Msg("the-bank"))])
+    assert msg.render(CATALOGS["ru"], "ru").startswith("Долг игрока Аня: 50 т.р. (кредитор: банк).")
+    msg = Msg("log.game-ends", reason=Msg("reason.time"), outcome=Msg("log.wins", player="Боб"),
+              standings=[Msg("log.standing", player="Боб", amount="M1 600"), Msg("log.standing", player="Аня", amount="M900")])
+    assert msg.render(CATALOGS["uk"], "uk") == ("Гру завершено (час вичерпано): перемагає Боб. "
+                                                "Оцінка майна: Боб — M1 600, Аня — M900")
+
+
+# --- real engine output, in Russian
+
+
+def russian_game():
+    try:
+        return new_game("ru", "classic", ["Аня", "Боб"])
+    except (FileNotFoundError, KeyError, ValueError):  # pragma: no cover - the Russian board not there yet
+        return new_game("classic-us", "classic", ["Аня", "Боб"])
+
+
+def refusal(g, command) -> Refused:
+    with pytest.raises(Refused) as e:
+        g.push(command)
+    return e.value
+
+
+def test_a_tiny_russian_game_reads_in_russian():
+    ru = CATALOGS["ru"]
+    g = russian_game()
+    arbat = g.edition.spaces[39].name
+    buy = g.push({"op": "buy", "player": "Аня", "space": 39})
+    assert render_parts(buy.parts, ru, "ru") == f"Аня покупает участок {arbat} за {g.edition.fmt(400)}"
+
+    rent = g.push({"op": "rent", "payer": "Боб", "space": 39})
+    text = render_parts(rent.parts, ru, "ru")
+    assert text.startswith(f"Боб платит игроку Аня аренду {g.edition.fmt(50)} за участок {arbat}")
+    assert text.endswith(f"(аренда {g.edition.fmt(50)})")
+
+    g.push({"op": "buy", "player": "Аня", "space": 37})
+    rent = g.push({"op": "rent", "payer": "Боб", "space": 39})
+    assert f"двойная аренда за всю группу: 2 × {g.edition.fmt(50)}" in render_parts(rent.parts, ru, "ru")
+
+    for pos in (39, 37, 39):
+        g.push({"op": "build", "player": "Аня", "space": pos})
+    rent = g.push({"op": "rent", "payer": "Боб", "space": 39})
+    assert "аренда с 2 домами" in render_parts(rent.parts, ru, "ru")
+
+    uneven = refusal(g, {"op": "build", "player": "Аня", "space": 39})
+    assert uneven.rule == "build-evenly"
+    other = g.edition.spaces[37].name
+    assert uneven.render(ru, "ru") == f"Стройте равномерно: {arbat} — 2 дома, {other} — 1 дом"
+
+    mortgage = refusal(g, {"op": "mortgage", "player": "Аня", "space": 37})
+    text = mortgage.render(ru, "ru")
+    assert text.startswith("Прежде чем закладывать, продайте постройки группы") and "2 дома" in text
+
+    g.push({"op": "build", "player": "Аня", "space": 37})
+    g.push({"op": "build", "player": "Аня", "space": 39})
+    g.push({"op": "build", "player": "Аня", "space": 37})
+    g.push({"op": "build", "player": "Аня", "space": 39})  # 4 houses on each now
+    assert "аренда с 4 домами" in render_parts(g.push({"op": "rent", "payer": "Боб", "space": 39}).parts, ru, "ru")
+    cash = refusal(g, {"op": "buy", "player": "Боб", "space": 1})
+    assert cash.rule == "debt-open"
+    assert cash.render(ru, "ru").startswith("Долг игрока Боб: ")
+    assert "(кредитор: Аня)" in cash.render(ru, "ru")
+
+
+def test_russian_refusals_with_many_houses():
+    ru = CATALOGS["ru"]
+    g = russian_game()
+    for pos in (37, 39):
+        g.push({"op": "buy", "player": "Аня", "space": pos})
+    g.push({"op": "transfer", "from": "bank", "to": "Аня", "amount": 2000, "memo": "пополнение"})
+    for _ in range(4):
+        for pos in (37, 39):
+            g.push({"op": "build", "player": "Аня", "space": pos})
+    g.push({"op": "build", "player": "Аня", "space": 39})  # a hotel on 39, 4 houses on 37
+    if g.edition.rules.hotel_sale == "exchange_or_whole":  # the Moscow board
+        sale = refusal(g, {"op": "sell_building", "player": "Аня", "space": 39, "houses": 2})
+        assert sale.render(ru, "ru") == ("Отель либо обменивают на 4 дома, либо продают целиком вместе с ними "
+                                         "(\"houses\": 0), но не сводят к 2 домам")
+        sale = refusal(g, {"op": "sell_building", "player": "Аня", "space": 39, "houses": 1})
+        assert sale.render(ru, "ru").endswith("но не сводят к 1 дому")
+    text = refusal(g, {"op": "sell_building", "player": "Аня", "space": 37}).render(ru, "ru")
+    assert text == f"Продавайте равномерно: {g.edition.spaces[37].name} — 4 дома, {g.edition.spaces[39].name} — отель"
+    # "5 домов": the genitive plural, as in a house count of 5 and more
+    assert Msg("build.evenly", space="A", level=Msg("level.houses", n=5), other="B",
+               other_level=Msg("level.houses", n=11)).render(ru, "ru") == "Стройте равномерно: A — 5 домов, B — 11 домов"
+
+
+@pytest.mark.skipif(not HAS_UI_CATALOGS, reason="the interface catalogs (banker/i18n/{en,ru,uk}.toml) are not there yet")
+def test_the_translator_uses_these_catalogs():
+    from banker.i18n import Translator, catalog
+
+    for lang in LANGS:
+        assert catalog(lang)["engine"] == CATALOGS[lang]
+    tr = Translator("ru")
+    g = russian_game()
+    arbat = g.edition.spaces[39].name
+    move = g.push({"op": "buy", "player": "Аня", "space": 39})
+    assert tr.parts(move.parts) == f"Аня покупает участок {arbat} за {g.edition.fmt(400)}"
+    move = g.push({"op": "rent", "payer": "Боб", "space": 39})
+    assert tr.parts(move.parts).startswith("Боб платит игроку Аня аренду")
+    g.push({"op": "buy", "player": "Аня", "space": 37})
+    for pos in (39, 37, 39):
+        g.push({"op": "build", "player": "Аня", "space": pos})
+    assert "аренда с 2 домами" in tr.parts(g.push({"op": "rent", "payer": "Боб", "space": 39}).parts)
+    error = refusal(g, {"op": "build", "player": "Аня", "space": 39})
+    assert tr.refusal(error) == f"Стройте равномерно: {arbat} — 2 дома, {g.edition.spaces[37].name} — 1 дом"
+    assert tr.msg(Msg("level.houses", n=5)) == "5 домов"
+    assert Translator("uk").msg(Msg("level.houses", n=5)) == "5 будинків"
