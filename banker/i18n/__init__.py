@@ -1,0 +1,99 @@
+"""The one translation layer: every string the interface shows goes through here.
+
+``Translator(lang)`` renders the interface's own strings (``tr("key", **params)``, catalogs
+``en.toml``, ``ru.toml``, ``uk.toml`` in this package) and the engine's sentences
+(:class:`banker.rules.messages.Msg`, catalogs ``ru-engine.toml``, ``uk-engine.toml``; English
+is the engine's own catalog in ``banker/rules/messages.py``). A missing translation falls back to English, never to a key.
+"""
+
+from __future__ import annotations
+
+import locale
+import os
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from banker.rules.errors import Refused
+from banker.rules.messages import Msg, plural_index, render_parts
+
+LANGS = ("en", "ru", "uk")
+LANG_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська"}
+
+
+def detect_lang(environ: Mapping[str, str] | None = None) -> str:
+    """The interface language from the locale (LC_ALL, LC_MESSAGES, LANG), else English."""
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = env.get(var, "")
+        code = value.split(":")[0].split(".")[0].split("_")[0].lower()
+        if code in LANGS:
+            return code
+        if code == "ua":
+            return "uk"
+        if value:
+            break
+    if environ is None:
+        try:
+            code = (locale.getlocale()[0] or "").split("_")[0].lower()
+        except ValueError:  # pragma: no cover
+            code = ""
+        if code in LANGS:
+            return code
+    return "en"
+
+
+@cache
+def catalog(lang: str) -> dict[str, dict[str, Any]]:
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}; languages: {', '.join(LANGS)}")
+    files = resources.files(__package__)
+    ui = tomllib.loads((files / f"{lang}.toml").read_text(encoding="utf-8"))
+    engine = {}
+    if lang != "en":
+        engine = tomllib.loads((files / f"{lang}-engine.toml").read_text(encoding="utf-8"))
+    return {"ui": _flatten(ui), "engine": engine}
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        if isinstance(value, Mapping):
+            out.update(_flatten(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+class Translator:
+    def __init__(self, lang: str = "en") -> None:
+        self.lang = lang if lang in LANGS else "en"
+        self._ui = catalog(self.lang)["ui"]
+        self._en = catalog("en")["ui"]
+        self._engine = catalog(self.lang)["engine"] if self.lang != "en" else None
+
+    def __call__(self, key: str, **params: Any) -> str:
+        template = self._ui.get(key, self._en.get(key))
+        if template is None:
+            raise KeyError(f"no interface string {key!r}")
+        if isinstance(template, list):
+            template = template[min(plural_index(self.lang, params.get("n", 0)), len(template) - 1)]
+        try:
+            return template.format(**params)
+        except (KeyError, IndexError):
+            english = self._en[key]
+            if isinstance(english, list):
+                english = english[plural_index("en", params.get("n", 0))]
+            return english.format(**params)
+
+    def msg(self, msg: Msg | str) -> str:
+        return msg if isinstance(msg, str) else msg.render(self._engine, self.lang)
+
+    def parts(self, parts: list[Mapping[str, Any]]) -> str:
+        """A logged description (message JSONs) in this language."""
+        return render_parts(list(parts), self._engine, self.lang)
+
+    def refusal(self, error: Refused) -> str:
+        return error.render(self._engine, self.lang)
