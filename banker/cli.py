@@ -241,14 +241,13 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- the app
-def _run_app(path: str | None) -> int:
+def _run_app(path: str | None, lang: str | None = None) -> int:
     try:
         from banker.ui.app import run_app
     except ImportError as e:
         _say_error(f"banker: the table screen is not available ({e}); the subcommands work: banker --help")
         return EXIT_USAGE
-    status = run_app(path) if path else run_app()
-    return int(status or 0)
+    return int(run_app(path, lang) or 0)
 
 
 def cmd_open(args: argparse.Namespace) -> int:
@@ -257,15 +256,18 @@ def cmd_open(args: argparse.Namespace) -> int:
     holder = lock_holder(path)
     if holder is not None:
         raise SessionError(describe_holder(path.name, holder))
-    return _run_app(str(path))
+    return _run_app(str(path), args.lang)
 
 
 # --------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     from banker.boards import EDITIONS
+    from banker.i18n import LANGS
 
     parser = _Parser(prog="banker", description="The bank at a real Monopoly table. Without a subcommand: the table "
                                                 "screen. See docs/commands.md for the script vocabulary.")
+    parser.add_argument("--lang", choices=LANGS, help="the table screen's language: en, ru or uk (default: from the "
+                                                      "locale, else English)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("new", help="start a new session file")
@@ -303,6 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("open", help="open a session on the table screen")
     p.add_argument("file", metavar="FILE", help="the session file")
+    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="the screen's language: en, ru or uk")
     p.set_defaults(func=cmd_open)
     return parser
 
@@ -315,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _UsageExit as e:
         return e.code
     if args.command is None:
-        return _run_app(None)
+        return _run_app(None, args.lang)
     try:
         return args.func(args)
     except (SessionError, Refused, BoardError, CliError) as e:

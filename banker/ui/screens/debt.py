@@ -1,0 +1,105 @@
+"""The "raise cash" view: a debtor's legal sales and mortgages with what each brings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from banker.rules.legal import raise_cash_options
+
+from ..widgets.table import account_name
+from .dialogs import ConfirmScreen
+
+
+class RaiseCashScreen(ModalScreen[None]):
+    """What the debtor can sell or mortgage, and the most that could be raised in all."""
+
+    BINDINGS = [Binding("escape", "close", "Close"), Binding("t", "trade", "Trade"),
+                Binding("k", "bankrupt", "Bankruptcy")]
+
+    def __init__(self, player: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.player = player
+        self.options: list[dict[str, Any]] = []
+
+    def compose(self) -> ComposeResult:
+        tr = self.app.tr
+        with Vertical(classes="dialog debt"):
+            yield Label(tr("debt.title", player=self.player), classes="dialog-title")
+            yield Static(id="debt-summary")
+            yield OptionList(id="debt-options")
+            yield Static(id="debt-hint", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.refresh_view()
+        self.query_one("#debt-options", OptionList).focus()
+
+    def refresh_view(self) -> None:
+        tr = self.app.tr
+        state = self.app.session.state
+        fmt = state.edition.fmt
+        view = raise_cash_options(state, self.player)
+        summary = Text()
+        claims = state.debts.get(self.player, [])
+        if not claims:
+            summary.append(tr("debt.paid", player=self.player), "bold green")
+        for creditor, amount, _ in claims:
+            summary.append(tr("player.owes", amount=fmt(amount), creditor=account_name(tr, creditor)) + "\n", "bold red")
+        summary.append(tr("debt.cash", amount=fmt(view["cash"])) + "\n")
+        summary.append(tr("debt.max", amount=fmt(view["max_raisable"])), "bold")
+        if view["bankruptcy_unavoidable"]:
+            summary.append("\n" + tr("debt.unavoidable"), "bold red")
+        self.query_one("#debt-summary", Static).update(summary)
+        options = self.query_one("#debt-options", OptionList)
+        options.clear_options()
+        self.options = view["sales"] + view["mortgages"]
+        for i, opt in enumerate(self.options):
+            name = state.edition.spaces[opt["space"]].name
+            label = tr("debt.sell", space=name) if opt["op"] == "sell_building" else tr("debt.mortgage", space=name)
+            prompt = Text(label)
+            prompt.append(f"  +{fmt(opt['proceeds'])}", "green")
+            options.add_option(Option(prompt, id=str(i)))
+        if self.options:
+            options.highlighted = 0
+        else:
+            options.add_option(Option(Text(tr("debt.no_options"), "dim"), disabled=True))
+        self.query_one("#debt-hint", Static).update(tr("debt.hint"))
+
+    @on(OptionList.OptionSelected, "#debt-options")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        opt = self.options[int(event.option.id)]
+        cmd = {"op": opt["op"], "player": self.player, "space": opt["space"]}
+        from ..actions import Flow
+
+        flow = Flow(self.app)
+        try:
+            lines, _ = flow.preview_lines(cmd)
+        except Exception as e:  # a Refused: show it, keep the view
+            self.app.refuse(e)
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.app.commit(cmd)
+                self.refresh_view()
+
+        self.app.push_screen(ConfirmScreen(self.app.tr(f"action.{opt['op']}"), lines), done)
+
+    def action_trade(self) -> None:
+        self.dismiss(None)
+        self.app.start_action("trade", {"from": self.player})
+
+    def action_bankrupt(self) -> None:
+        self.dismiss(None)
+        self.app.start_action("bankrupt", {"player": self.player})
+
+    def action_close(self) -> None:
+        self.dismiss(None)

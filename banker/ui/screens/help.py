@@ -1,0 +1,43 @@
+"""Help: the keys, the quick-entry line, and the rules the app enforces."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from ..actions import ACTIONS
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        tr = self.app.tr
+        keys = Table.grid(padding=(0, 2))
+        keys.add_column(style="bold cyan")
+        keys.add_column()
+        keys.add_column(style="dim")
+        for op, key in ACTIONS:
+            keys.add_row(key, tr(f"action.{op}"), tr(f"help.{op}"))
+        keys.add_row(": /", tr("table.command"), tr("help.command"))
+        keys.add_row("ctrl+p", tr("help.palette"), "")
+        keys.add_row("?", tr("help.title"), "")
+        keys.add_row("ctrl+q", tr("help.quit"), "")
+        rules = Text()
+        for i in range(1, 13):
+            rules.append("• " + tr(f"help.rule{i}") + "\n")
+        with VerticalScroll(classes="dialog help"):
+            yield Label(tr("help.title"), classes="dialog-title")
+            yield Static(keys)
+            yield Label(tr("help.quick_title"), classes="section")
+            yield Static(tr("help.quick"))
+            yield Label(tr("help.rules_title"), classes="section")
+            yield Static(rules)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,138 @@
+"""Start: a new game (edition, variant, players in seating order, house rules, name) or
+a recent session to resume."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from banker.boards import EDITIONS, load_edition, load_variant
+from banker.rules import HouseRules, Refused, Setup
+
+DEFAULT_PLAYERS = "Ann, Bob, Cid"
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^\w]+", "-", text.casefold()).strip("-") or "game"
+
+
+class StartScreen(Screen):
+    BINDINGS = [Binding("ctrl+n", "start", "Start"), Binding("ctrl+q", "app.quit", "Quit")]
+
+    def compose(self) -> ComposeResult:
+        tr = self.app.tr
+        yield Static(tr("start.title"), id="start-title")
+        with Horizontal(id="start"):
+            with VerticalScroll(id="new-game"):
+                yield Label(tr("start.new"), classes="section")
+                yield Label(tr("start.edition"))
+                yield Select([(load_edition(e).name, e) for e in EDITIONS], value="classic-us", allow_blank=False,
+                             id="edition")
+                yield Label(tr("start.variant"))
+                variants = load_edition("classic-us").variants
+                yield Select([(tr(f"variant.{v}"), v) for v in variants], value=variants[0], id="variant",
+                             allow_blank=False)
+                yield Label(tr("start.players"))
+                yield Input(value=DEFAULT_PLAYERS, id="players")
+                yield Label(tr("start.house_rules"))
+                for rule in HouseRules.names():
+                    yield Checkbox(tr(f"house_rule.{rule}"), id=f"hr-{rule}")
+                yield Label(tr("start.name"))
+                yield Input(value=tr("start.default_name"), id="name")
+                yield Label(tr("start.path"))
+                yield Input(placeholder=str(self.app.data_directory), id="path")
+                yield Static(id="start-error", classes="dialog-error")
+                yield Button(tr("start.go"), variant="primary", id="go")
+            with Vertical(id="resume"):
+                yield Label(tr("start.resume"), classes="section")
+                yield OptionList(id="recent")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.fill_recent()
+        self.query_one("#go", Button).focus()
+
+    def fill_variants(self, edition: str) -> None:
+        variants = load_edition(edition).variants
+        select = self.query_one("#variant", Select)
+        select.set_options([(self.app.tr(f"variant.{v}"), v) for v in variants])
+        select.value = variants[0]
+
+    def fill_recent(self) -> None:
+        from banker.ledger import recent_sessions
+
+        tr = self.app.tr
+        recent = self.query_one("#recent", OptionList)
+        recent.clear_options()
+        self.recent = []
+        try:
+            found = recent_sessions(self.app.data_directory)
+        except OSError:
+            found = []
+        for info in found:
+            self.recent.append(info)
+            text = Text(info.get("name") or Path(info["path"]).stem, "bold")
+            text.append(f"  {str(info.get('modified', ''))[:16]}  {info.get('edition', '')}", "dim")
+            text.append("\n  " + ", ".join(info.get("players", [])))
+            last = info.get("last_text")
+            if last:
+                text.append("\n  " + last[:70], "italic dim")
+            recent.add_option(Option(text, id=str(len(self.recent) - 1)))
+        if not found:
+            recent.add_option(Option(Text(tr("start.no_recent"), "dim"), disabled=True))
+
+    @on(Select.Changed, "#edition")
+    def _edition(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            self.fill_variants(event.value)
+
+    @on(OptionList.OptionSelected, "#recent")
+    def _resume(self, event: OptionList.OptionSelected) -> None:
+        info = self.recent[int(event.option.id)]
+        self.app.open_session(Path(info["path"]))
+
+    @on(Button.Pressed, "#go")
+    def action_start(self) -> None:
+        tr = self.app.tr
+        error = self.query_one("#start-error", Static)
+        players = tuple(p.strip() for p in self.query_one("#players", Input).value.split(",") if p.strip())
+        edition = self.query_one("#edition", Select).value
+        variant = self.query_one("#variant", Select).value
+        rules = HouseRules(**{r: self.query_one(f"#hr-{r}", Checkbox).value for r in HouseRules.names()})
+        name = self.query_one("#name", Input).value.strip() or tr("start.default_name")
+        setup = Setup(str(edition), str(variant), players, rules)
+        try:  # the engine checks the setup (player count, names, variant) before any file is made
+            from banker.rules import game_from_setup
+
+            game_from_setup(setup)
+            load_variant(str(variant))
+        except Refused as e:
+            error.update(tr.refusal(e))
+            return
+        given = self.query_one("#path", Input).value.strip()
+        path = Path(given).expanduser() if given else self.new_path(name)
+        if path.exists():
+            error.update(tr("start.exists", path=str(path)))
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.app.open_session(path, setup, name=name):
+            error.update(getattr(self.app, "open_error", ""))
+
+    def new_path(self, name: str) -> Path:
+        base = self.app.data_directory / f"{date.today().isoformat()}-{slug(name)}"
+        path = base.with_suffix(".json")
+        n = 2
+        while path.exists():
+            path = Path(f"{base}-{n}.json")
+            n += 1
+        return path

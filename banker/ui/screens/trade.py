@@ -1,0 +1,148 @@
+"""A trade between two players: cash, deeds and jail cards each way, and the 10%-or-lift
+choice for every mortgaged deed received. The engine checks it live as it is filled in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from banker.rules import Refused
+
+
+class TradeScreen(ModalScreen[dict | None]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "propose", "Propose", priority=True)]
+
+    def __init__(self, a: str, b: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.a = a
+        self.b = b
+
+    def compose(self) -> ComposeResult:
+        tr = self.app.tr
+        state = self.app.session.state
+        with Vertical(classes="dialog trade"):
+            yield Label(tr("trade.title", a=self.a, b=self.b), classes="dialog-title")
+            with Horizontal(classes="trade-sides"):
+                for side, who in (("give", self.a), ("get", self.b)):
+                    with Vertical(classes="trade-side"):
+                        yield Label(tr("trade.gives", player=who, cash=state.edition.fmt(state.cash[who])),
+                                    classes="trade-who")
+                        yield Input(placeholder=tr("trade.cash"), type="integer", id=f"{side}-cash")
+                        yield SelectionList[int](*self.deed_selections(who), id=f"{side}-spaces")
+                        if state.jail_cards_of(who):
+                            yield Input(placeholder=tr("trade.jail_cards", n=len(state.jail_cards_of(who))),
+                                        type="integer", id=f"{side}-jail")
+            yield Label(tr("trade.lift"), id="lift-label")
+            yield SelectionList[int](id="lift")
+            if state.edition.rules.debt_payable_in_kind and any(c[0] == self.b for c in state.debts.get(self.a, [])):
+                yield Input(placeholder=tr("trade.debt_credit"), type="integer", id="debt-credit")
+            yield Static(id="trade-preview", classes="dialog-note")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(tr("trade.propose"), variant="primary", id="propose")
+                yield Button(tr("dialog.cancel"), id="cancel")
+
+    def deed_selections(self, who: str) -> list[Selection]:
+        state = self.app.session.state
+        out = []
+        for pos in sorted(state.deeds_of(who)):
+            space = state.edition.spaces[pos]
+            label = Text(space.name)
+            if state.lots[pos].mortgaged:
+                label.append(" " + self.app.tr("deed.mortgaged_mark"), "dim")
+            built = space.kind == "street" and any(state.level(p) for p in state.group_positions(space.group))
+            if built:
+                label.append(" " + self.app.tr("trade.built"), "dim italic")
+            out.append(Selection(label, pos, False, disabled=built))
+        return out
+
+    def on_mount(self) -> None:
+        self.update_preview()
+
+    def _int(self, selector: str) -> int:
+        try:
+            return int(self.query_one(selector, Input).value or 0)
+        except Exception:
+            return 0
+
+    def command(self) -> dict[str, Any]:
+        cmd: dict[str, Any] = {"op": "trade", "from": self.a, "to": self.b}
+        for side in ("give", "get"):
+            part: dict[str, Any] = {}
+            cash = self._int(f"#{side}-cash")
+            if cash:
+                part["cash"] = cash
+            spaces = list(self.query_one(f"#{side}-spaces", SelectionList).selected)
+            if spaces:
+                part["spaces"] = spaces
+            if self.query(f"#{side}-jail"):
+                jail = self._int(f"#{side}-jail")
+                if jail:
+                    part["jail_cards"] = jail
+            cmd[side] = part
+        lift = list(self.query_one("#lift", SelectionList).selected)
+        if lift:
+            cmd["lift"] = lift
+        if self.query("#debt-credit"):
+            credit = self._int("#debt-credit")
+            if credit:
+                cmd["debt_credit"] = credit
+        return cmd
+
+    def refresh_lift(self) -> None:
+        state = self.app.session.state
+        lift = self.query_one("#lift", SelectionList)
+        chosen = set(lift.selected)
+        moving = [p for side in ("give", "get") for p in self.query_one(f"#{side}-spaces", SelectionList).selected
+                  if state.lots[p].mortgaged]
+        current = [lift.get_option_at_index(i).value for i in range(lift.option_count)]
+        if current != moving:
+            lift.clear_options()
+            for pos in moving:
+                lift.add_option(Selection(state.edition.spaces[pos].name, pos, pos in chosen))
+        self.query_one("#lift-label").display = bool(moving)
+        lift.display = bool(moving)
+
+    def update_preview(self) -> None:
+        from ..actions import Flow
+
+        self.refresh_lift()
+        preview = self.query_one("#trade-preview", Static)
+        try:
+            lines, _ = Flow(self.app).preview_lines(self.command())
+        except Refused as e:
+            preview.update(Text(self.app.tr.refusal(e), "red"))
+            return
+        text = Text()
+        for i, line in enumerate(lines):
+            if i:
+                text.append("\n")
+            text.append_text(line if isinstance(line, Text) else Text(line))
+        preview.update(text)
+
+    @on(Input.Changed)
+    @on(SelectionList.SelectedChanged)
+    def _changed(self) -> None:
+        self.update_preview()
+
+    @on(Button.Pressed, "#propose")
+    def action_propose(self) -> None:
+        cmd = self.command()
+        try:
+            self.app.session.state.push(cmd)
+        except Refused as e:
+            self.query_one("#trade-preview", Static).update(Text(self.app.tr.refusal(e), "red"))
+            return
+        self.app.session.state.pop()
+        self.dismiss(cmd)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,140 @@
+"""The table at a glance: one card per player, the bank, the last actions.
+
+Widgets are given the state to show (data flows down); they never change it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from banker.rules import BANK, POT
+
+if TYPE_CHECKING:  # pragma: no cover
+    from banker.i18n import Translator
+    from banker.rules import GameState
+
+HOUSE = "⌂"
+HOTEL = "H"
+
+
+def deed_marks(state: GameState, pos: int) -> str:
+    lot = state.lots[pos]
+    if lot.hotel:
+        return HOTEL
+    return HOUSE * lot.houses
+
+
+def account_name(tr: Translator, account: str) -> str:
+    if account == BANK:
+        return tr("bank.name")
+    if account == POT:
+        return tr("bank.pot")
+    return account
+
+
+class PlayerCard(Static):
+    """One player's cash, debt, jail cards and deeds grouped by colour."""
+
+    DEFAULT_CLASSES = "player-card"
+
+    def __init__(self, player: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.player = player
+        self.border_title = player
+
+    def show(self, state: GameState, tr: Translator) -> None:
+        p = self.player
+        fmt = state.edition.fmt
+        text = Text()
+        self.set_class(p in state.bankrupt, "bankrupt")
+        self.set_class(bool(state.debts.get(p)), "in-debt")
+        if p in state.bankrupt:
+            text.append(tr("player.bankrupt", creditor=account_name(tr, state.bankrupt_to[p])), "bold red")
+            self.update(text)
+            return
+        text.append(fmt(state.cash[p]), "bold")
+        claims = state.debts.get(p)
+        if claims:
+            for creditor, amount, _why in claims:
+                text.append("\n" + tr("player.owes", amount=fmt(amount), creditor=account_name(tr, creditor)),
+                            "bold red")
+        jail = len(state.jail_cards_of(p))
+        if jail:
+            text.append("\n" + tr("player.jail_cards", n=jail), "cyan")
+        deeds = sorted(state.deeds_of(p))
+        groups: dict[str, list[int]] = {}
+        for pos in deeds:
+            groups.setdefault(state.edition.spaces[pos].group or "", []).append(pos)
+        for group, lots in groups.items():
+            color = state.edition.groups[group].color if group in state.edition.groups else "white"
+            full = group in state.edition.groups and state.owns_group(p, group)
+            for pos in lots:
+                space = state.edition.spaces[pos]
+                lot = state.lots[pos]
+                text.append("\n")
+                text.append("█" if full else "▌", color)
+                text.append(" ")
+                name = Text(space.name, "dim strike" if lot.mortgaged else "")
+                text.append_text(name)
+                if lot.mortgaged:
+                    text.append(" " + tr("deed.mortgaged_mark"), "dim")
+                marks = deed_marks(state, pos)
+                if marks:
+                    text.append(" " + marks, "bold green" if not lot.hotel else "bold red")
+        self.update(text)
+
+
+class PlayersPanel(Horizontal):
+    """A card per player, in seating order."""
+
+    def __init__(self, players: tuple[str, ...], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.players = players
+
+    def compose(self):
+        for i, p in enumerate(self.players):
+            yield PlayerCard(p, id=f"player-{i}")
+
+    def show(self, state: GameState, tr: Translator) -> None:
+        for card in self.query(PlayerCard):
+            card.show(state, tr)
+
+
+class BankPanel(Static):
+    """What the bank holds: houses and hotels left, the pot, deeds awaiting auction."""
+
+    def show(self, state: GameState, tr: Translator) -> None:
+        text = Text()
+        text.append(tr("bank.houses", n=state.bank_houses, total=state.edition.houses))
+        text.append("\n" + tr("bank.hotels", n=state.bank_hotels, total=state.edition.hotels))
+        if state.house_rules.free_parking_pot:
+            text.append("\n" + tr("bank.pot_amount", amount=state.edition.fmt(state.pot)))
+        if state.pending_auction:
+            names = ", ".join(state.edition.spaces[p].name for p in sorted(state.pending_auction))
+            text.append("\n" + tr("bank.pending", names=names), "yellow")
+        if state.over:
+            winner = state.winner or ", ".join(state.result.get("tied", []))
+            text.append("\n" + tr("bank.over", winner=winner), "bold green")
+        self.update(text)
+
+
+class LogPanel(Static):
+    """The last actions, newest at the bottom; undone ones struck through."""
+
+    def show_entries(self, entries: list[dict[str, Any]], tr: Translator, limit: int = 8) -> None:
+        undone = {e["undoes"] for e in entries if e.get("undoes")}
+        text = Text()
+        for entry in entries[-limit:]:
+            if text:
+                text.append("\n")
+            line = tr.parts(entry["parts"]) if entry.get("parts") else entry.get("text", "")
+            style = "dim strike" if entry["seq"] in undone else ("italic yellow" if entry.get("undoes") else "")
+            text.append(f"{entry['seq']:>4} ", "dim")
+            text.append(line, style)
+        if not entries:
+            text.append(tr("log.empty"), "dim")
+        self.update(text)

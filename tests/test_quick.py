@@ -1,0 +1,73 @@
+"""The quick-entry line: verbs, players and spaces by unambiguous prefix, amounts from numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from banker.ui.quick import QuickError, completions, parse
+
+from .rules_helpers import game, own
+
+
+@pytest.fixture
+def g():
+    g = game()
+    own(g, "Ann", 37, 39)
+    own(g, "Bob", 12)
+    return g
+
+
+@pytest.mark.parametrize("line,command", [
+    ("rent boardwalk bob", {"op": "rent", "space": 39, "payer": "Bob"}),
+    ("rent bo b", {"op": "rent", "space": 39, "payer": "Bob"}),
+    ("build park", {"op": "build", "space": 37, "player": "Ann"}),
+    ("rent elec ann 7", {"op": "rent", "space": 12, "payer": "Ann", "dice": 7}),
+    ("rent electric cid nearest 9", {"op": "rent", "space": 12, "payer": "Cid", "card": "nearest-utility", "dice": 9}),
+    ("tax income cid percent", {"op": "tax", "space": 4, "player": "Cid", "choice": "percent"}),
+    ("tax luxury cid", {"op": "tax", "space": 38, "player": "Cid"}),
+    ("pay ann bob 50 sold a jail card", {"op": "transfer", "from": "Ann", "to": "Bob", "amount": 50,
+                                         "memo": "sold a jail card"}),
+    ("pay bank ann 20", {"op": "transfer", "from": "bank", "to": "Ann", "amount": 20, "memo": ""}),
+    ("card ann bank error", {"op": "card", "player": "Ann", "card": "cc-bank-error"}),
+    ("card cid illinois passed", {"op": "card", "player": "Cid", "card": "ch-illinois", "passed_go": True}),
+    ("auction baltic cid 30", {"op": "auction", "space": 3, "winner": "Cid", "bid": 30}),
+    ("undo wrong payer", {"op": "undo", "reason": "wrong payer"}),
+    ("sal a", {"op": "salary", "player": "Ann"}),
+    ("mortgage boardwalk", {"op": "mortgage", "space": 39, "player": "Ann"}),
+    ("lift boardwalk", {"op": "unmortgage", "space": 39, "player": "Ann"}),
+    ("buy cid #1", {"op": "buy", "player": "Cid", "space": 1}),
+    ("buy cid st charles", {"op": "buy", "player": "Cid", "space": 11}),
+    ("fine cid", {"op": "jail_fine", "player": "Cid"}),
+    ("end", {"op": "end_game"}),
+])
+def test_complete_lines(g, line, command):
+    if line.startswith("lift"):
+        g.push({"op": "mortgage", "player": "Ann", "space": 39})
+    parsed = parse(g, line)
+    assert parsed.command == command
+    assert parsed.complete
+    g.push(parsed.command)  # the engine accepts what the line says
+
+
+def test_incomplete_lines_name_what_is_missing(g):
+    assert parse(g, "rent water").missing == ["payer", "dice"]
+    assert parse(g, "tax income ann").missing == ["choice"]
+    assert parse(g, "buy boardwalk").missing == ["player"]
+    assert not parse(g, "trade ann bob").complete
+
+
+@pytest.mark.parametrize("line,message", [
+    ("rent st cid", "could be St. Charles Place, States Avenue, St. James Place"),
+    ("zap ann", "unknown action 'zap'"),
+    ("rent boardwalk zed", "neither a player nor a space"),
+    ("s ann", "could be"),
+])
+def test_ambiguous_or_unknown(g, line, message):
+    with pytest.raises(QuickError, match=message):
+        parse(g, line)
+
+
+def test_completions(g):
+    assert "rent boardwalk" in completions(g, "rent boa")
+    assert completions(g, "ren") == ["rent"]
+    assert "rent boardwalk Bob" in completions(g, "rent boardwalk b")

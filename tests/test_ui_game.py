@@ -1,0 +1,265 @@
+"""A whole game on the classic-us board, played through the console alone.
+
+Every step is taken with keys, dialogs and the quick-entry line, as a banker would, and
+every step asserts what the session FILE holds (a reader reopening it), not only the
+screen. Amounts are worked out by hand from the US rule book and the printed deeds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from banker.ui.app import BankerApp
+from banker.ui.screens.dialogs import ConfirmScreen
+from banker.ui.screens.start import StartScreen
+from banker.ui.screens.table import TableScreen
+
+from .ui_helpers import Banker, cash, file_entries, file_state, screen_text
+
+BOARDWALK, PARK, READING, ELECTRIC, BALTIC, MEDITERRANEAN = 39, 37, 5, 12, 3, 1
+ORIENTAL, VERMONT, CONNECTICUT = 6, 8, 9
+ST_CHARLES, STATES, VIRGINIA = 11, 13, 14
+INCOME_TAX = 4
+
+
+async def test_a_whole_game_through_the_console(tmp_path: Path) -> None:
+    app = BankerApp(lang="en", data_dir=tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+
+        # -- setup: the new-game screen (edition, variant, players in seating order, name)
+        assert isinstance(app.screen, StartScreen)
+        await pilot.click("#players")
+        await b.key("ctrl+a", "ctrl+k")
+        await b.type("Ann, Bob, Cid")
+        await pilot.click("#name")
+        await b.key("ctrl+a", "ctrl+k")
+        await b.type("Friday game")
+        await b.key("ctrl+n")
+        await b.settle()
+        assert isinstance(app.screen, TableScreen)
+        path = app.session.path
+        assert path.parent == tmp_path and path.exists()
+        state = file_state(path)
+        assert state["order"] == ["Ann", "Bob", "Cid"] and state["edition"] == "classic-us"
+        assert cash(path) == {"Ann": 1500, "Bob": 1500, "Cid": 1500}
+
+        # -- salaries: everyone passes GO twice (s, the player, confirm)
+        for _ in range(2):
+            for who in ("ann", "bob", "cid"):
+                await b.act("s")
+                await b.choose(who)
+                assert "Bank → " in await b.confirm()
+        assert cash(path) == {"Ann": 1900, "Bob": 1900, "Cid": 1900}
+
+        # -- buying: from the dialog (only unowned deeds, at the printed price) and from the line
+        await b.act("b")
+        await b.choose("ann")
+        await b.choose("boardw")
+        body = await b.confirm()
+        assert "Ann → Bank  $400" in body and "Boardwalk → Ann" in body
+        assert file_state(path)["spaces"][str(BOARDWALK)]["owner"] == "Ann"
+        await b.command("buy ann park")
+        assert "Ann → Bank  $350" in await b.confirm()
+        await b.command("buy bob reading")
+        await b.confirm()
+        await b.command("buy bob elec")
+        await b.confirm()
+        assert cash(path) == {"Ann": 1150, "Bob": 1550, "Cid": 1900}
+
+        # -- an auction: Baltic Avenue goes to Cid for $40 (printed $60)
+        await b.act("a")
+        await b.choose("baltic")
+        await b.choose("cid")
+        await b.answer(40)
+        assert "Cid → Bank  $40" in await b.confirm()
+        assert file_state(path)["spaces"][str(BALTIC)]["owner"] == "Cid"
+        assert cash(path)["Cid"] == 1860
+
+        # -- rent on a street: Boardwalk with the full dark-blue group, no houses: doubled $50 = $100
+        await b.act("r")
+        shown = await b.choose("boardw")
+        assert any("Ann" in s for s in shown)
+        await b.choose("cid")
+        assert "Cid → Ann  $100" in await b.confirm()
+        # -- rent on a railroad from the line: one railroad owned, $25
+        await b.command("rent reading ann")
+        assert "Ann → Bob  $25" in await b.confirm()
+        # -- rent on a utility: the dice are asked for, 4x the dice with one utility owned
+        await b.act("r")
+        await b.choose("electric")
+        await b.choose("cid")
+        await b.choose()  # landed by the dice (not sent by a card)
+        await b.answer(8)
+        assert "Cid → Bob  $32" in await b.confirm()
+        assert cash(path) == {"Ann": 1150 + 100 - 25, "Bob": 1550 + 25 + 32, "Cid": 1860 - 100 - 32}
+        assert cash(path) == {"Ann": 1225, "Bob": 1607, "Cid": 1728}
+
+        # -- income tax: the choice is made before the worth is shown
+        await b.act("t")
+        await b.choose("income")
+        await b.choose("ann")
+        shown = b.options()
+        assert shown == ["Pay $200", "Pay 10% of total worth"]
+        # total worth = cash 1225 + Boardwalk 400 + Park Place 350 = 1975; not on screen yet
+        assert "1,975" not in " ".join(shown) and "1,975" not in b.message()
+        await b.choose("10%")
+        info = await b.info()
+        assert "Total worth: $1,975" in info and "Paid: $198" in info
+        assert "The other choice would have cost $200" in info
+        entry = file_entries(path)[-1]
+        assert entry["command"]["choice"] == "percent" and entry["info"]["amount"] == 198
+        assert cash(path)["Ann"] == 1225 - 198
+
+        # -- a mistake, undone with a reason: the log keeps both entries
+        await b.act("s")
+        await b.choose("bob")
+        await b.confirm()
+        assert cash(path)["Bob"] == 1807
+        await b.act("u")
+        await b.answer("it was Cid who passed GO")
+        assert "Bob collects" in await b.confirm()
+        entries = file_entries(path)
+        assert entries[-1]["undoes"] == entries[-2]["seq"] and entries[-1]["command"]["reason"] == "it was Cid who passed GO"
+        assert cash(path)["Bob"] == 1607
+        assert "it was Cid who passed GO" in b.message() or "Undone" in b.message()
+
+        # -- building evenly: the dialog offers only lots where the next building is legal
+        await b.act("h")
+        await b.choose("ann")
+        await b.choose()  # the first legal lot is highlighted: Park Place
+        body = await b.confirm()
+        assert "Ann → Bank  $200" in body and "Park Place" in body
+        await b.act("h")
+        await b.choose("ann")
+        shown = await b.choose()  # Boardwalk: Park Place is not offered until Boardwalk has a house too
+        assert any(s.startswith("Park Place") and "Build evenly" in s for s in shown), shown
+        await b.confirm()
+        await b.command("build park")
+        await b.confirm()
+        lots = file_state(path)["spaces"]
+        assert (lots[str(PARK)]["houses"], lots[str(BOARDWALK)]["houses"]) == (2, 1)
+        # -- an uneven build is refused, with the rule on screen, and nothing is written
+        before = len(file_entries(path))
+        await b.command("build park")
+        assert b.message() == "Build evenly: Park Place has 2 houses, Boardwalk has 1 house"
+        assert isinstance(app.screen, TableScreen) and len(file_entries(path)) == before
+        assert cash(path)["Ann"] == 1027 - 600
+
+        # -- the bank runs short of houses: Cid builds up brown and light blue, Bob pink
+        for line in ("buy cid medit", "buy cid orient", "buy cid vermont", "buy cid connect",
+                     "buy bob st charles", "buy bob states", "buy bob virginia"):
+            await b.command(line)
+            await b.confirm()
+        assert cash(path) == {"Ann": 427, "Bob": 1607 - 440, "Cid": 1728 - 380}
+        for i in range(20):  # four houses on each brown lot, then four on each light blue lot
+            await b.act("h")
+            await b.choose("c")
+            await b.choose("" if i < 8 else "o")  # the first lot where the next house is even
+            await b.confirm()
+        for _ in range(8):
+            await b.act("h")
+            await b.choose("b")
+            await b.choose()
+            await b.confirm()
+        state = file_state(path)
+        assert state["bank"] == {"houses": 1, "hotels": 12, "paid_out": state["bank"]["paid_out"]}
+        assert [state["spaces"][str(p)]["houses"] for p in (ST_CHARLES, STATES, VIRGINIA)] == [3, 3, 2]
+        assert cash(path) == {"Ann": 427, "Bob": 1167 - 800, "Cid": 1348 - 1000}
+        # Ann and Bob both want the last house: the shortage auction, won by Ann at $250 (printed $200)
+        await b.act("o")
+        await b.choose("ann")
+        shown = await b.choose()
+        assert any(s.startswith("Boardwalk") for s in shown)
+        await b.answer(250)
+        assert "Ann → Bank  $250" in await b.confirm()
+        state = file_state(path)
+        assert state["bank"]["houses"] == 0 and state["spaces"][str(BOARDWALK)]["houses"] == 2
+        assert file_entries(path)[-1]["command"] == {"op": "building_auction", "player": "Ann", "space": BOARDWALK,
+                                                     "bid": 250}
+        # with none left, a build is refused with the reason
+        await b.command("build virginia")
+        assert "houses" in b.message() and "32" in b.message()
+        assert cash(path) == {"Ann": 177, "Bob": 367, "Cid": 348}
+
+        # -- a mortgage and its lift (the value plus 10%)
+        await b.act("m")
+        await b.choose("b")
+        shown = await b.choose("read")
+        assert shown == ["Reading Railroad  +$100"]
+        assert "Bank → Bob  $100" in await b.confirm()
+        assert file_state(path)["spaces"][str(READING)]["mortgaged"] is True
+        await b.act("l")
+        await b.choose("b")
+        await b.choose("read")
+        assert "Bob → Bank  $110" in await b.confirm()
+        assert file_state(path)["spaces"][str(READING)]["mortgaged"] is False
+        await b.command("mortgage elec")
+        await b.confirm()
+        assert cash(path)["Bob"] == 367 + 100 - 110 + 75
+
+        # -- a trade with a mortgaged deed: Bob's mortgaged Electric Company to Cid for $150;
+        #    Cid keeps it mortgaged and pays the bank 10% of its mortgage value at once
+        await b.act("d")
+        await b.choose("b")
+        await b.choose("c")
+        await b.tab_to("give-spaces")  # Bob's deeds
+        await b.pick_in_list("Electric Company")
+        await b.tab_to("get-cash")  # what Cid pays
+        await b.type("150")
+        await b.key("ctrl+s")
+        body = await b.confirm()
+        assert "Cid → Bob  $150" in body and "Cid → Bank  $8" in body and "Electric Company → Cid" in body
+        state = file_state(path)
+        assert state["spaces"][str(ELECTRIC)] | {"name": None} == {"name": None, "owner": "Cid", "houses": 0,
+                                                                    "hotel": False, "mortgaged": True}
+        assert cash(path) == {"Ann": 177, "Bob": 432 + 150, "Cid": 348 - 150 - 8}
+
+        # -- a debt raised by selling: Bob lands on Boardwalk (2 houses, $600) with $582
+        await b.command("rent boa bob")
+        assert "Bob cannot pay: a debt of $600 to Ann opens" in await b.confirm()
+        assert file_state(path)["players"]["Bob"]["debt"]["amount"] == 600
+        assert cash(path)["Bob"] == 582
+        await b.act("w")  # the raise-cash view: the only debtor is Bob
+        summary = screen_text(app.screen.query_one("#debt-summary"))
+        # cash 582 + half of 8 houses (400) + mortgages (Reading 100, pink 70 + 70 + 80) = 1302
+        assert "owes $600 to Ann" in summary and "Most that can be raised: $1,302" in summary
+        await b.key("enter")  # the first sale offered: a house on St. Charles Place, +$50
+        assert "Bank → Bob  $50" in await b.confirm()
+        assert "Bob's debt is paid." in screen_text(app.screen.query_one("#debt-summary"))
+        await b.key("escape")
+        state = file_state(path)
+        assert state["players"]["Bob"]["debt"] is None and state["spaces"][str(ST_CHARLES)]["houses"] == 2
+        assert cash(path) == {"Ann": 177 + 600, "Bob": 582 + 50 - 600, "Cid": 190}
+
+        # -- bankruptcy to a player: Ann takes the house the sale returned; Bob lands on Boardwalk again
+        await b.command("build boa")
+        await b.confirm()
+        await b.command("rent boa bob")
+        assert "a debt of $1,400 to Ann" in await b.confirm()
+        await b.act("k")
+        await b.choose("b")
+        assert isinstance(app.screen, ConfirmScreen)
+        preview = screen_text(app.screen.query_one("#confirm-body"))
+        # cash 32 + half of 7 houses (350) + mortgages (Reading 100, the pink lots 70 + 70 + 80) = 702
+        assert "Bob owes $1,400 to Ann and can raise only $702." in preview
+        assert "All cash ($32) goes to Ann." in preview and "Buildings go back to the bank for $350." in preview
+        for name in ("Reading Railroad", "St. Charles Place", "States Avenue", "Virginia Avenue"):
+            assert f"{name} → Ann" in preview
+        await b.confirm()
+        state = file_state(path)
+        assert state["players"]["Bob"]["bankrupt"] is True
+        assert state["bankruptcies"] == [{"player": "Bob", "creditor": "Ann"}]
+        assert all(state["spaces"][str(p)]["owner"] == "Ann" for p in (READING, ST_CHARLES, STATES, VIRGINIA))
+        assert state["bank"]["houses"] == 7
+        assert cash(path) == {"Ann": 577 + 32 + 350, "Bob": 0, "Cid": 190}
+
+        # -- the end of the game: the valuation and the winner
+        await b.act("g")
+        await b.confirm()
+        result = await b.info()
+        assert "Ann wins!" in result
+        state = file_state(path)
+        assert state["winner"] == "Ann"
+        assert "Game over: Ann" in screen_text(app.screen.query_one("#bank"))
