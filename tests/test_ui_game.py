@@ -30,7 +30,7 @@ async def test_a_whole_game_through_the_console(tmp_path: Path) -> None:
 
         # -- setup: the new-game screen (edition, variant, players in seating order, name)
         assert isinstance(app.screen, StartScreen)
-        await pilot.click("#players")
+        await pilot.click("#player-names")
         await b.key("ctrl+a", "ctrl+k")
         await b.type("Ann, Bob, Cid")
         await pilot.click("#name")

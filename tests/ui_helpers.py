@@ -152,3 +152,29 @@ class Banker:
             if isinstance(screen, TableScreen):
                 return screen_text(screen.query_one("#message"))
         return ""
+
+
+def midgame_commands(players: tuple[str, ...]) -> list[dict[str, Any]]:
+    """A game well under way (positions are the same on every board): full groups with houses
+    and a hotel, a mortgage, a jail card, an open debt, and a few actions in the log."""
+    a, b, c, d, e = players
+    cmds: list[dict[str, Any]] = []
+
+    def buy(p, *spaces):
+        cmds.extend({"op": "buy", "player": p, "space": s} for s in spaces)
+
+    buy(a, 37, 39)
+    buy(b, 1, 3, 5)
+    buy(c, 6, 8, 9, 12)
+    buy(d, 15, 11)
+    cmds += [{"op": "salary", "player": p} for p in (a, c, c)]
+    cmds += [{"op": "build", "player": a, "space": s} for s in (37, 39, 37, 39)]
+    cmds += [{"op": "build", "player": c, "space": s} for s in (6, 8, 9) * 5]  # a hotel on each
+    cmds += [{"op": "mortgage", "player": b, "space": 5},
+             {"op": "card", "player": e, "card": "cc-jail-free"},
+             {"op": "rent", "payer": e, "space": 39},
+             {"op": "transfer", "from": d, "to": e, "amount": 20, "memo": "lunch"},
+             {"op": "rent", "payer": b, "space": 8},
+             {"op": "rent", "payer": b, "space": 9},
+             {"op": "rent", "payer": b, "space": 6}]  # more than Bob has: a debt opens
+    return cmds

@@ -88,6 +88,12 @@ class Translator:
                 english = english[plural_index("en", params.get("n", 0))]
             return english.format(**params)
 
+    def get(self, key: str, default: str, **params: Any) -> str:
+        """Like calling the translator, but ``default`` (as is) when no catalog has ``key``."""
+        if key not in self._ui and key not in self._en:
+            return default
+        return self(key, **params)
+
     def msg(self, msg: Msg | str) -> str:
         return msg if isinstance(msg, str) else msg.render(self._engine, self.lang)
 

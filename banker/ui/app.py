@@ -19,6 +19,7 @@ from banker.ledger import Session, SessionError
 from banker.rules import Refused, Setup
 
 from .actions import ACTIONS, Flow
+from .keys import localize_bindings
 
 
 class BankerApp(App):
@@ -36,6 +37,7 @@ class BankerApp(App):
         self._random = random.Random(seed)
         self.session: Session | None = None
         self.flow = Flow(self)
+        localize_bindings(self)
 
     # ----------------------------------------------------------------- sessions
     def on_mount(self) -> None:

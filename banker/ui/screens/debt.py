@@ -9,24 +9,23 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from banker.rules.legal import raise_cash_options
 
 from ..widgets.table import account_name
-from .dialogs import ConfirmScreen
+from .dialogs import ConfirmScreen, Dialog
 
 
-class RaiseCashScreen(ModalScreen[None]):
+class RaiseCashScreen(Dialog):
     """What the debtor can sell or mortgage, and the most that could be raised in all."""
 
     BINDINGS = [Binding("escape", "close", "Close"), Binding("t", "trade", "Trade"),
                 Binding("k", "bankrupt", "Bankruptcy")]
 
     def __init__(self, player: str) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self.player = player
         self.options: list[dict[str, Any]] = []
 

@@ -11,8 +11,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets import Button, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+
+from ..keys import localize_bindings
 
 
 @dataclass
@@ -29,14 +31,26 @@ class Choice:
         return text
 
 
-class ChooseScreen(ModalScreen[Any]):
+class Dialog(ModalScreen):
+    """A modal dialog: its keys, in the interface's language, in its own footer."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, classes="dialog-screen", **kwargs)
+        localize_bindings(self)
+
+    def on_mount(self) -> None:
+        # every subclass's own on_mount runs too (Textual dispatches along the MRO)
+        self.mount(Footer())
+
+
+class ChooseScreen(Dialog):
     """Pick one of a list; type to filter; Enter picks, Escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("down", "down", show=False),
                 Binding("up", "up", show=False)]
 
     def __init__(self, title: str, choices: list[Choice], empty: str = "") -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self.title_text = title
         self.choices = choices
         self.empty = empty
@@ -96,14 +110,14 @@ class ChooseScreen(ModalScreen[Any]):
         self.dismiss(None)
 
 
-class AskScreen(ModalScreen[Any]):
+class AskScreen(Dialog):
     """Ask for a whole number or a line of text."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, prompt: str, number: bool = True, minimum: int = 1, maximum: int | None = None,
                  value: str = "") -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self.title_text = title
         self.prompt_text = prompt
         self.number = number
@@ -146,13 +160,13 @@ class AskScreen(ModalScreen[Any]):
         self.dismiss(None)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(Dialog):
     """Show exactly what will happen (who pays whom, how much) before it is committed."""
 
     BINDINGS = [Binding("escape,n", "cancel", "Cancel"), Binding("enter,y", "confirm", "Confirm", priority=True)]
 
     def __init__(self, title: str, lines: list[Text | str], confirm: str | None = None, danger: bool = False) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self.title_text = title
         self.lines = lines
         self.confirm_label = confirm
@@ -182,13 +196,13 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class InfoScreen(ModalScreen[None]):
+class InfoScreen(Dialog):
     """A result to read (the tax choice's other option, the valuation); any key closes."""
 
     BINDINGS = [Binding("escape,enter,space,q", "close", "Close", priority=True)]
 
     def __init__(self, title: str, lines: list[Text | str]) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self.title_text = title
         self.lines = lines
 

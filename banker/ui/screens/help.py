@@ -7,13 +7,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from ..actions import ACTIONS
+from .dialogs import Dialog
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog):
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
 
     def compose(self) -> ComposeResult:

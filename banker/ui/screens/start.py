@@ -19,6 +19,8 @@ from textual.widgets.option_list import Option
 from banker.boards import EDITIONS, load_edition, load_variant
 from banker.rules import HouseRules, Refused, Setup
 
+from ..keys import localize_bindings
+
 DEFAULT_PLAYERS = "Ann, Bob, Cid"
 
 
@@ -27,7 +29,12 @@ def slug(text: str) -> str:
 
 
 class StartScreen(Screen):
-    BINDINGS = [Binding("ctrl+n", "start", "Start"), Binding("ctrl+q", "app.quit", "Quit")]
+    BINDINGS = [Binding("ctrl+n", "start", "Start"), Binding("ctrl+r", "resume", "Resume"),
+                Binding("ctrl+q", "app.quit", "Quit")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        localize_bindings(self)
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
@@ -37,20 +44,20 @@ class StartScreen(Screen):
                 yield Label(tr("start.new"), classes="section")
                 yield Label(tr("start.edition"))
                 yield Select([(load_edition(e).name, e) for e in EDITIONS], value="classic-us", allow_blank=False,
-                             id="edition")
+                             id="edition", compact=True)
                 yield Label(tr("start.variant"))
                 variants = load_edition("classic-us").variants
                 yield Select([(tr(f"variant.{v}"), v) for v in variants], value=variants[0], id="variant",
-                             allow_blank=False)
+                             allow_blank=False, compact=True)
                 yield Label(tr("start.players"))
-                yield Input(value=DEFAULT_PLAYERS, id="players")
+                yield Input(value=DEFAULT_PLAYERS, id="player-names", compact=True)
                 yield Label(tr("start.house_rules"))
                 for rule in HouseRules.names():
-                    yield Checkbox(tr(f"house_rule.{rule}"), id=f"hr-{rule}")
+                    yield Checkbox(tr(f"house_rule.{rule}"), id=f"hr-{rule}", compact=True)
                 yield Label(tr("start.name"))
-                yield Input(value=tr("start.default_name"), id="name")
+                yield Input(value=tr("start.default_name"), id="name", compact=True)
                 yield Label(tr("start.path"))
-                yield Input(placeholder=str(self.app.data_directory), id="path")
+                yield Input(placeholder=str(self.app.data_directory), id="path", compact=True)
                 yield Static(id="start-error", classes="dialog-error")
                 yield Button(tr("start.go"), variant="primary", id="go")
             with Vertical(id="resume"):
@@ -60,7 +67,7 @@ class StartScreen(Screen):
 
     def on_mount(self) -> None:
         self.fill_recent()
-        self.query_one("#go", Button).focus()
+        self.query_one("#player-names", Input).focus()
 
     def fill_variants(self, edition: str) -> None:
         variants = load_edition(edition).variants
@@ -86,10 +93,16 @@ class StartScreen(Screen):
             text.append("\n  " + ", ".join(info.get("players", [])))
             last = info.get("last_text")
             if last:
-                text.append("\n  " + last[:70], "italic dim")
+                text.append("\n  " + (last if len(last) <= 40 else last[:39] + "…"), "italic dim")
             recent.add_option(Option(text, id=str(len(self.recent) - 1)))
         if not found:
             recent.add_option(Option(Text(tr("start.no_recent"), "dim"), disabled=True))
+
+    def action_resume(self) -> None:
+        recent = self.query_one("#recent", OptionList)
+        recent.focus()
+        if recent.highlighted is None and self.recent:
+            recent.highlighted = 0
 
     @on(Select.Changed, "#edition")
     def _edition(self, event: Select.Changed) -> None:
@@ -105,7 +118,7 @@ class StartScreen(Screen):
     def action_start(self) -> None:
         tr = self.app.tr
         error = self.query_one("#start-error", Static)
-        players = tuple(p.strip() for p in self.query_one("#players", Input).value.split(",") if p.strip())
+        players = tuple(p.strip() for p in self.query_one("#player-names", Input).value.split(",") if p.strip())
         edition = self.query_one("#edition", Select).value
         variant = self.query_one("#variant", Select).value
         rules = HouseRules(**{r: self.query_one(f"#hr-{r}", Checkbox).value for r in HouseRules.names()})

@@ -9,6 +9,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ..actions import ACTIONS
+from ..keys import localize_bindings
 from ..quick import QuickError, parse
 from ..widgets.command_line import CommandLine, QuickSuggester
 from ..widgets.table import BankPanel, LogPanel, PlayersPanel
@@ -31,6 +32,7 @@ class TableScreen(Screen):
         self._bindings.bind("question_mark,f1", "help", tr("help.title"), show=True, key_display="?")
         self._bindings.bind("v", "review", tr("action.review"), show=False)
         self._bindings.bind("escape", "unfocus", "", show=False)
+        localize_bindings(self)
 
     def compose(self) -> ComposeResult:
         state = self.app.session.state

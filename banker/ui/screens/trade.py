@@ -10,18 +10,19 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from banker.rules import Refused
 
+from .dialogs import Dialog
 
-class TradeScreen(ModalScreen[dict | None]):
+
+class TradeScreen(Dialog):
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "propose", "Propose", priority=True)]
 
     def __init__(self, a: str, b: str) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__()
         self.a = a
         self.b = b
 

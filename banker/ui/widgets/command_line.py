@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.suggester import Suggester
 from textual.widgets import Input
 
+from ..keys import localize_bindings
 from ..quick import completions
 
 
@@ -27,6 +28,9 @@ class CommandLine(Input):
     """An Input with completion (→ or Tab accepts the suggestion)."""
 
     BINDINGS = [("tab", "complete", "Complete")]
+
+    def on_mount(self) -> None:
+        localize_bindings(self)
 
     def action_complete(self) -> None:
         if self._suggestion:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.containers import Horizontal
 from textual.widgets import Static
@@ -49,43 +51,41 @@ class PlayerCard(Static):
     def show(self, state: GameState, tr: Translator) -> None:
         p = self.player
         fmt = state.edition.fmt
-        text = Text()
         self.set_class(p in state.bankrupt, "bankrupt")
         self.set_class(bool(state.debts.get(p)), "in-debt")
+        # one line per fact, never wrapped: a long deed name is cut short, its buildings stay in view
         if p in state.bankrupt:
-            text.append(tr("player.bankrupt", creditor=account_name(tr, state.bankrupt_to[p])), "bold red")
-            self.update(text)
+            self.update(Text(tr("player.bankrupt", creditor=account_name(tr, state.bankrupt_to[p])), "bold red"))
             return
-        text.append(fmt(state.cash[p]), "bold")
-        claims = state.debts.get(p)
-        if claims:
-            for creditor, amount, _why in claims:
-                text.append("\n" + tr("player.owes", amount=fmt(amount), creditor=account_name(tr, creditor)),
-                            "bold red")
+        facts = Text(fmt(state.cash[p]), "bold")
+        for creditor, amount, _why in state.debts.get(p, []):
+            facts.append("\n" + tr("player.owes", amount=fmt(amount), creditor=account_name(tr, creditor)), "bold red")
         jail = len(state.jail_cards_of(p))
         if jail:
-            text.append("\n" + tr("player.jail_cards", n=jail), "cyan")
-        deeds = sorted(state.deeds_of(p))
-        groups: dict[str, list[int]] = {}
-        for pos in deeds:
-            groups.setdefault(state.edition.spaces[pos].group or "", []).append(pos)
-        for group, lots in groups.items():
-            color = state.edition.groups[group].color if group in state.edition.groups else "white"
-            full = group in state.edition.groups and state.owns_group(p, group)
-            for pos in lots:
-                space = state.edition.spaces[pos]
-                lot = state.lots[pos]
-                text.append("\n")
-                text.append("█" if full else "▌", color)
-                text.append(" ")
-                name = Text(space.name, "dim strike" if lot.mortgaged else "")
-                text.append_text(name)
-                if lot.mortgaged:
-                    text.append(" " + tr("deed.mortgaged_mark"), "dim")
-                marks = deed_marks(state, pos)
-                if marks:
-                    text.append(" " + marks, "bold green" if not lot.hotel else "bold red")
-        self.update(text)
+            facts.append("\n" + tr("player.jail_cards", n=jail), "cyan")
+        grid = Table.grid(expand=True)
+        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        grid.add_column(justify="right", no_wrap=True)
+        for pos in sorted(state.deeds_of(p)):
+            space = state.edition.spaces[pos]
+            lot = state.lots[pos]
+            group = space.group or ""
+            known = group in state.edition.groups
+            color = state.edition.groups[group].color if known else "white"
+            name = Text()
+            # a full block for a full colour group, a half block for a lone deed of it
+            name.append("█" if known and state.owns_group(p, group) else "▌", color)
+            name.append(" ")
+            name.append(space.name, "dim strike" if lot.mortgaged else "")
+            marks = Text()
+            if lot.mortgaged:
+                marks.append(tr("deed.mortgaged_mark"), "dim")
+            elif lot.hotel:
+                marks.append(HOTEL, "bold red")
+            elif lot.houses:
+                marks.append(HOUSE * lot.houses, "bold green")
+            grid.add_row(name, marks)
+        self.update(Group(facts, grid))
 
 
 class PlayersPanel(Horizontal):
@@ -127,7 +127,7 @@ class LogPanel(Static):
 
     def show_entries(self, entries: list[dict[str, Any]], tr: Translator, limit: int = 8) -> None:
         undone = {e["undoes"] for e in entries if e.get("undoes")}
-        text = Text()
+        text = Text(no_wrap=True, overflow="ellipsis")
         for entry in entries[-limit:]:
             if text:
                 text.append("\n")

@@ -1,0 +1,75 @@
+"""The start screen: a new game refused on bad input without writing anything, and the
+resume list of recent sessions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import OptionList
+
+from banker.ui.app import BankerApp
+from banker.ui.screens.start import StartScreen
+from banker.ui.screens.table import TableScreen
+
+from .ui_helpers import Banker, file_state, make_session, screen_text
+
+
+async def test_a_bad_player_list_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    app = BankerApp(lang="en", data_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        assert app.focused is app.screen.query_one("#player-names")  # the players, ready to type
+        await b.key("ctrl+a", "ctrl+k")
+        await b.type("Ann, ann")
+        await b.key("ctrl+n")
+        assert isinstance(app.screen, StartScreen)
+        error = screen_text(app.screen.query_one("#start-error"))
+        assert error == "Two players are called 'ann'; names must differ"
+        assert list(tmp_path.iterdir()) == []
+        await b.key("ctrl+a", "ctrl+k")
+        await b.type("Solo")
+        await b.key("ctrl+n")
+        assert "2" in screen_text(app.screen.query_one("#start-error"))
+        assert list(tmp_path.iterdir()) == []
+
+
+async def test_an_existing_file_is_never_overwritten(tmp_path: Path) -> None:
+    taken = make_session(tmp_path / "taken.json", commands=[{"op": "buy", "player": "Ann", "space": 39}])
+    before = taken.read_bytes()
+    app = BankerApp(lang="en", data_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await pilot.click("#path")
+        await b.type(str(taken))
+        await b.key("ctrl+n")
+        assert isinstance(app.screen, StartScreen)
+        assert "already exists" in screen_text(app.screen.query_one("#start-error"))
+    assert taken.read_bytes() == before
+
+
+async def test_resume_lists_recent_sessions_and_opens_one(tmp_path: Path) -> None:
+    make_session(tmp_path / "older.json", name="Older game")
+    make_session(tmp_path / "friday.json", ("Ann", "Bob", "Cid"), name="Friday game",
+                 commands=[{"op": "buy", "player": "Bob", "space": 5}])
+    app = BankerApp(lang="en", data_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        recent = app.screen.query_one("#recent", OptionList)
+        shown = [str(recent.get_option_at_index(i).prompt) for i in range(recent.option_count)]
+        friday = next(s for s in shown if s.startswith("Friday game"))
+        assert "classic-us" in friday and "Ann, Bob, Cid" in friday and "Bob buys Reading Railroad" in friday
+        assert any(s.startswith("Older game") for s in shown)
+        await b.key("ctrl+r")
+        for _ in range(recent.option_count):
+            if str(recent.get_option_at_index(recent.highlighted).prompt).startswith("Friday"):
+                break
+            await b.key("down")
+        await b.key("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.session.path == tmp_path / "friday.json"
+        assert "Bob buys Reading Railroad" in screen_text(app.screen.query_one("#log"))
+    assert file_state(tmp_path / "friday.json")["spaces"]["5"]["owner"] == "Bob"
