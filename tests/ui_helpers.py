@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,14 @@ def cash(path: Path) -> dict[str, int]:
 
 
 def screen_text(widget) -> str:
-    """The plain text a Static shows."""
+    """The plain text a Static shows (rich renderables such as tables rendered to text)."""
+    content = getattr(widget, "content", None)
+    if content is not None and not isinstance(content, str) and not hasattr(content, "plain"):
+        from rich.console import Console
+
+        console = Console(width=200, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+        console.print(content)
+        return console.export_text()
     return str(widget.render())
 
 

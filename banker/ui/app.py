@@ -125,7 +125,11 @@ class BankerApp(App):
     async def start_action(self, op: str, given: dict[str, Any] | None = None) -> None:
         if self.session is None:
             return
-        await self.flow.run(op, given)
+        try:
+            await self.flow.run(op, given)
+        except Exception as e:  # a bug must not close the bank mid-game; everything committed is safe
+            self.log.error(f"action {op} failed", e)
+            self.show_message(self.tr("flow.internal_error", error=f"{type(e).__name__}: {e}"), error=True)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -1,0 +1,160 @@
+"""Single actions on the console, from a game under way: cards, transfers, jail cards,
+cancelling, the command palette, the help screen, and the Russian interface."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from banker.ui.app import BankerApp
+from banker.ui.screens.dialogs import ChooseScreen
+from banker.ui.screens.help import HelpScreen
+from banker.ui.screens.table import TableScreen
+
+from .ui_helpers import Banker, cash, file_entries, file_state, make_session, midgame_commands, screen_text
+
+PLAYERS = ("Ann", "Bob", "Cid", "Dee", "Eve")
+
+
+@pytest.fixture
+def midgame(tmp_path: Path) -> Path:
+    return make_session(tmp_path / "game.json", PLAYERS, commands=midgame_commands(PLAYERS), name="Friday game")
+
+
+async def test_street_repairs_are_counted_from_the_players_buildings(midgame: Path) -> None:
+    app = BankerApp(midgame, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        before = cash(midgame)["Cid"]
+        await b.act("c")
+        await b.choose("cid")
+        shown = await b.choose("street repairs")  # the decks are searchable
+        assert len(shown) == 1 and shown[0].startswith("Community Chest: You are assessed for street repairs")
+        # three hotels at $115 each
+        assert "Cid → Bank  $345" in await b.confirm()
+        assert cash(midgame)["Cid"] == before - 345
+
+
+async def test_a_card_that_collects_from_every_player(tmp_path: Path, midgame: Path) -> None:
+    app = BankerApp(midgame, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        # while Bob's debt is open, play waits for it: the engine says so and nothing is written
+        before = len(file_entries(midgame))
+        await b.command("card dee opera")
+        assert b.message().startswith("Bob owes $550 to Cid: raise the cash")
+        assert isinstance(app.screen, TableScreen) and len(file_entries(midgame)) == before
+    # the same game before Bob's last rent: everyone pays Dee
+    calm = make_session(tmp_path / "calm.json", PLAYERS, commands=midgame_commands(PLAYERS)[:-1])
+    app = BankerApp(calm, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.command("card dee opera")
+        body = await b.confirm()
+        for payer in ("Ann", "Bob", "Cid", "Eve"):
+            assert f"{payer} → Dee  $50" in body
+        assert cash(calm)["Dee"] == 1140 + 200
+
+
+async def test_transfer_with_a_memo_and_the_jail_card(midgame: Path) -> None:
+    app = BankerApp(midgame, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("x")
+        await b.choose("ann")
+        await b.choose("dee")
+        await b.answer(75)
+        await b.answer("sold a jail card")
+        assert "Ann → Dee  $75" in await b.confirm()
+        entry = file_entries(midgame)[-1]
+        assert entry["command"] == {"op": "transfer", "from": "Ann", "to": "Dee", "amount": 75, "memo": "sold a jail card"}
+        await b.act("j")
+        options = await b.choose()  # only Eve holds a jail card
+        assert options == ["Eve  $920"]
+        await b.confirm()
+        assert file_state(midgame)["players"]["Eve"]["jail_cards"] == 0
+
+
+async def test_escape_cancels_and_writes_nothing(midgame: Path) -> None:
+    app = BankerApp(midgame, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        before = len(file_entries(midgame))
+        await b.act("b")
+        await b.choose("dee")
+        await b.choose("illinois")
+        await b.key("escape")  # at the confirmation
+        await b.settle()
+        assert isinstance(app.screen, TableScreen)
+        assert b.message() == "Cancelled: nothing changed."
+        assert len(file_entries(midgame)) == before
+
+
+async def test_the_command_palette_lists_every_action(midgame: Path) -> None:
+    app = BankerApp(midgame, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("ctrl+p")
+        await b.type("Lift mortgage")
+        await pilot.pause(0.3)
+        await b.key("enter")
+        await b.settle()
+        assert isinstance(app.screen, ChooseScreen)  # the lift flow: whose mortgage?
+        assert b.options() == ["Bob  $130"]
+
+
+async def test_help_explains_keys_and_rules(midgame: Path) -> None:
+    app = BankerApp(midgame, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = " ".join(screen_text(s) for s in app.screen.query("Static"))
+        assert "Shortage auction" in text and "Build and sell evenly" in text
+        await b.key("escape")
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_the_russian_board_in_russian(tmp_path: Path) -> None:
+    players = ("Аня", "Боря", "Вика")
+    path = make_session(tmp_path / "game.json", players, edition="ru",
+                        commands=[{"op": "buy", "player": "Аня", "space": 39}])
+    app = BankerApp(path, lang="ru")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.command("аренда арбат боря")  # a Russian verb, the board's own street name, a prefix of a name
+        body = await b.confirm()
+        assert "Боря → Аня" in body
+        log = screen_text(app.screen.query_one("#log"))
+        assert "Боря платит игроку Аня аренду" in log
+        assert file_entries(path)[-1]["command"] == {"op": "rent", "space": 39, "payer": "Боря"}
+        assert app.tr("action.rent") != "Rent"
+
+
+async def test_a_bug_in_a_flow_does_not_close_the_bank(midgame: Path, monkeypatch) -> None:
+    from banker.ui.actions import Flow
+
+    async def broken(self, cmd, title):
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(Flow, "flow_salary", broken)
+    app = BankerApp(midgame, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("s")
+        await b.settle()
+        assert app.is_running and isinstance(app.screen, TableScreen)
+        assert "RuntimeError: simulated bug" in b.message() and "nothing is lost" in b.message()
+        await b.command("buy dee illinois")  # the bank goes on
+        await b.confirm()
+        assert file_state(midgame)["spaces"]["24"]["owner"] == "Dee"
