@@ -263,11 +263,15 @@ def test_without_a_subcommand_the_app_starts_or_a_clear_line_says_why_not(capsys
 
     calls = []
     fake = types.ModuleType("banker.ui.app")
-    fake.run_app = lambda path=None: calls.append(path) or 0
+    fake.run_app = lambda path=None, lang=None: calls.append((path, lang)) or 0
     monkeypatch.setitem(sys.modules, "banker.ui.app", fake)
     assert run(capsys)[0] == 0
     assert run(capsys, "open", str(session_path))[0] == 0
-    assert calls == [None, str(session_path)]
+    assert run(capsys, "--lang", "ru")[0] == 0
+    assert run(capsys, "open", str(session_path), "--lang", "uk")[0] == 0
+    assert calls == [(None, None), (str(session_path), None), (None, "ru"), (str(session_path), "uk")]
+    code, out, err = run(capsys, "--lang", "de")
+    assert code == 2 and "invalid choice: 'de'" in err
 
 
 # --------------------------------------------------------------------------- as a process

@@ -631,3 +631,71 @@ def test_every_edition_and_non_ascii_names_round_trip(session_path, edition):
     db = TinyDB(session_path)  # ASCII-escaped JSON: readable under any locale
     assert db.table("session").get(doc_id=1)["players"] == ["Аня", "Zoë", "Борис"]
     db.close()
+
+
+# --------------------------------------------------------------------------- opening from the logged effects
+def _random_game(path: Path, edition: str, seed: int, n: int = 300) -> None:
+    """A long legal game with undos now and then (undo twice in a row too)."""
+    import random
+
+    from banker.rules.legal import legal_actions
+
+    rng = random.Random(seed)
+    with Session.create(path, Setup(edition, "classic", ("Ann", "Bob", "Cid", "Dee"))) as s:
+        for i in range(n):
+            if s.state.over:
+                break
+            if i and rng.random() < 0.08:
+                s.apply({"op": "undo", "reason": f"mistake {i}"})
+                continue
+            options = [c for c in legal_actions(s.state) if c["op"] not in ("end_game",)]
+            try:
+                s.apply(rng.choice(options))
+            except Refused:
+                pass
+
+
+@pytest.mark.parametrize("edition", ["classic-us", "uk", "ru", "kyiv"])
+def test_opening_from_the_logged_effects_gives_the_engines_state(session_path, edition):
+    _random_game(session_path, edition, seed=len(edition))
+    with Session.open(session_path, readonly=True) as replayed, \
+            Session.open(session_path, readonly=True, trust_effects=True) as restored:
+        assert len(restored.entries) == len(replayed.entries) > 100
+        assert restored.state.to_json() == replayed.state.to_json()
+        assert [(m.command, m.effects, m.seq) for m in restored.state.history] == \
+               [(m.command, m.effects, m.seq) for m in replayed.state.history]
+        state, divergent = restored.replay_check()
+        assert divergent == [] and state.to_json() == replayed.state.to_json()
+    # and the session goes on the same way: two undos and a new action
+    with Session.open(session_path, trust_effects=True) as writer:
+        a = writer.apply({"op": "undo", "reason": "again"})
+        b = writer.apply({"op": "undo", "reason": "and again"})
+        c = writer.apply({"op": "salary", "player": "Ann"})
+        after = writer.state.to_json()
+    with Session.open(session_path, readonly=True) as replayed:
+        assert replayed.state.to_json() == after
+        assert [e["undoes"] for e in replayed.entries[-3:]] == [a["undoes"], b["undoes"], None]
+        assert replayed.entries[-1]["seq"] == c["seq"]
+
+
+def test_a_tampered_effect_is_caught_by_the_check_and_the_engine_wins(session_path):
+    play(session_path, GAME[:3]).close()
+    _edit_file(session_path, lambda d: d["entries"]["2"]["effects"][0].update(amount=399))
+    with Session.open(session_path, trust_effects=True) as s:
+        assert s.state.cash["Ann"] == 1500 - 350 - 399 - 200  # what the log says
+        state, divergent = s.replay_check()
+        assert divergent == [2]
+        s.apply({"op": "salary", "player": "Bob"})  # recorded while the check ran
+        s.adopt(state, upto=3, divergent=divergent)
+        assert s.state.cash["Ann"] == 1500 - 350 - 400 - 200
+        assert s.state.cash["Bob"] == 1700 and len(s.state.history) == 4
+        assert s.divergent == [2]
+
+
+def test_an_undo_entry_that_does_not_match_the_log_is_refused(session_path, file_bytes):
+    play(session_path, GAME[:3] + [{"op": "undo", "reason": "no"}]).close()
+    _edit_file(session_path, lambda d: d["entries"]["4"].update(undoes=1))
+    before = file_bytes(session_path)
+    with pytest.raises(SessionError, match="entry 4 .* cannot be restored .*last standing one is 3"):
+        Session.open(session_path, trust_effects=True)
+    assert file_bytes(session_path) == before

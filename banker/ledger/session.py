@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from banker.rules import BoardError, GameState, Move, Refused, Setup, game_from_setup
+from banker.rules.state import apply_effects
 
 from .journal import JOURNAL_FORMAT, JournalCorrupt, Scan, encode_payload, frame, header_line, scan
 from .lock import LockBusy, WriterLock, describe_holder
@@ -285,6 +286,28 @@ def _game(path: Path, setup: Setup) -> GameState:
         raise SessionError(f"{path}: its setup is refused by the rules: {e}") from None
 
 
+def _replay_into(state: GameState, entries: Iterable[dict[str, Any]], divergent: list[int],
+                 path: Path) -> list[dict[str, Any]]:
+    """Push every entry's command onto ``state``, noting seqs whose effects differ from the log's."""
+    out = []
+    for entry in entries:
+        seq = entry["seq"]
+        try:
+            move = state.push(entry["command"])
+        except Refused as e:
+            raise SessionError(f"{path}: entry {seq} ({entry['text']}) no longer replays: {e}; "
+                               "the file was left untouched") from None
+        except Exception as e:  # a hand-edited command the engine chokes on
+            raise SessionError(f"{path}: entry {seq} cannot be replayed ({type(e).__name__}: {e}); "
+                               "the file was left untouched") from None
+        if move.command.get("op") != "undo":
+            move.seq = seq
+        if move.effects != entry["effects"] or move.undoes != entry["undoes"]:
+            divergent.append(seq)
+        out.append(entry)
+    return out
+
+
 # --------------------------------------------------------------------------- the session
 class Session:
     """A game's session log, open for writing (one writer, locked) or read-only.
@@ -300,7 +323,8 @@ class Session:
     entries: list[dict[str, Any]]
     readonly: bool
 
-    def __init__(self, path: Path, loaded: _Loaded, readonly: bool, lock: WriterLock | None = None) -> None:
+    def __init__(self, path: Path, loaded: _Loaded, readonly: bool, lock: WriterLock | None = None,
+                 trust_effects: bool = False) -> None:
         self.path = path
         self.info: dict[str, Any] = loaded.doc  # the setup document as stored
         self.setup = loaded.setup
@@ -319,7 +343,10 @@ class Session:
         self._anchor = loaded.anchor  # reader: where to read the journal on from
         self._closed = False
         self._broken: str | None = None
-        self._replay(loaded.entries)
+        if trust_effects:
+            self._restore(loaded.entries)
+        else:
+            self._replay(loaded.entries)
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -358,10 +385,13 @@ class Session:
         return session
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], readonly: bool = False) -> Session:
+    def open(cls, path: str | os.PathLike[str], readonly: bool = False, trust_effects: bool = False) -> Session:
         """Open an existing session: replays it; as the writer, recovers and checkpoints.
 
-        Read-only sessions take no lock and never modify a file.
+        Read-only sessions take no lock and never modify a file. With ``trust_effects`` the
+        state is rebuilt from the logged effects instead of recomputing every command (several
+        times faster: the console opens a long game this way, then runs :meth:`replay_check`
+        in the background and adopts the engine's state (:meth:`adopt`) if they disagree).
         """
         path = Path(path)
         if not os.path.lexists(path):
@@ -369,11 +399,11 @@ class Session:
         if path.is_dir():
             raise SessionError(f"{path} is a directory, not a session file")
         if readonly:
-            return cls(path, _load_for_reader(path), readonly=True)
+            return cls(path, _load_for_reader(path), readonly=True, trust_effects=trust_effects)
         lock = _acquire(path)
         try:
             loaded = _load(path)
-            session = cls(path, loaded, readonly=False, lock=lock)
+            session = cls(path, loaded, readonly=False, lock=lock, trust_effects=trust_effects)
         except BaseException:
             lock.release(discard=True)
             raise
@@ -393,22 +423,47 @@ class Session:
 
     @_no_gc
     def _replay(self, entries: Iterable[dict[str, Any]]) -> None:
+        self.entries.extend(_replay_into(self.state, entries, self.divergent, self.path))
+
+    @_no_gc
+    def _restore(self, entries: Iterable[dict[str, Any]]) -> None:
+        """Rebuild the state from the logged effects, without recomputing (see :meth:`open`)."""
         state = self.state
+        out = self.entries
         for entry in entries:
             seq = entry["seq"]
             try:
-                move = state.push(entry["command"])
-            except Refused as e:
-                raise SessionError(f"{self.path}: entry {seq} ({entry['text']}) no longer replays: {e}; "
-                                   "the file was left untouched") from None
-            except Exception as e:  # a hand-edited command the engine chokes on
-                raise SessionError(f"{self.path}: entry {seq} cannot be replayed ({type(e).__name__}: {e}); "
-                                   "the file was left untouched") from None
-            if move.command.get("op") != "undo":
-                move.seq = seq
-            if move.effects != entry["effects"] or move.undoes != entry["undoes"]:
-                self.divergent.append(seq)
-            self.entries.append(entry)
+                apply_effects(state, entry["effects"])
+                if entry["command"].get("op") == "undo":
+                    undone = state.history.pop()
+                    if undone.seq != entry["undoes"]:
+                        raise ValueError(f"it undoes entry {entry['undoes']}, but the last standing one is {undone.seq}")
+                else:
+                    state.history.append(Move(command=entry["command"], effects=entry["effects"], parts=entry["parts"],
+                                              info=entry.get("info") or {}, seq=seq))
+            except Exception as e:  # a hand-edited effect the state cannot take
+                raise SessionError(f"{self.path}: entry {seq} ({entry.get('text', '')}) cannot be restored "
+                                   f"({type(e).__name__}: {e}); the file was left untouched") from None
+            out.append(entry)
+
+    @_no_gc
+    def replay_check(self, upto: int | None = None) -> tuple[GameState, list[int]]:
+        """Recompute the first ``upto`` entries (default: all) through the engine, on a state
+        of its own: returns that state and the seqs whose logged effects the engine would not
+        produce today. Reads only entries already recorded, so it may run in a thread while
+        the session goes on; raises :class:`SessionError` if a command no longer replays."""
+        entries = self.entries[:upto] if upto is not None else list(self.entries)
+        state = _game(self.path, self.setup)
+        divergent: list[int] = []
+        _replay_into(state, entries, divergent, self.path)
+        return state, divergent
+
+    def adopt(self, state: GameState, upto: int, divergent: list[int]) -> None:
+        """Make the engine's replayed ``state`` (of the first ``upto`` entries) the session's,
+        replaying whatever was recorded since; ``divergent`` becomes :attr:`divergent`."""
+        _replay_into(state, self.entries[upto:], divergent, self.path)
+        self.state = state
+        self.divergent = divergent
 
     def _start_journal(self, loaded: _Loaded) -> None:
         """Writer: make sure the journal exists with its header, cut a torn tail, open it."""
