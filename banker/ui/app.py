@@ -3,6 +3,7 @@ session log. Every action is committed to the log before the screen shows it don
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Iterable
 from functools import partial
@@ -53,11 +54,15 @@ class BankerApp(App):
     def open_session(self, path: Path, setup: Setup | None = None, name: str | None = None) -> bool:
         """Create (with ``setup``) or open a session and show the table. False on a clear error."""
         try:
-            session = Session.create(path, setup, name=name) if setup else Session.open(path)
+            # a long game opens from its logged effects; the engine re-checks them just after
+            session = Session.create(path, setup, name=name) if setup else Session.open(path, trust_effects=True)
         except (SessionError, Refused) as e:
             self.notify(str(e), severity="error", timeout=10)
             self.open_error = str(e)
             return False
+        # the game's objects live as long as the session: keep the cyclic collector off them,
+        # so a collection never pauses an action late in a long game
+        gc.freeze()
         if self.session is not None:
             self.session.close()
         self.session = session
@@ -68,7 +73,30 @@ class BankerApp(App):
             self.switch_screen(TableScreen())
         else:
             self.push_screen(TableScreen())
+        if session.entries:  # once the table is on screen: the check must not delay the first frame
+            self.call_after_refresh(self.check_replay, session, len(session.entries))
         return True
+
+    @work(thread=True, exclusive=True, group="replay-check")
+    def check_replay(self, session: Session, upto: int) -> None:
+        """Recompute the opened log through the engine, in the background."""
+        try:
+            state, divergent = session.replay_check(upto)
+        except SessionError as e:
+            self.call_from_thread(self.notify, str(e), severity="error", timeout=30)
+            return
+        if divergent:
+            self.call_from_thread(self._adopt_replay, session, state, upto, divergent)
+        del state
+        self.call_from_thread(gc.freeze)  # what the screen has built since the open, likewise
+
+    def _adopt_replay(self, session: Session, state, upto: int, divergent: list[int]) -> None:
+        if session is not self.session or session.closed:
+            return
+        session.adopt(state, upto, divergent)
+        self.refresh_table()
+        seqs = ", ".join(map(str, divergent[:10])) + ("…" if len(divergent) > 10 else "")
+        self.notify(self.tr("table.divergent", seqs=seqs, n=len(divergent)), severity="warning", timeout=30)
 
     def on_unmount(self) -> None:
         if self.session is not None:

@@ -11,10 +11,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, OptionList, Static
+from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..keys import localize_bindings
+from ..widgets.footer import BankFooter
 
 
 @dataclass
@@ -40,7 +41,7 @@ class Dialog(ModalScreen):
 
     def on_mount(self) -> None:
         # every subclass's own on_mount runs too (Textual dispatches along the MRO)
-        self.mount(Footer())
+        self.mount(BankFooter())
 
 
 class ChooseScreen(Dialog):

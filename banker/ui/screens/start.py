@@ -13,13 +13,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from banker.boards import EDITIONS, load_edition, load_variant
 from banker.rules import HouseRules, Refused, Setup
 
 from ..keys import localize_bindings
+from ..widgets.footer import BankFooter
 
 DEFAULT_PLAYERS = "Ann, Bob, Cid"
 
@@ -63,7 +64,7 @@ class StartScreen(Screen):
             with Vertical(id="resume"):
                 yield Label(tr("start.resume"), classes="section")
                 yield OptionList(id="recent")
-        yield Footer()
+        yield BankFooter()
 
     def on_mount(self) -> None:
         self.fill_recent()

@@ -6,12 +6,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..actions import ACTIONS
 from ..keys import localize_bindings
 from ..quick import QuickError, parse
 from ..widgets.command_line import CommandLine, QuickSuggester
+from ..widgets.footer import BankFooter, release_dead_widget_caches
 from ..widgets.table import BankPanel, LogPanel, PlayersPanel
 
 
@@ -46,7 +47,7 @@ class TableScreen(Screen):
         yield Static(id="message")
         yield CommandLine(placeholder=tr("table.command_placeholder"), id="command",
                           suggester=QuickSuggester(self.app))
-        yield Footer()
+        yield BankFooter()
 
     def on_mount(self) -> None:
         self.refresh_table()
@@ -69,6 +70,9 @@ class TableScreen(Screen):
 
     def on_resize(self) -> None:
         self.refresh_table()
+
+    def on_screen_resume(self) -> None:
+        release_dead_widget_caches()  # a dialog has just closed
 
     def action_act(self, op: str) -> None:
         self.app.start_action(op)
