@@ -10,7 +10,6 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import socket
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -66,7 +65,7 @@ class WriterLock:
             if isinstance(e, BlockingIOError):
                 raise LockBusy(holder) from None
             raise
-        info = {"pid": os.getpid(), "host": socket.gethostname(),
+        info = {"pid": os.getpid(), "host": os.uname().nodename,
                 "since": datetime.now(UTC).isoformat(timespec="seconds")}
         try:
             os.ftruncate(fd, 0)

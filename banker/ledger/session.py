@@ -22,7 +22,6 @@ import gc
 import json
 import os
 import time
-import uuid
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -98,6 +97,14 @@ def _not_session(path: Path, why: str) -> SessionError:
 
 
 def _check_entry(where: str, entry: Any, seq: int) -> dict[str, Any]:
+    # the common case, as fast as it can be checked (opening a long game checks thousands)
+    if type(entry) is dict:
+        get = entry.get
+        undoes = get("undoes", False)
+        if (type(get("seq")) is int and get("seq") == seq and type(get("ts")) is str and type(get("command")) is dict
+                and type(get("effects")) is list and type(get("text")) is str and type(get("info")) is dict
+                and (undoes is None or type(undoes) is int)):
+            return entry
     if not isinstance(entry, dict):
         raise SessionError(f"{where}: entry {seq} is damaged (not a JSON object); the file was left untouched")
     problems = [k for k in ENTRY_KEYS if k not in entry]
@@ -365,7 +372,7 @@ class Session:
         except BoardError as e:
             raise SessionError(f"cannot create {path}: {e}") from None
         lock = _acquire(path)
-        doc = {"format": FORMAT, "version": VERSION, "created": _now(), "id": uuid.uuid4().hex,
+        doc = {"format": FORMAT, "version": VERSION, "created": _now(), "id": os.urandom(16).hex(),
                "name": name, **setup.to_mapping()}
         try:
             write_durably(path, _document(doc, []), replace=False)
@@ -385,6 +392,7 @@ class Session:
         return session
 
     @classmethod
+    @_no_gc  # one pause for the whole load: no collection over the freshly read log half-way
     def open(cls, path: str | os.PathLike[str], readonly: bool = False, trust_effects: bool = False) -> Session:
         """Open an existing session: replays it; as the writer, recovers and checkpoints.
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import stat
 from pathlib import Path
 from typing import Any
@@ -43,7 +42,7 @@ def write_all(fd: int, data: bytes) -> None:
 
 def temp_path(path: Path) -> Path:
     """A fresh hidden temp file name next to ``path`` (same directory, same file system)."""
-    return path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    return path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
 
 
 def is_temp_of(candidate: Path, path: Path) -> bool:

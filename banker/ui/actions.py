@@ -33,15 +33,6 @@ class Cancelled(Exception):
     """The banker pressed Escape somewhere in the flow."""
 
 
-#: every action the banker can take: (op, key, palette/help label key)
-ACTIONS: list[tuple[str, str]] = [
-    ("salary", "s"), ("buy", "b"), ("auction", "a"), ("rent", "r"), ("tax", "t"), ("card", "c"),
-    ("jail_fine", "f"), ("jail_card", "j"), ("transfer", "x"), ("build", "h"), ("sell_building", "e"),
-    ("building_auction", "o"), ("mortgage", "m"), ("unmortgage", "l"), ("trade", "d"), ("debt", "w"),
-    ("bankrupt", "k"), ("undo", "u"), ("end_game", "g"), ("deal", "n"), ("free_parking", "p"),
-]
-
-
 class Flow:
     def __init__(self, app: BankerApp) -> None:
         self.app = app

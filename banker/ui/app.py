@@ -19,8 +19,7 @@ from banker.i18n import Translator, detect_lang
 from banker.ledger import Session, SessionError
 from banker.rules import Refused, Setup
 
-from .actions import ACTIONS, Flow
-from .keys import localize_bindings
+from .keys import ACTIONS, localize_bindings
 
 
 class BankerApp(App):
@@ -37,8 +36,17 @@ class BankerApp(App):
         self.data_dir = Path(data_dir) if data_dir else None
         self._random = random.Random(seed)
         self.session: Session | None = None
-        self.flow = Flow(self)
+        self._flow = None
         localize_bindings(self)
+
+    @property
+    def flow(self):
+        """The action flows (imported on first use: the first frame does not wait for them)."""
+        if self._flow is None:
+            from .actions import Flow
+
+            self._flow = Flow(self)
+        return self._flow
 
     # ----------------------------------------------------------------- sessions
     def on_mount(self) -> None:
@@ -73,13 +81,17 @@ class BankerApp(App):
             self.switch_screen(TableScreen())
         else:
             self.push_screen(TableScreen())
-        if session.entries:  # once the table is on screen: the check must not delay the first frame
-            self.call_after_refresh(self.check_replay, session, len(session.entries))
+        # once the table is on screen: neither the check nor loading the flows delays the first frame
+        self.call_after_refresh(self.check_replay, session, len(session.entries))
         return True
 
     @work(thread=True, exclusive=True, group="replay-check")
     def check_replay(self, session: Session, upto: int) -> None:
-        """Recompute the opened log through the engine, in the background."""
+        """Recompute the opened log through the engine, in the background; load the action flows."""
+        import banker.ui.actions  # noqa: F401  (so the first action does not wait for the import)
+
+        if not upto:
+            return
         try:
             state, divergent = session.replay_check(upto)
         except SessionError as e:

@@ -6,6 +6,14 @@ from dataclasses import replace
 
 from textual.dom import DOMNode
 
+#: every action the banker can take: (op, key, palette/help label key)
+ACTIONS: list[tuple[str, str]] = [
+    ("salary", "s"), ("buy", "b"), ("auction", "a"), ("rent", "r"), ("tax", "t"), ("card", "c"),
+    ("jail_fine", "f"), ("jail_card", "j"), ("transfer", "x"), ("build", "h"), ("sell_building", "e"),
+    ("building_auction", "o"), ("mortgage", "m"), ("unmortgage", "l"), ("trade", "d"), ("debt", "w"),
+    ("bankrupt", "k"), ("undo", "u"), ("end_game", "g"), ("deal", "n"), ("free_parking", "p"),
+]
+
 
 def localize_bindings(node: DOMNode) -> None:
     """Translate the descriptions of ``node``'s bindings (``key.<description>`` in the catalogs).

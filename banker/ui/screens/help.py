@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
-from ..actions import ACTIONS
+from ..keys import ACTIONS
 from .dialogs import Dialog
 
 

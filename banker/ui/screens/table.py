@@ -8,8 +8,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..actions import ACTIONS
-from ..keys import localize_bindings
+from ..keys import ACTIONS, localize_bindings
 from ..quick import QuickError, parse
 from ..widgets.command_line import CommandLine, QuickSuggester
 from ..widgets.footer import BankFooter, release_dead_widget_caches
