@@ -20,14 +20,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from banker.rules import GameState
 
 HOUSE = "⌂"
-HOTEL = "H"
-
-
-def deed_marks(state: GameState, pos: int) -> str:
-    lot = state.lots[pos]
-    if lot.hotel:
-        return HOTEL
-    return HOUSE * lot.houses
 
 
 def account_name(tr: Translator, account: str) -> str:
@@ -81,7 +73,7 @@ class PlayerCard(Static):
             if lot.mortgaged:
                 marks.append(tr("deed.mortgaged_mark"), "dim")
             elif lot.hotel:
-                marks.append(HOTEL, "bold red")
+                marks.append(tr("deed.hotel_mark"), "bold red")
             elif lot.houses:
                 marks.append(HOUSE * lot.houses, "bold green")
             grid.add_row(name, marks)

@@ -1,0 +1,120 @@
+"""The interface catalogs (banker/i18n/{en,ru,uk}.toml): complete, consistent, and used as written."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from banker.i18n import LANGS, Translator, catalog, detect_lang
+
+I18N = Path(__file__).parent.parent / "banker" / "i18n"
+UI = Path(__file__).parent.parent / "banker" / "ui"
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def flat(table: dict, prefix: str = "") -> dict:
+    out = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            out.update(flat(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def load(lang: str) -> dict:
+    return flat(tomllib.loads((I18N / f"{lang}.toml").read_text(encoding="utf-8")))
+
+
+def forms(value: str | list[str]) -> list[str]:
+    return value if isinstance(value, list) else [value]
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_every_english_key_is_translated_and_nothing_else(lang):
+    english, other = load("en"), load(lang)
+    assert sorted(set(english) - set(other)) == [], f"{lang}.toml lacks these keys"
+    assert sorted(set(other) - set(english)) == [], f"{lang}.toml has keys English does not"
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_placeholders_are_the_same_in_every_form(lang):
+    english, other = load("en"), load(lang)
+    for key, value in english.items():
+        wanted = set(PLACEHOLDER.findall(forms(value)[0]))
+        for form in forms(other[key]):
+            assert set(PLACEHOLDER.findall(form)) == wanted, f"{lang}.toml {key}: {form!r}"
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_plurals_have_three_forms_and_strings_are_really_translated(lang):
+    english, other = load("en"), load(lang)
+    for key, value in english.items():
+        if isinstance(value, list):
+            assert len(value) == 2, f"en.toml {key}: English has [one, other]"
+            assert isinstance(other[key], list) and len(other[key]) == 3, f"{lang}.toml {key}: [one, few, many]"
+        for form in forms(other[key]):
+            words = PLACEHOLDER.sub("", form)
+            if re.search(r"[A-Za-z]{3,}", words) and not re.search(r"[А-Яа-яІіЇїЄєҐґ]", words):
+                pytest.fail(f"{lang}.toml {key} is still English: {form!r}")
+
+
+def test_plural_forms_follow_the_number():
+    ru, uk, en = Translator("ru"), Translator("uk"), Translator("en")
+    assert en("player.jail_cards", n=1) == "1 jail card"
+    assert en("player.jail_cards", n=2) == "2 jail cards"
+    one, few, many = (ru("player.jail_cards", n=n) for n in (1, 3, 5))
+    assert len({one, few, many}) == 3
+    assert ru("player.jail_cards", n=21) == one.replace("1", "21", 1)
+    assert ru("player.jail_cards", n=11) == many.replace("5", "11", 1)
+    assert ru("player.jail_cards", n=24) == few.replace("3", "24", 1)
+    assert len({uk("player.jail_cards", n=n) .split(" ", 1)[1] for n in (1, 2, 5)}) == 3
+    assert ru("table.divergent", n=1, seqs="7").startswith("Запис") and "7" in ru("table.divergent", n=1, seqs="7")
+    assert ru("table.divergent", n=1, seqs="7") != ru("table.divergent", n=2, seqs="7, 9")
+
+
+def test_the_code_asks_only_for_keys_the_catalog_has():
+    english = load("en")
+    used: set[str] = set()
+    for path in UI.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        used |= set(re.findall(r"""\btr\(\s*["']([a-z_]+\.[a-z0-9_-]+)["']""", text))
+    assert used, "no interface string found: the scan itself is broken"
+    assert sorted(used - set(english)) == []
+
+
+def test_a_missing_translation_falls_back_to_english_never_to_a_key(monkeypatch):
+    tr = Translator("ru")
+    monkeypatch.delitem(tr._ui, "flow.cancelled")
+    assert tr("flow.cancelled") == "Cancelled: nothing changed."
+    with pytest.raises(KeyError):
+        tr("flow.no_such_key")
+    assert tr.get("flow.no_such_key", "as given") == "as given"
+
+
+def test_a_broken_placeholder_in_a_translation_falls_back_to_english(monkeypatch):
+    tr = Translator("uk")
+    monkeypatch.setitem(tr._ui, "debt.cash", "Готівка {amout}")
+    assert tr("debt.cash", amount="$5") == "Cash $5"
+
+
+def test_every_catalog_loads_from_the_installed_package():
+    for lang in LANGS:
+        assert catalog(lang)["ui"]["start.title"].startswith("banker")
+
+
+@pytest.mark.parametrize(("environ", "lang"), [
+    ({"LANG": "ru_RU.UTF-8"}, "ru"),
+    ({"LANG": "uk_UA.UTF-8"}, "uk"),
+    ({"LC_ALL": "ua"}, "uk"),
+    ({"LC_ALL": "en_GB.UTF-8", "LANG": "ru_RU.UTF-8"}, "en"),
+    ({"LC_MESSAGES": "uk_UA", "LANG": "en_US.UTF-8"}, "uk"),
+    ({"LANG": "de_DE.UTF-8"}, "en"),
+    ({"LANG": "C"}, "en"),
+    ({}, "en"),
+])
+def test_the_language_comes_from_the_locale(environ, lang):
+    assert detect_lang(environ) == lang

@@ -1,0 +1,84 @@
+"""Snapshots of the console's key screens, in English, Russian and (the main screen) Ukrainian (pytest-textual-snapshot).
+
+Plain ``def`` tests (snap_compare runs its own event loop). Each starts from a game well
+under way, made through the engine and the session log; cursors are frozen (no blink) so
+a screenshot never depends on the moment it was taken. Update after a deliberate change
+with ``pytest tests/test_ui_snapshots.py --snapshot-update`` and look at the report.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.screen import ModalScreen
+from textual.widgets import Input
+
+from banker.ui.app import BankerApp
+
+from .ui_helpers import make_session, midgame_commands
+
+PLAYERS = {"en": ("Ann", "Bob", "Cid", "Dee", "Eve"), "ru": ("Аня", "Боря", "Вика", "Гена", "Даша"),
+           "uk": ("Оля", "Петро", "Іра", "Тарас", "Юля")}
+BOARD = {"en": "classic-us", "ru": "ru", "uk": "kyiv"}
+NAME = {"en": "Friday game", "ru": "Пятничная игра", "uk": "Гра в п'ятницю"}
+
+
+def midgame(tmp_path: Path, lang: str, edition: str | None = None) -> BankerApp:
+    players = PLAYERS[lang]
+    path = make_session(tmp_path / "game.json", players, edition=edition or BOARD[lang],
+                        commands=midgame_commands(players), name=NAME[lang])
+    return BankerApp(path, lang=lang)
+
+
+async def still(pilot) -> None:
+    """Let the screen settle and stop every cursor blinking."""
+    await pilot.pause()
+    for screen in pilot.app.screen_stack:
+        for widget in screen.query(Input):
+            widget.cursor_blink = False
+    await pilot.pause()
+
+
+def opened(op: str, given: dict | None = None):
+    """A run_before that opens an action's flow (as its key would) and waits for its dialog."""
+
+    async def run_before(pilot) -> None:
+        await pilot.pause()
+        pilot.app.start_action(op, given)
+        for _ in range(50):
+            await pilot.pause()
+            if isinstance(pilot.app.screen, ModalScreen):
+                break
+        await still(pilot)
+
+    return run_before
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_main_screen(snap_compare, tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
+    assert snap_compare(midgame(tmp_path, lang), terminal_size=size, run_before=still)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_income_tax_choice(snap_compare, tmp_path: Path, lang: str) -> None:
+    """The choice comes first: the dialog shows the two options, never the worth."""
+    app = midgame(tmp_path, lang, edition="classic-us")  # the only board with the income-tax choice
+    dee = PLAYERS[lang][3]
+    assert snap_compare(app, terminal_size=(80, 24), run_before=opened("tax", {"space": 4, "player": dee}))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_bankruptcy_preview(snap_compare, tmp_path: Path, lang: str) -> None:
+    """Bob owes more than he can raise: what goes where, before it is confirmed."""
+    bob = PLAYERS[lang][1]
+    assert snap_compare(midgame(tmp_path, lang), terminal_size=(100, 30),
+                        run_before=opened("bankrupt", {"player": bob}))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_raise_cash_view(snap_compare, tmp_path: Path, lang: str) -> None:
+    """The review of a debt: the debtor's legal sales and mortgages, and the most that can be raised."""
+    bob = PLAYERS[lang][1]
+    assert snap_compare(midgame(tmp_path, lang), terminal_size=(100, 30), run_before=opened("debt", {"player": bob}))
