@@ -21,6 +21,11 @@ from banker.rules import Refused, Setup
 
 from .keys import ACTIONS, localize_bindings
 
+#: seconds after an action when the idle garbage collection runs
+IDLE_GC_DELAY = 0.5
+#: how many middle-generation passes before a full one is due the idle collection runs
+IDLE_GC_MARGIN = 3
+
 
 class BankerApp(App):
     CSS_PATH = "banker.tcss"
@@ -37,6 +42,7 @@ class BankerApp(App):
         self._random = random.Random(seed)
         self.session: Session | None = None
         self._flow = None
+        self._idle_gc = None
         localize_bindings(self)
 
     @property
@@ -136,7 +142,20 @@ class BankerApp(App):
         text = self.tr.parts(entry["parts"])
         self.show_message(text)
         self.refresh_table()
+        self._collect_when_idle()
         return entry
+
+    def _collect_when_idle(self) -> None:
+        """The full garbage collection, when one is near, a moment after an action while the banker
+        reads the screen: the dialogs' leftovers are swept then, not in the middle of the next action."""
+        if self._idle_gc is not None:
+            self._idle_gc.stop()
+        self._idle_gc = self.set_timer(IDLE_GC_DELAY, self._idle_collect, name="idle-gc")
+
+    def _idle_collect(self) -> None:
+        # only when a full collection is near anyway (each one costs the next action its memory again)
+        if gc.get_count()[2] >= gc.get_threshold()[2] - IDLE_GC_MARGIN:
+            gc.collect()
 
     def refuse(self, error: Exception) -> None:
         text = self.tr.refusal(error) if isinstance(error, Refused) else str(error)

@@ -40,8 +40,20 @@ class PlayerCard(Static):
         self.player = player
         self.border_title = player
 
+    _shown: tuple | None = None
+
     def show(self, state: GameState, tr: Translator) -> None:
         p = self.player
+        # what the card shows, cheaply: an unchanged card is not re-rendered (most actions touch one or two)
+        deeds = sorted(state.deeds_of(p))
+        lots = state.lots
+        key = (tr.lang, p in state.bankrupt, state.bankrupt_to.get(p), state.cash[p], tuple(state.debts.get(p, ())),
+               len(state.jail_cards_of(p)),
+               tuple((pos, lots[pos].houses, lots[pos].hotel, lots[pos].mortgaged,
+                      state.owns_group(p, state.edition.spaces[pos].group or "")) for pos in deeds))
+        if key == self._shown:
+            return
+        self._shown = key
         fmt = state.edition.fmt
         self.set_class(p in state.bankrupt, "bankrupt")
         self.set_class(bool(state.debts.get(p)), "in-debt")
@@ -58,7 +70,7 @@ class PlayerCard(Static):
         grid = Table.grid(expand=True)
         grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
         grid.add_column(justify="right", no_wrap=True)
-        for pos in sorted(state.deeds_of(p)):
+        for pos in deeds:
             space = state.edition.spaces[pos]
             lot = state.lots[pos]
             group = space.group or ""
@@ -99,6 +111,8 @@ class PlayersPanel(Horizontal):
 class BankPanel(Static):
     """What the bank holds: houses and hotels left, the pot, deeds awaiting auction."""
 
+    _shown: Text | None = None
+
     def show(self, state: GameState, tr: Translator) -> None:
         text = Text()
         text.append(tr("bank.houses", n=state.bank_houses, total=state.edition.houses))
@@ -111,16 +125,20 @@ class BankPanel(Static):
         if state.over:
             winner = state.winner or ", ".join(state.result.get("tied", []))
             text.append("\n" + tr("bank.over", winner=winner), "bold green")
-        self.update(text)
+        if text != self._shown:
+            self._shown = text
+            self.update(text)
 
 
 class LogPanel(Static):
     """The last actions, newest at the bottom; undone ones struck through."""
 
     def show_entries(self, entries: list[dict[str, Any]], tr: Translator, limit: int = 8) -> None:
-        undone = {e["undoes"] for e in entries if e.get("undoes")}
+        shown = entries[-limit:]
+        # an undo always comes after what it undoes: the undone among the shown are undone by shown entries
+        undone = {e["undoes"] for e in shown if e.get("undoes")}
         text = Text(no_wrap=True, overflow="ellipsis")
-        for entry in entries[-limit:]:
+        for entry in shown:
             if text:
                 text.append("\n")
             line = tr.parts(entry["parts"]) if entry.get("parts") else entry.get("text", "")
