@@ -226,7 +226,7 @@ class Stamps:
         return sum(max(0.0, min(b, end) - max(a, start)) for a, b in self.gc)
 
 
-async def action_latency(path: Path, actions: int, warmup: int = 2) -> list[dict]:
+async def action_latency(path: Path, actions: int, think: float, warmup: int = 2) -> list[dict]:
     """Key press to the committed, re-drawn table, for ``actions`` salaries late in the game (ms)."""
     from banker.ui.app import BankerApp
     from banker.ui.screens.dialogs import ConfirmScreen
@@ -282,6 +282,7 @@ async def action_latency(path: Path, actions: int, warmup: int = 2) -> list[dict
                                     "apply_to_frame": drawn - returned, "total": end - t0,
                                     "gc": stamps.gc_within(t0, end)})
                 await pilot.pause()
+                await asyncio.sleep(think)  # the banker reads the screen and calls the next action
     finally:
         gc.callbacks.remove(stamps.on_gc)
     return [{k: v * 1000 for k, v in s.items()} for s in samples]
@@ -317,6 +318,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7, help="processes started per case (after one warm-up)")
     parser.add_argument("--actions", type=int, default=30, help="actions timed key to frame (after two warm-up)")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="seconds between one action's commit and the next action (the banker's own time)")
     parser.add_argument("--dir", help="where to write the sessions (default: a temp folder); the disk matters")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -328,7 +331,7 @@ def main() -> int:
                     f"banker, {GAME:,}-action session": folder / f"game-{GAME}.json"}
         starts = start_to_frame(sessions, args.runs)
         late = asyncio.run(action_latency(copy_session(folder / f"game-{GAME}.json", folder / "late.json"),
-                                          args.actions))
+                                          args.actions, args.think))
 
     print(f"## Console speed ({platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}, Textual {textual.__version__}, "
@@ -361,7 +364,8 @@ def main() -> int:
     print(f"### One action late in a {GAME:,}-action game: Enter on the confirmation → committed, table re-drawn")
     print()
     print(f"In-process (`App.run_test`, {SIZE[0]}×{SIZE[1]}), {len(late)} salaries of alternating players "
-          "after two warm-up; each a real commit (journal line + fsync).")
+          f"after two warm-up, {args.think:g} s apart (a banker takes longer: the player, the deed, the "
+          "confirmation); each a real commit (journal line + fsync).")
     print()
     print("| from the Enter key to … | median ms | p90 ms | worst ms |")
     print("|---|---:|---:|---:|")
