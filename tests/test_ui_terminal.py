@@ -61,6 +61,15 @@ class Terminal:
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared on the terminal; it shows:\n{screen}")
 
+    def wait_until(self, ok, timeout: float = 10.0) -> str:
+        """The screen once ``ok(screen)`` holds, or the last one seen (for the caller's assert)."""
+        deadline = time.monotonic() + timeout
+        screen = self.screen()
+        while not ok(screen) and time.monotonic() < deadline:
+            time.sleep(0.1)
+            screen = self.screen()
+        return screen
+
     def keys(self, *keys: str, literal: bool = False) -> None:
         self.tmux("send-keys", "-t", self.name, *(["-l"] if literal else []), *keys)
         time.sleep(0.15)
@@ -108,7 +117,7 @@ def test_kill_and_restart_finds_the_same_table(tmp_path: Path, terminal: Termina
 
     # buy Boardwalk with the dialogs: b, the player, the deed, confirm
     terminal.keys("b")
-    terminal.wait_for("Buy")
+    terminal.wait_for("type to filter")  # the dialog is up (the footer always shows "Buy")
     terminal.type("ann")
     terminal.keys("Enter")
     terminal.type("boardw")
@@ -126,6 +135,7 @@ def test_kill_and_restart_finds_the_same_table(tmp_path: Path, terminal: Termina
     terminal.keys("Escape")
     # a salary from the keys
     terminal.keys("s")
+    terminal.wait_for("type to filter")
     terminal.type("cid")
     terminal.keys("Enter")
     terminal.wait_for("Bank → Cid")
@@ -142,5 +152,6 @@ def test_kill_and_restart_finds_the_same_table(tmp_path: Path, terminal: Termina
 
     # start again: the same table
     terminal.start([*BANKER, "open", str(path), "--lang", "en"], tmp_path)
-    after = terminal.wait_for("Cid collects $200 salary")
+    terminal.wait_for("Cid collects $200 salary")
+    after = terminal.wait_until(lambda screen: table_part(screen) == table_part(before))
     assert table_part(after) == table_part(before)
