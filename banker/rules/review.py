@@ -1,0 +1,242 @@
+"""The review of a session: what happened, worked out from the logged effects alone.
+
+Pure: given the setup's fresh game state and the log's entries (the dicts the session log
+stores: seq, ts, command, effects, parts, undoes), :func:`review` returns the timeline, each
+player's cash and net worth after every entry, and the summary a table asks for afterwards
+(rent per player, deed and colour group; taxes and fines; auctions against printed prices;
+the biggest payments; the bankruptcies). No recomputation of commands: a review reads what
+was logged, so it shows the game as it was played.
+
+Choices (docs/review.md): an entry that was undone, and the undo itself, are shown in the
+timeline (struck through, with the reason) but left out of every total, since together they
+moved nothing; the cash and net-worth series include them, as the table really saw them.
+Rent that opened a debt counts when it is paid, against the deed it was charged for.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .state import BANK, POT, GameState, apply_effects
+from .valuation import net_worth
+
+#: the payments to the bank (or the Free Parking pot) that are taxes and fines
+BANK_CHARGES = ("tax", "fine", "interest")
+
+
+@dataclass
+class TimelineItem:
+    seq: int
+    ts: str
+    op: str
+    players: tuple[str, ...]  # every player the entry names or moves money of
+    spaces: tuple[int, ...]  # every space it names or changes
+    parts: list[dict[str, Any]]  # the logged description (render with Translator.parts)
+    text: str  # the logged English text
+    undone_by: int | None = None  # the seq of the undo that took it back
+    undo_reason: str | None = None  # that undo's reason
+    undoes: int | None = None  # for an undo: the seq it took back
+    reason: str | None = None  # for an undo: its reason
+
+    @property
+    def undone(self) -> bool:
+        return self.undone_by is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "ts": self.ts, "op": self.op, "players": list(self.players),
+                "spaces": list(self.spaces), "text": self.text, "undone": self.undone, "undone_by": self.undone_by,
+                "undo_reason": self.undo_reason, "undoes": self.undoes, "reason": self.reason}
+
+
+@dataclass
+class Payment:
+    seq: int
+    payer: str
+    payee: str
+    amount: int
+    why: str
+
+
+@dataclass
+class Auction:
+    seq: int
+    space: int
+    winner: str | None
+    bid: int
+    printed: int
+
+
+@dataclass
+class Bankruptcy:
+    seq: int
+    ts: str
+    player: str
+    creditor: str
+
+
+@dataclass
+class Review:
+    players: tuple[str, ...]
+    timeline: list[TimelineItem]
+    #: after each entry: seqs, and per player their cash and net worth (index-aligned with ``seqs``)
+    seqs: list[int]
+    cash: dict[str, list[int]]
+    worth: dict[str, list[int]]
+    rent_paid: dict[str, int] = field(default_factory=dict)
+    rent_received: dict[str, int] = field(default_factory=dict)
+    rent_by_deed: dict[int, int] = field(default_factory=dict)
+    rent_by_group: dict[str, int] = field(default_factory=dict)
+    #: per player, per reason (tax, fine, interest): paid to the bank or the pot
+    to_bank: dict[str, dict[str, int]] = field(default_factory=dict)
+    salary: dict[str, int] = field(default_factory=dict)
+    auctions: list[Auction] = field(default_factory=list)
+    biggest: list[Payment] = field(default_factory=list)
+    bankruptcies: list[Bankruptcy] = field(default_factory=list)
+    undone: int = 0
+
+    def to_json(self, state: GameState) -> dict[str, Any]:
+        spaces = state.edition.spaces
+        return {
+            "players": list(self.players),
+            "summary": {
+                "rent_paid": self.rent_paid, "rent_received": self.rent_received,
+                "rent_by_deed": {spaces[p].name: v for p, v in sorted(self.rent_by_deed.items())},
+                "rent_by_group": self.rent_by_group,
+                "to_bank": self.to_bank, "salary": self.salary,
+                "auctions": [{"seq": a.seq, "space": spaces[a.space].name, "winner": a.winner, "bid": a.bid,
+                              "printed": a.printed} for a in self.auctions],
+                "biggest_payments": [{"seq": p.seq, "from": p.payer, "to": p.payee, "amount": p.amount, "for": p.why}
+                                     for p in self.biggest],
+                "bankruptcies": [{"seq": b.seq, "ts": b.ts, "player": b.player, "creditor": b.creditor}
+                                 for b in self.bankruptcies],
+                "undone_entries": self.undone,
+            },
+            "series": {"seqs": self.seqs, "cash": self.cash, "net_worth": self.worth},
+            "timeline": [t.to_json() for t in self.timeline],
+        }
+
+
+#: command keys that name players / spaces
+PLAYER_KEYS = ("player", "payer", "winner", "from", "to")
+SPACE_KEYS = ("space",)
+
+
+def _involved(state: GameState, entry: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    cmd = entry["command"]
+    players: list[str] = []
+    spaces: list[int] = []
+
+    def add_player(name: Any) -> None:
+        if isinstance(name, str) and name in state.cash and name not in players:
+            players.append(name)
+
+    def add_space(pos: Any) -> None:
+        if isinstance(pos, int) and not isinstance(pos, bool) and pos not in spaces:
+            spaces.append(pos)
+
+    for key in PLAYER_KEYS:
+        add_player(cmd.get(key))
+    for key in SPACE_KEYS:
+        add_space(cmd.get(key))
+    for side in ("give", "get"):
+        if isinstance(cmd.get(side), Mapping):
+            for pos in cmd[side].get("spaces") or ():
+                add_space(pos)
+    for e in entry["effects"]:
+        if e["t"] == "pay":
+            add_player(e["from"])
+            add_player(e["to"])
+        elif "space" in e:
+            add_space(e["space"])
+        elif "player" in e:
+            add_player(e["player"])
+    return tuple(players), tuple(spaces)
+
+
+def review(state: GameState, entries: Iterable[Mapping[str, Any]], biggest: int = 10) -> Review:
+    """Review ``entries`` played from ``state`` (a fresh game of the session's setup; it is
+    advanced to the end of the log)."""
+    entries = list(entries)
+    players = tuple(state.players)
+    undone_by: dict[int, Mapping[str, Any]] = {}
+    for e in entries:
+        if e.get("undoes") is not None:
+            undone_by[e["undoes"]] = e
+    r = Review(players=players, timeline=[], seqs=[], cash={p: [] for p in players}, worth={p: [] for p in players})
+    rent_paid: dict[str, int] = defaultdict(int)
+    rent_received: dict[str, int] = defaultdict(int)
+    by_deed: dict[int, int] = defaultdict(int)
+    to_bank: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    salary: dict[str, int] = defaultdict(int)
+    payments: list[Payment] = []
+    # rent charged but owed (a debt): the deed it was for, in the order the claims are paid
+    owed_rent: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    spaces = state.edition.spaces
+    for entry in entries:
+        seq = entry["seq"]
+        cmd = entry["command"]
+        op = cmd.get("op", "?")
+        involved_players, involved_spaces = _involved(state, entry)
+        undo = undone_by.get(seq)
+        item = TimelineItem(seq=seq, ts=entry.get("ts", ""), op=op, players=involved_players, spaces=involved_spaces,
+                            parts=list(entry.get("parts") or []), text=entry.get("text", ""),
+                            undone_by=undo["seq"] if undo else None,
+                            undo_reason=str(undo["command"].get("reason", "")) if undo else None,
+                            undoes=entry.get("undoes"),
+                            reason=str(cmd.get("reason", "")) if op == "undo" else None)
+        r.timeline.append(item)
+        apply_effects(state, entry["effects"])
+        r.seqs.append(seq)
+        for p in players:
+            r.cash[p].append(state.cash[p])
+            r.worth[p].append(net_worth(state, p))
+        if item.undone or op == "undo":
+            if item.undone:
+                r.undone += 1
+            continue
+        if op == "bankrupt":
+            for e in entry["effects"]:
+                if e["t"] == "bankrupt":
+                    r.bankruptcies.append(Bankruptcy(seq, item.ts, e["player"], e["creditor"]))
+        if op == "auction":
+            pos = cmd.get("space")
+            r.auctions.append(Auction(seq, pos, cmd.get("winner"), int(cmd.get("bid") or 0), spaces[pos].price or 0))
+        rent_space = cmd.get("space") if op == "rent" else None
+        for e in entry["effects"]:
+            if e["t"] == "debt" and rent_space is not None:
+                # a rent claim added to the payer's debts: remember its deed until it is paid
+                old = len(e["old"] or [])
+                for creditor, amount, why in (e["new"] or [])[old:]:
+                    if why == "rent":
+                        owed_rent[(e["player"], creditor)].append((amount, rent_space))
+            if e["t"] != "pay":
+                continue
+            src, dst, amount, why = e["from"], e["to"], e["amount"], e.get("for", "")
+            payments.append(Payment(seq, src, dst, amount, why))
+            if why == "rent":
+                deed = rent_space
+                queue = owed_rent.get((src, dst))
+                if deed is None and queue:
+                    _amount, deed = queue.pop(0)
+                rent_paid[src] += amount
+                rent_received[dst] += amount
+                if deed is not None:
+                    by_deed[deed] += amount
+            elif why in BANK_CHARGES and dst in (BANK, POT) and src in state.cash:
+                to_bank[src][why] += amount
+            elif why == "salary" and src == BANK:
+                salary[dst] += amount
+    r.rent_paid = {p: rent_paid[p] for p in players if rent_paid[p]}
+    r.rent_received = {p: rent_received[p] for p in players if rent_received[p]}
+    r.rent_by_deed = dict(sorted(by_deed.items(), key=lambda kv: (-kv[1], kv[0])))
+    groups: dict[str, int] = defaultdict(int)
+    for pos, amount in by_deed.items():
+        groups[spaces[pos].group or spaces[pos].kind] += amount
+    r.rent_by_group = dict(sorted(groups.items(), key=lambda kv: (-kv[1], kv[0])))
+    r.to_bank = {p: dict(to_bank[p]) for p in players if p in to_bank}
+    r.salary = {p: salary[p] for p in players if salary[p]}
+    r.biggest = sorted((p for p in payments if p.payer != p.payee), key=lambda p: (-p.amount, p.seq))[:biggest]
+    return r
