@@ -259,6 +259,49 @@ def cmd_open(args: argparse.Namespace) -> int:
     return _run_app(str(path), args.lang)
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    read_session_doc(path)  # a missing or damaged file is refused here, in one line
+    try:
+        from banker.ui.app import run_app
+    except ImportError as e:
+        _say_error(f"banker review: the review screen is not available ({e}); `banker export` works without it")
+        return EXIT_USAGE
+    return int(run_app(str(path), getattr(args, "lang", None), review=True) or 0)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from banker.i18n import Translator, detect_lang
+    from banker.ledger.export import export, load_review
+
+    path = Path(args.file)
+    files = export(load_review(path), args.format, Translator(getattr(args, "lang", None) or detect_lang()))
+    if args.out == "-":
+        if len(files) > 1:
+            raise CliError("--format csv writes two files (timeline and summary): give --out a file prefix, "
+                           "not -")
+        sys.stdout.write(next(iter(files.values())))
+        return EXIT_OK
+    base = Path(args.out) if args.out else Path(path.stem)
+    for suffix, text in files.items():
+        target = base.with_name(base.name + suffix)
+        try:
+            target.write_text(text, encoding="utf-8", newline="")
+        except OSError as e:
+            raise CliError(f"cannot write {target}: {e.strerror}") from None
+        print(target)
+    return EXIT_OK
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from banker.ledger.audit import audit
+
+    report = audit(Path(args.file))
+    for line in report.lines():
+        print(line)
+    return EXIT_OK if report.ok else EXIT_REFUSED
+
+
 # --------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     from banker.boards import EDITIONS
@@ -307,6 +350,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="the session file")
     p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="the screen's language: en, ru or uk")
     p.set_defaults(func=cmd_open)
+
+    p = sub.add_parser("review", help="review a session (read-only): timeline, charts, summary, count, audit")
+    p.add_argument("file", metavar="FILE", help="the session file (a game in progress may be reviewed)")
+    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="the screen's language: en, ru or uk")
+    p.set_defaults(func=cmd_review)
+
+    p = sub.add_parser("export", help="export the timeline and the summary: csv, markdown or json")
+    p.add_argument("file", metavar="FILE", help="the session file")
+    p.add_argument("--format", required=True, choices=("csv", "markdown", "json"),
+                   help="csv (two files: PREFIX-timeline.csv, PREFIX-summary.csv), markdown (reads well in a chat) "
+                        "or json")
+    p.add_argument("--out", "-o", metavar="PREFIX",
+                   help="where to write, without the extension (default: the session's name in the current folder); "
+                        "- for standard output (markdown, json)")
+    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="the texts' language: en, ru or uk")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("audit", help="replay the log and check every entry, money and buildings; exit 1 if not")
+    p.add_argument("file", metavar="FILE", help="the session file")
+    p.set_defaults(func=cmd_audit)
     return parser
 
 

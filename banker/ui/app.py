@@ -33,8 +33,9 @@ class BankerApp(App):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(self, path: str | Path | None = None, lang: str | None = None, data_dir: str | Path | None = None,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, review: bool = False) -> None:
         super().__init__()
+        self.review_only = review  # `banker review`: the session read-only, on the review screen
         self.lang = lang or detect_lang()
         self.tr = Translator(self.lang)
         self.path = Path(path) if path else None
@@ -57,7 +58,9 @@ class BankerApp(App):
     # ----------------------------------------------------------------- sessions
     def on_mount(self) -> None:
         self.title = "banker"
-        if self.path is not None:
+        if self.review_only and self.path is not None:
+            self.open_review(self.path)
+        elif self.path is not None:
             if not self.open_session(self.path):
                 self.exit(return_code=1)
         else:
@@ -90,6 +93,24 @@ class BankerApp(App):
         # once the table is on screen: neither the check nor loading the flows delays the first frame
         self.call_after_refresh(self.check_replay, session, len(session.entries))
         return True
+
+    def open_review(self, path: Path) -> None:
+        """`banker review`: the session read-only (no lock: a game may be going on), on the review screen."""
+        from .screens.review import ReviewScreen
+
+        try:
+            self.session = Session.open(path, readonly=True, trust_effects=True)
+        except SessionError as e:
+            self.open_error = str(e)
+            self.exit(return_code=1, message=str(e))
+            return
+        self.push_screen(ReviewScreen(standalone=True))
+
+    def action_review(self) -> None:
+        from .screens.review import ReviewScreen
+
+        if self.session is not None:
+            self.push_screen(ReviewScreen())
 
     @work(thread=True, exclusive=True, group="replay-check")
     def check_replay(self, session: Session, upto: int) -> None:
@@ -197,6 +218,7 @@ class BankerApp(App):
         for op, key in ACTIONS:
             yield SystemCommand(f"{self.tr(f'action.{op}')}  [{key}]", self.tr(f"help.{op}"),
                                 partial(self.start_action, op))
+        yield SystemCommand(f"{self.tr('action.review')}  [v]", self.tr("help.review"), self.action_review)
         yield SystemCommand(self.tr("help.title"), self.tr("help.about"), self.action_help)
 
     def action_help(self) -> None:
@@ -205,7 +227,7 @@ class BankerApp(App):
         self.push_screen(HelpScreen())
 
 
-def run_app(path: str | None = None, lang: str | None = None) -> int:
-    app = BankerApp(path, lang)
+def run_app(path: str | None = None, lang: str | None = None, review: bool = False) -> int:
+    app = BankerApp(path, lang, review=review)
     app.run()
     return app.return_code or 0

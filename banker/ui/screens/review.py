@@ -1,0 +1,285 @@
+"""The review of a session: timeline with filters, charts, summary, count the table, audit.
+
+Read-only: it is given the session's entries and reviews them through
+:func:`banker.rules.review.review` (figures from the logged effects); it never writes.
+Opened from the table (`v`, also for a game in progress) or by `banker review FILE`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Input, Select, Static, TabbedContent, TabPane
+from textual_plotext import PlotextPlot
+
+from banker.rules import BANK, POT, game_from_setup
+from banker.rules.review import Review, review
+
+from ..keys import localize_bindings
+from ..widgets.footer import BankFooter
+
+#: the most points a chart draws (a long game is sampled evenly)
+CHART_POINTS = 400
+TABS = ("timeline", "charts", "summary", "count", "audit")
+
+
+class ReviewScreen(Screen):
+    """The session reviewed. ``standalone``: opened by `banker review` (closing it quits)."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("1", "tab('timeline')", show=False), Binding("2", "tab('charts')", show=False),
+        Binding("3", "tab('summary')", show=False), Binding("4", "tab('count')", show=False),
+        Binding("5", "tab('audit')", show=False),
+        Binding("c", "tab('count')", "Count"),
+        Binding("a", "audit", "Audit"),
+    ]
+
+    def __init__(self, standalone: bool = False) -> None:
+        super().__init__()
+        self.standalone = standalone
+        session = self.app.session
+        self.path = session.path
+        self.state = game_from_setup(session.setup)
+        self.entries = list(session.entries)
+        self.review: Review = review(self.state, self.entries)
+        self.lines = [self.app.tr.parts(i.parts) if i.parts else i.text for i in self.review.timeline]
+        localize_bindings(self)
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        tr = self.app.tr
+        session = self.app.session
+        state = self.state
+        yield Static(tr("review.header", name=session.name, edition=state.edition.name, n=len(self.entries)),
+                     id="review-header")
+        with TabbedContent(id="review-tabs"):
+            with TabPane(tr("review.tab_timeline"), id="timeline"):
+                with Horizontal(id="review-filters"):
+                    yield Select([(p, p) for p in state.players], prompt=tr("review.all_players"),
+                                 id="filter-player")
+                    ops = sorted({i.op for i in self.review.timeline})
+                    yield Select([(tr.get(f"action.{op}", op), op) for op in ops], prompt=tr("review.all_actions"),
+                                 id="filter-op")
+                    yield Input(placeholder=tr("review.filter_text"), id="filter-text")
+                yield DataTable(id="review-timeline", cursor_type="row", zebra_stripes=True)
+            with TabPane(tr("review.tab_charts"), id="charts"):
+                with Vertical():
+                    yield PlotextPlot(id="chart-cash")
+                    yield PlotextPlot(id="chart-worth")
+            with TabPane(tr("review.tab_summary"), id="summary"):
+                with VerticalScroll():
+                    yield Static(self.summary(), id="review-summary")
+            with TabPane(tr("review.tab_count"), id="count"):
+                with VerticalScroll():
+                    yield Static(self.count_the_table(), id="review-count")
+            with TabPane(tr("review.tab_audit"), id="audit"):
+                with VerticalScroll():
+                    yield Static(tr("review.audit_hint"), id="review-audit")
+        yield BankFooter()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#review-timeline", DataTable)
+        tr = self.app.tr
+        table.add_columns("#", tr("review.col_action"))
+        self.fill_timeline()
+        self.draw_charts()
+        table.focus()
+
+    # ---------------------------------------------------------------- timeline
+    def matches(self, i: int, player: Any, op: Any, text: str) -> bool:
+        item = self.review.timeline[i]
+        if player is not None and player is not Select.NULL and player not in item.players:
+            return False
+        if op is not None and op is not Select.NULL and item.op != op:
+            return False
+        if text:
+            spaces = " ".join(self.state.edition.spaces[p].name for p in item.spaces)
+            if text not in f"{self.lines[i]} {spaces}".casefold():
+                return False
+        return True
+
+    def fill_timeline(self) -> None:
+        tr = self.app.tr
+        table = self.query_one("#review-timeline", DataTable)
+        player = self.query_one("#filter-player", Select).value
+        op = self.query_one("#filter-op", Select).value
+        text = self.query_one("#filter-text", Input).value.strip().casefold()
+        table.clear()
+        rows = []
+        for i, item in enumerate(self.review.timeline):
+            if not self.matches(i, player, op, text):
+                continue
+            line = Text(self.lines[i], no_wrap=True, overflow="ellipsis")
+            if item.undone:
+                line.stylize("strike dim")
+                line.append("  " + tr("review.undone_note", seq=item.undone_by, reason=item.undo_reason or ""),
+                            "italic yellow")
+            elif item.op == "undo":
+                line.stylize("italic yellow")
+            rows.append((Text(str(item.seq), "dim", justify="right"), line))
+        table.add_rows(rows)
+        if rows:
+            table.move_cursor(row=len(rows) - 1)
+
+    @on(Select.Changed)
+    @on(Input.Changed, "#filter-text")
+    def refilter(self) -> None:
+        self.fill_timeline()
+
+    # ------------------------------------------------------------------ charts
+    def draw_charts(self) -> None:
+        tr = self.app.tr
+        r = self.review
+        n = len(r.seqs)
+        step = max(1, -(-n // CHART_POINTS))
+        idx = list(range(0, n, step))
+        if n and idx[-1] != n - 1:
+            idx.append(n - 1)
+        xs = [r.seqs[i] for i in idx]
+        for widget_id, series, title in (("#chart-cash", r.cash, tr("review.chart_cash")),
+                                         ("#chart-worth", r.worth, tr("review.chart_worth"))):
+            plot = self.query_one(widget_id, PlotextPlot)
+            plt = plot.plt
+            plt.clear_data()
+            plt.title(title)
+            plt.xlabel("#")
+            if xs:
+                for p in r.players:
+                    plt.plot(xs, [series[p][i] for i in idx], label=p, marker="braille")
+            plot.refresh()
+
+    # ----------------------------------------------------------------- summary
+    def account(self, name: str) -> str:
+        if name == BANK:
+            return self.app.tr("bank.name")
+        if name == POT:
+            return self.app.tr("bank.pot")
+        return name
+
+    def summary(self) -> Table:
+        tr = self.app.tr
+        r, state = self.review, self.state
+        fmt = state.edition.fmt
+        spaces = state.edition.spaces
+        out = Table.grid(padding=(0, 0))
+        players = Table(title=tr("review.players_title"), title_justify="left", expand=False)
+        for col in ("player", "cash", "net_worth", "rent_received", "rent_paid", "to_bank", "salary"):
+            players.add_column(tr(f"review.{col}"), justify="left" if col == "player" else "right")
+        for p in r.players:
+            final_worth = r.worth[p][-1] if r.worth[p] else state.cash[p]
+            name = Text(p, "strike" if p in state.bankrupt else "")
+            players.add_row(name, fmt(r.cash[p][-1] if r.cash[p] else state.cash[p]), fmt(final_worth),
+                            fmt(r.rent_received.get(p, 0)), fmt(r.rent_paid.get(p, 0)),
+                            fmt(sum(r.to_bank.get(p, {}).values())), fmt(r.salary.get(p, 0)))
+        out.add_row(players)
+        deeds = Table(title=tr("review.best_deeds"), title_justify="left")
+        deeds.add_column(tr("review.deed"))
+        deeds.add_column(tr("review.rent"), justify="right")
+        for pos, amount in list(r.rent_by_deed.items())[:10]:
+            deeds.add_row(spaces[pos].name, fmt(amount))
+        groups = Table(title=tr("review.by_group"), title_justify="left")
+        groups.add_column(tr("review.group"))
+        groups.add_column(tr("review.rent"), justify="right")
+        for group, amount in r.rent_by_group.items():
+            known = state.edition.groups.get(group)
+            groups.add_row(Text("█ ", known.color if known else "white") + Text(known.name if known else group),
+                           fmt(amount))
+        side = Table.grid(padding=(0, 2))
+        side.add_row(deeds, groups)
+        out.add_row(side)
+        if r.auctions:
+            auctions = Table(title=tr("review.auctions"), title_justify="left")
+            for col in ("seq", "deed", "winner", "bid", "printed"):
+                auctions.add_column(tr(f"review.{col}"), justify="right" if col in ("seq", "bid", "printed") else "left")
+            for a in r.auctions:
+                auctions.add_row(str(a.seq), spaces[a.space].name, a.winner or "—", fmt(a.bid), fmt(a.printed))
+            out.add_row(auctions)
+        biggest = Table(title=tr("review.biggest"), title_justify="left")
+        for col in ("seq", "from", "to", "amount", "why"):
+            biggest.add_column(tr(f"review.{col}"), justify="right" if col in ("seq", "amount") else "left")
+        for pay in r.biggest:
+            biggest.add_row(str(pay.seq), self.account(pay.payer), self.account(pay.payee), fmt(pay.amount), pay.why)
+        out.add_row(biggest)
+        if r.bankruptcies:
+            text = Text(tr("review.bankruptcies") + "\n", "bold")
+            for b in r.bankruptcies:
+                text.append(tr("review.bankruptcy_line", seq=b.seq, ts=b.ts[:16].replace("T", " "), player=b.player,
+                               creditor=self.account(b.creditor)) + "\n")
+            out.add_row(text)
+        return out
+
+    # ---------------------------------------------------------- count the table
+    def count_the_table(self) -> Text:
+        """What should be on the table: the bank's houses and hotels, each player's deeds."""
+        tr = self.app.tr
+        state = self.state  # reviewed to the end of the log: the table as it stands
+        text = Text()
+        text.append(tr("review.count_intro") + "\n\n", "dim")
+        text.append(tr("review.count_bank", houses=state.bank_houses, hotels=state.bank_hotels) + "\n", "bold")
+        unowned = [pos for pos, lot in sorted(state.lots.items()) if lot.owner is None]
+        text.append(tr("review.count_unowned", n=len(unowned)) + "\n\n")
+        for p in state.players:
+            deeds = sorted(state.deeds_of(p))
+            houses, hotels = state.buildings_of(p)
+            if p in state.bankrupt:
+                continue
+            text.append(tr("review.count_player", player=p, n=len(deeds), houses=houses, hotels=hotels) + "\n", "bold")
+            for pos in deeds:
+                space = state.edition.spaces[pos]
+                lot = state.lots[pos]
+                group = space.group or ""
+                color = state.edition.groups[group].color if group in state.edition.groups else "white"
+                text.append("  █ ", color)
+                text.append(space.name, "dim" if lot.mortgaged else "")
+                if lot.mortgaged:
+                    text.append(f"  {tr('deed.mortgaged')}", "dim")
+                elif lot.hotel:
+                    text.append(f"  {tr('deed.hotel_mark')}", "bold red")
+                elif lot.houses:
+                    text.append(f"  {'⌂' * lot.houses}", "bold green")
+                text.append("\n")
+            text.append("\n")
+        return text
+
+    # ------------------------------------------------------------------- audit
+    def action_audit(self) -> None:
+        self.query_one(TabbedContent).active = "audit"
+        self.query_one("#review-audit", Static).update(self.app.tr("review.audit_running"))
+        self.run_audit()
+
+    @work(thread=True, exclusive=True, group="audit")
+    def run_audit(self) -> None:
+        from banker.ledger import SessionError
+        from banker.ledger.audit import audit
+
+        tr = self.app.tr
+        try:
+            report = audit(self.path)
+        except SessionError as e:
+            text = Text(str(e), "bold red")
+        else:
+            if report.ok:
+                text = Text(tr("review.audit_ok", n=report.entries), "bold green")
+            else:
+                text = Text(tr("review.audit_problems", n=len(report.problems)) + "\n\n", "bold red")
+                for problem in report.problems:
+                    text.append(f"  {problem}\n")
+        self.app.call_from_thread(self.query_one("#review-audit", Static).update, text)
+
+    # ------------------------------------------------------------------- keys
+    def action_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+
+    def action_close(self) -> None:
+        if self.standalone:
+            self.app.exit()
+        else:
+            self.dismiss()
