@@ -82,3 +82,40 @@ def test_raise_cash_view(snap_compare, tmp_path: Path, lang: str) -> None:
     """The review of a debt: the debtor's legal sales and mortgages, and the most that can be raised."""
     bob = PLAYERS[lang][1]
     assert snap_compare(midgame(tmp_path, lang), terminal_size=(100, 30), run_before=opened("debt", {"player": bob}))
+
+
+def reviewed(tmp_path: Path, lang: str) -> BankerApp:
+    players = PLAYERS[lang]
+    commands = [*midgame_commands(players), {"op": "salary", "player": players[0]},
+                {"op": "undo", "reason": {"en": "wrong player", "ru": "не тот игрок", "uk": "не той гравець"}[lang]}]
+    path = make_session(tmp_path / "game.json", players, edition=BOARD[lang], commands=commands, name=NAME[lang])
+    return BankerApp(path, lang=lang, review=True)
+
+
+def tab(key: str):
+    async def run_before(pilot) -> None:
+        await pilot.pause()
+        await pilot.press(key)
+        await pilot.pause()
+        await still(pilot)
+
+    return run_before
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_review_timeline(snap_compare, tmp_path: Path, lang: str) -> None:
+    """The review opens on the timeline, newest at the bottom; the undone salary struck through with its reason."""
+    assert snap_compare(reviewed(tmp_path, lang), terminal_size=(100, 30), run_before=tab("1"))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_review_charts(snap_compare, tmp_path: Path, lang: str) -> None:
+    assert snap_compare(reviewed(tmp_path, lang), terminal_size=(100, 30), run_before=tab("2"))
+
+
+def test_review_summary(snap_compare, tmp_path: Path) -> None:
+    assert snap_compare(reviewed(tmp_path, "en"), terminal_size=(100, 40), run_before=tab("3"))
+
+
+def test_review_count_the_table(snap_compare, tmp_path: Path) -> None:
+    assert snap_compare(reviewed(tmp_path, "en"), terminal_size=(100, 40), run_before=tab("4"))

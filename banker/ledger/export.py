@@ -58,6 +58,15 @@ def _account(tr: Translator, name: str) -> str:
     return name
 
 
+#: a payment's reason ("for") -> the action whose name says it
+WHY_ACTION = {"fine": "jail_fine", "bankruptcy": "bankrupt", "interest": "unmortgage", "sell": "sell_building"}
+
+
+def why_text(tr: Translator, why: str) -> str:
+    """A payment's reason in the interface's words (the action's name)."""
+    return tr.get(f"action.{WHY_ACTION.get(why, why)}", why)
+
+
 def _line(tr: Translator, item) -> str:
     return tr.parts(item.parts) if item.parts else item.text
 
@@ -156,8 +165,8 @@ def to_markdown(sr: SessionReview, tr: Translator, timeline: bool = True) -> str
         lines.append("")
     if r.biggest:
         lines.append(f"**{tr('review.biggest')}:**")
-        lines += [f"- #{p.seq} {_md(_account(tr, p.payer))} → {_md(_account(tr, p.payee))} {fmt(p.amount)} ({p.why})"
-                  for p in r.biggest[:5]]
+        lines += [f"- #{p.seq} {_md(_account(tr, p.payer))} → {_md(_account(tr, p.payee))} {fmt(p.amount)} "
+                  f"({why_text(tr, p.why)})" for p in r.biggest[:5]]
         lines.append("")
     if r.bankruptcies:
         lines.append(f"**{tr('review.bankruptcies')}:**")

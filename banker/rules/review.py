@@ -175,6 +175,7 @@ def review(state: GameState, entries: Iterable[Mapping[str, Any]], biggest: int 
     # rent charged but owed (a debt): the deed it was for, in the order the claims are paid
     owed_rent: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
     spaces = state.edition.spaces
+    holdings: dict[str, int] = {}  # per player: net worth less cash, as of the last entry that changed it
     for entry in entries:
         seq = entry["seq"]
         cmd = entry["command"]
@@ -190,9 +191,12 @@ def review(state: GameState, entries: Iterable[Mapping[str, Any]], biggest: int 
         r.timeline.append(item)
         apply_effects(state, entry["effects"])
         r.seqs.append(seq)
+        if any(e["t"] != "pay" for e in entry["effects"]) or not holdings:
+            # deeds, buildings or debts changed: value them again (most entries only move cash)
+            holdings = {p: net_worth(state, p) - state.cash[p] for p in players}
         for p in players:
             r.cash[p].append(state.cash[p])
-            r.worth[p].append(net_worth(state, p))
+            r.worth[p].append(state.cash[p] + holdings[p])
         if item.undone or op == "undo":
             if item.undone:
                 r.undone += 1

@@ -17,8 +17,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Select, Static, TabbedContent, TabPane
-from textual_plotext import PlotextPlot
 
+from banker.ledger.export import why_text
 from banker.rules import BANK, POT, game_from_setup
 from banker.rules.review import Review, review
 
@@ -71,9 +71,7 @@ class ReviewScreen(Screen):
                     yield Input(placeholder=tr("review.filter_text"), id="filter-text")
                 yield DataTable(id="review-timeline", cursor_type="row", zebra_stripes=True)
             with TabPane(tr("review.tab_charts"), id="charts"):
-                with Vertical():
-                    yield PlotextPlot(id="chart-cash")
-                    yield PlotextPlot(id="chart-worth")
+                yield Vertical(id="charts-box")  # the plots are made when the tab is first shown
             with TabPane(tr("review.tab_summary"), id="summary"):
                 with VerticalScroll():
                     yield Static(self.summary(), id="review-summary")
@@ -90,7 +88,6 @@ class ReviewScreen(Screen):
         tr = self.app.tr
         table.add_columns("#", tr("review.col_action"))
         self.fill_timeline()
-        self.draw_charts()
         table.focus()
 
     # ---------------------------------------------------------------- timeline
@@ -135,7 +132,18 @@ class ReviewScreen(Screen):
         self.fill_timeline()
 
     # ------------------------------------------------------------------ charts
+    @on(TabbedContent.TabActivated)
+    def tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id == "charts" and not self.query("#chart-cash"):
+            # plotext is imported only now: the review's first frame does not wait for it
+            from textual_plotext import PlotextPlot
+
+            self.query_one("#charts-box").mount(PlotextPlot(id="chart-cash"), PlotextPlot(id="chart-worth"))
+            self.call_after_refresh(self.draw_charts)
+
     def draw_charts(self) -> None:
+        from textual_plotext import PlotextPlot
+
         tr = self.app.tr
         r = self.review
         n = len(r.seqs)
@@ -206,7 +214,8 @@ class ReviewScreen(Screen):
         for col in ("seq", "from", "to", "amount", "why"):
             biggest.add_column(tr(f"review.{col}"), justify="right" if col in ("seq", "amount") else "left")
         for pay in r.biggest:
-            biggest.add_row(str(pay.seq), self.account(pay.payer), self.account(pay.payee), fmt(pay.amount), pay.why)
+            biggest.add_row(str(pay.seq), self.account(pay.payer), self.account(pay.payee), fmt(pay.amount),
+                            why_text(tr, pay.why))
         out.add_row(biggest)
         if r.bankruptcies:
             text = Text(tr("review.bankruptcies") + "\n", "bold")

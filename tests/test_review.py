@@ -1,0 +1,199 @@
+"""The review, its exports and the audit, on a small session whose figures are worked out by hand."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from banker.cli import main
+from banker.i18n import Translator
+from banker.ledger import Session
+from banker.ledger.audit import audit
+from banker.ledger.export import export, load_review, summary_rows
+from banker.rules import Setup
+
+PLAYERS = ("Ann", "Bob", "Cid")
+# classic-us: Mediterranean (1) $60 rent 2, Baltic (3) $60 rent 4; Reading (5) $200; Boardwalk (39) $400 rent 50
+SCRIPT = [
+    {"op": "buy", "player": "Ann", "space": 1},                       # 1  Ann -60
+    {"op": "buy", "player": "Ann", "space": 3},                       # 2  Ann -60: full brown group
+    {"op": "rent", "payer": "Bob", "space": 1},                       # 3  Bob -> Ann 4 (2 doubled)
+    {"op": "auction", "space": 39, "winner": "Cid", "bid": 250},      # 4  Cid -250 (printed 400)
+    {"op": "rent", "payer": "Bob", "space": 39},                      # 5  Bob -> Cid 50
+    {"op": "tax", "player": "Bob", "space": 4, "choice": "flat"},     # 6  Bob -200 income tax
+    {"op": "rent", "payer": "Ann", "space": 39},                      # 7  Ann -> Cid 50 ...
+    {"op": "undo", "reason": "wrong player"},                         # 8  ... undone
+    {"op": "jail_fine", "player": "Cid"},                             # 9  Cid -50
+    {"op": "transfer", "from": "Bob", "to": "Ann", "amount": 1236, "memo": "a private deal"},  # 10 Bob left with 10
+    {"op": "rent", "payer": "Bob", "space": 39},                      # 11 Bob owes Cid 50, has 10: a debt
+    {"op": "salary", "player": "Bob"},                                # 12 +200, the debt of 50 is paid at once
+]
+
+
+def make(path: Path) -> Path:
+    session = Session.create(path, Setup("classic-us", "classic", PLAYERS), name="Small game")
+    for cmd in SCRIPT:
+        session.apply(cmd)
+    session.close()
+    return path
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    return make(tmp_path / "small.json")
+
+
+def test_review_figures_match_the_hand_count(game: Path) -> None:
+    sr = load_review(game)
+    r = sr.review
+    assert [t.seq for t in r.timeline] == list(range(1, 13))
+    # the undone rent (7) and its undo (8) are in the timeline but not in any total
+    assert r.timeline[6].undone_by == 8 and r.timeline[6].undo_reason == "wrong player"
+    assert r.timeline[7].undoes == 7 and r.timeline[7].reason == "wrong player"
+    assert r.undone == 1
+    assert r.rent_paid == {"Bob": 4 + 50 + 50}
+    assert r.rent_received == {"Ann": 4, "Cid": 100}
+    # the rent paid late (a debt settled by the salary at 12) counts against Boardwalk
+    assert r.rent_by_deed == {39: 100, 1: 4}
+    assert r.rent_by_group == {"dark_blue": 100, "brown": 4}
+    assert r.to_bank == {"Bob": {"tax": 200}, "Cid": {"fine": 50}}
+    assert r.salary == {"Bob": 200}
+    assert [(a.seq, a.space, a.winner, a.bid, a.printed) for a in r.auctions] == [(4, 39, "Cid", 250, 400)]
+    assert [(p.seq, p.amount, p.why) for p in r.biggest[:3]] == [(10, 1236, "transfer"), (4, 250, "auction"),
+                                                                 (6, 200, "tax")]
+    # cash after each entry: Ann 1500-60-60+4 = 1384, then +1236 at 10
+    assert r.cash["Ann"][2] == 1384 and r.cash["Ann"][-1] == 1384 + 1236
+    # the undone rent shows in the series as the table saw it, then back
+    assert r.cash["Ann"][6] == 1384 - 50 and r.cash["Ann"][7] == 1384
+    assert r.cash["Bob"] == [1500, 1500, 1496, 1496, 1446, 1246, 1246, 1246, 1246, 10, 10, 160]
+    # net worth: valuation less debts; Bob at 11 owes 50 with 10 in cash
+    assert r.worth["Bob"][10] == 10 - 50
+    assert r.worth["Ann"][-1] == 2620 + 60 + 60
+    assert r.bankruptcies == []
+
+
+def test_bankruptcy_moment_and_creditor(tmp_path: Path) -> None:
+    path = tmp_path / "bust.json"
+    session = Session.create(path, Setup("classic-us", "classic", PLAYERS))
+    for cmd in [{"op": "buy", "player": "Ann", "space": 39},
+                {"op": "transfer", "from": "Bob", "to": "Cid", "amount": 1490, "memo": "all in"},
+                {"op": "rent", "payer": "Bob", "space": 39},
+                {"op": "bankrupt", "player": "Bob"}]:
+        session.apply(cmd)
+    session.close()
+    r = load_review(path).review
+    assert [(b.seq, b.player, b.creditor) for b in r.bankruptcies] == [(4, "Bob", "Ann")]
+    # his last 10 went to Ann as the bankrupt's cash, not as rent: the rent was never paid
+    assert r.rent_paid == {} and r.biggest[-1].why == "bankruptcy" and r.biggest[-1].amount == 10
+
+
+def test_json_export_reads_back(game: Path) -> None:
+    files = export(load_review(game), "json", Translator("en"))
+    data = json.loads(files[".json"])
+    assert data["session"]["players"] == list(PLAYERS)
+    assert data["summary"]["rent_received"] == {"Ann": 4, "Cid": 100}
+    assert data["summary"]["auctions"] == [{"seq": 4, "space": "Boardwalk", "winner": "Cid", "bid": 250, "printed": 400}]
+    assert data["timeline"][6]["undone_by"] == 8
+    assert data["timeline"][6]["text"] == "Ann pays Cid $50 rent on Boardwalk (rent $50)"
+    assert data["series"]["cash"]["Bob"][-1] == 160 == data["final"]["players"]["Bob"]["cash"]
+
+
+def test_csv_export_reads_back(game: Path) -> None:
+    sr = load_review(game)
+    files = export(sr, "csv", Translator("en"))
+    rows = list(csv.DictReader(io.StringIO(files["-timeline.csv"])))
+    assert [int(r["seq"]) for r in rows] == list(range(1, 13))
+    assert rows[6]["undone_by"] == "8" and rows[6]["undo_reason"] == "wrong player"
+    assert rows[10]["text"].startswith("Bob pays Cid")
+    assert [int(r["cash:Bob"]) for r in rows][-3:] == [10, 10, 160]
+    summary = list(csv.reader(io.StringIO(files["-summary.csv"])))
+    assert summary[0] == ["section", "subject", "detail", "amount", "seq"]
+    assert [tuple(r) for r in summary[1:]] == [tuple(str(v) for v in row) for row in summary_rows(sr)]
+    assert ["to_bank", "Bob", "tax", "200", ""] in summary
+
+
+def test_markdown_export_reads_as_a_table_in_a_chat(game: Path) -> None:
+    text = export(load_review(game), "markdown", Translator("en"))[".md"]
+    lines = text.splitlines()
+    assert lines[0] == "# Small game · Monopoly — US classic (Atlantic City) · Classic"
+    head = lines.index("| Player | Cash | Net worth | Rent received | Rent paid |")
+    table = [[c.strip() for c in line.strip("|").split("|")] for line in lines[head + 2: head + 5]]
+    assert table == [["Ann", "$2,620", "$2,740", "$4", "$0"], ["Bob", "$160", "$160", "$0", "$104"],
+                     ["Cid", "$1,300", "$1,700", "$100", "$0"]]
+    assert "7. ~~Ann pays Cid $50 rent on Boardwalk (rent $50)~~ (undone #8: wrong player)" in lines
+    assert "**Auctions against printed prices:** Boardwalk → Cid $250 (Printed $400)" in lines
+    assert "- #10 Bob → Ann $1,236 (Transfer)" in lines
+
+
+def test_markdown_export_in_russian(tmp_path: Path) -> None:
+    path = tmp_path / "ru.json"
+    session = Session.create(path, Setup("ru", "classic", ("Аня", "Боря")), name="Вечер")
+    session.apply({"op": "buy", "player": "Аня", "space": 39})
+    session.apply({"op": "rent", "payer": "Боря", "space": 39})
+    session.close()
+    text = export(load_review(path), "markdown", Translator("ru"))[".md"]
+    assert "| Игрок | Наличные | Состояние | Получено аренды | Уплачено аренды |" in text
+    assert "2. Боря платит игроку Аня аренду" in text
+
+
+def test_a_clean_log_passes_the_audit(game: Path) -> None:
+    report = audit(game)
+    assert report.ok and report.entries == 12 and report.recomputed == 12
+
+
+def _edit_entry(path: Path, seq: int, change) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data["entries"][str(seq)])
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_the_audit_finds_a_changed_amount_at_its_entry(game: Path) -> None:
+    def more_rent(entry):
+        entry["effects"][0]["amount"] = 500  # Bob -> Cid 50 rent, written as 500
+
+    _edit_entry(game, 5, more_rent)
+    report = audit(game)
+    assert not report.ok
+    first = report.problems[0]
+    assert first.seq == 5
+    assert "the log has {t: pay, from: Bob, to: Cid, amount: 500" in first.what
+    assert "the rules give {t: pay, from: Bob, to: Cid, amount: 50," in first.what
+
+
+def test_the_audit_finds_buildings_that_appear_from_nowhere(tmp_path: Path) -> None:
+    path = tmp_path / "built.json"
+    session = Session.create(path, Setup("classic-us", "classic", PLAYERS))
+    for cmd in [{"op": "buy", "player": "Ann", "space": 1}, {"op": "buy", "player": "Ann", "space": 3},
+                {"op": "build", "player": "Ann", "space": 1}, {"op": "salary", "player": "Ann"}]:
+        session.apply(cmd)
+    session.close()
+
+    def no_stock(entry):  # the house is put on the lot, but never taken from the bank's stock
+        entry["effects"] = [e for e in entry["effects"] if e["t"] != "stock"]
+
+    _edit_entry(path, 3, no_stock)
+    report = audit(path)
+    found = [str(p) for p in report.problems]
+    assert found[0].startswith("entry 3: effect")
+    assert "entry 3: houses are not conserved: 1 on the board + 32 in the bank ≠ 32" in found
+    assert len([f for f in found if "houses are not conserved" in f]) == 1  # once, where it starts
+
+
+def test_cli_audit_and_export(game: Path, tmp_path: Path, capsys) -> None:
+    assert main(["audit", str(game)]) == 0
+    assert "12 entries, all consistent" in capsys.readouterr().out
+    assert main(["export", str(game), "--format", "json", "--out", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"]["salary"] == {"Bob": 200}
+    out = tmp_path / "out" / "friday"
+    out.parent.mkdir()
+    assert main(["export", str(game), "--format", "csv", "--out", str(out)]) == 0
+    assert (tmp_path / "out" / "friday-timeline.csv").exists() and (tmp_path / "out" / "friday-summary.csv").exists()
+    assert main(["export", str(game), "--format", "csv", "--out", "-"]) == 1
+    assert "give --out a file prefix" in capsys.readouterr().err
+    _edit_entry(game, 5, lambda e: e["effects"][0].update(amount=49))
+    assert main(["audit", str(game)]) == 1
+    assert "entry 5: effect 1" in capsys.readouterr().out
