@@ -21,7 +21,7 @@ run: $(VENV)/.installed
 	$(BIN)/banker
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check banker tests bench
+	$(BIN)/ruff check banker tests bench sample_sessions
 
 test: lint
 	$(BIN)/python -m pytest -q

@@ -1,0 +1,264 @@
+"""The sample sessions (sample_sessions/): complete games recorded through the engine and the
+session log. Each file opens read-only, replays to exactly the effects it logged, is a finished
+game, shows the events sample_sessions/README.md lists for it, and holds exactly the commands
+its script in sample_sessions/generate.py makes today (regenerate with that script when the
+format or the rules change)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from banker.ledger import Session, read_session_doc
+from banker.rules import BANK
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_sessions"
+
+
+def _load_generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("sample_sessions_generate", SAMPLES / "generate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    dont_write = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True  # no __pycache__ in sample_sessions/
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.dont_write_bytecode = dont_write
+    return module
+
+
+generate = _load_generator()
+GAMES = {game.file: game for game in generate.GAMES}
+FILES = sorted(GAMES)
+
+
+@pytest.fixture(scope="module")
+def sessions() -> Iterator[dict[str, Session]]:
+    opened = {name: Session.open(SAMPLES / name, readonly=True) for name in FILES}
+    yield opened
+    for session in opened.values():
+        session.close()
+
+
+def commands(session: Session, op: str) -> list[dict[str, Any]]:
+    return [e for e in session.entries if e["command"]["op"] == op]
+
+
+def effects(entry: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [e for e in entry["effects"] if e["t"] == kind]
+
+
+def paid(entry: dict[str, Any], why: str) -> list[dict[str, Any]]:
+    return [e for e in effects(entry, "pay") if e["for"] == why]
+
+
+def readme_line(name: str) -> str:
+    lines = [line for line in (SAMPLES / "README.md").read_text(encoding="utf-8").splitlines()
+             if line.startswith(f"- `{name}`")]
+    assert len(lines) == 1, f"README.md needs exactly one line for {name}"
+    return lines[0]
+
+
+# ------------------------------------------------------------------------------ every sample
+def test_the_folder_holds_the_generated_games_and_nothing_left_over():
+    on_disk = sorted(p.name for p in SAMPLES.iterdir() if p.suffix == ".json")
+    assert on_disk == FILES
+    assert len(FILES) >= 4
+    assert {GAMES[name].setup.edition for name in FILES} == {"classic-us", "uk", "ru", "kyiv"}
+    leftovers = [p.name for p in SAMPLES.iterdir() if p.name.endswith((".journal", ".lock", ".tmp"))]
+    assert leftovers == [], "a session was left open or not checkpointed"
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_opens_read_only_replays_to_its_effects_and_the_game_is_over(sessions, name):
+    session = sessions[name]
+    assert session.readonly
+    assert session.divergent == []  # replaying every command gives the logged effects
+    assert session.state.over and session.state.winner in session.state.active_players
+    assert 130 <= len(session.entries) <= 400  # a real evening
+    assert session.setup == GAMES[name].setup
+    assert session.name == GAMES[name].name
+    # the logged effects alone rebuild the same table (what the console and a review do)
+    restored = Session.open(SAMPLES / name, readonly=True, trust_effects=True)
+    try:
+        assert restored.state.to_json() == session.state.to_json()
+    finally:
+        restored.close()
+    # the audit finds nothing, and the review adds up
+    from banker.ledger.audit import audit
+    from banker.ledger.export import load_review
+
+    report = audit(SAMPLES / name)
+    assert report.ok and report.recomputed == report.entries, report.lines()
+    sr = load_review(SAMPLES / name)
+    assert len(sr.review.timeline) == report.entries
+    assert sum(sr.review.rent_paid.values()) == sum(sr.review.rent_received.values())
+    assert {b.player for b in sr.review.bankruptcies} == set(sr.state.bankrupt)
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_the_readme_lists_every_notable_event_with_its_entry_number(name):
+    line = readme_line(name)
+    evening = GAMES[name].evening()
+    assert f"{len(evening.commands)} entries" in line
+    for seq, label in evening.marks:
+        assert re.search(rf"#{seq}\b", line), f"README.md, {name}: #{seq} ({label}) is not listed"
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_regenerating_gives_the_same_commands(tmp_path, name):
+    generate.write_game(GAMES[name], tmp_path)
+    doc, entries = read_session_doc(tmp_path / name)
+    sample_doc, sample_entries = read_session_doc(SAMPLES / name)
+    assert [e["command"] for e in entries] == [e["command"] for e in sample_entries]
+    assert [e["effects"] for e in entries] == [e["effects"] for e in sample_entries]
+    keys = ("edition", "variant", "players", "house_rules", "end_time", "name")
+    assert {k: doc[k] for k in keys} == {k: sample_doc[k] for k in keys}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+def test_a_refused_command_stops_the_script_naming_the_game_and_the_step():
+    from banker.rules import Setup
+
+    def wrong(t):
+        t.turn("Ann", 6, buy=True)  # Oriental Avenue, $100
+        t.build("Ann", 6)  # no colour group
+
+    game = generate.Game("wrong.json", "wrong", Setup("classic-us", "classic", ("Ann", "Bob")), wrong)
+    with pytest.raises(generate.ScriptError, match=r"wrong\.json: step 2 .*refused by the engine: .*"):
+        game.evening()
+
+
+# ------------------------------------------------------------------------------ what each one shows
+def test_us_shortage(sessions):
+    s = sessions["classic-us-shortage.json"]
+    state = s.state
+    assert (state.edition.id, state.variant.id, len(state.players)) == ("classic-us", "classic", 4)
+    # the building shortage: the bank's houses run out, the last ones go at auction
+    auctions = commands(s, "building_auction")
+    assert len(auctions) >= 2
+    houses = state.edition.houses
+    for entry in s.entries:
+        if entry is auctions[0]:
+            assert houses <= len(auctions)  # two players wanted more than the bank had
+        for e in effects(entry, "stock"):
+            houses += e["houses"]
+        if entry is auctions[-1]:
+            assert houses == 0
+    assert any(a["info"]["bid"] > a["info"]["price"] for a in auctions)
+    # trades of mortgaged deeds: once lifted at once, once with the 10% paid
+    trades = commands(s, "trade")
+    assert any(t["command"].get("lift") and any(e["new"] is False for e in effects(t, "mortgaged")) for t in trades)
+    assert any(paid(t, "interest") and not t["command"].get("lift") for t in trades)
+    # the income tax, both ways
+    choices = {e["command"].get("choice") for e in commands(s, "tax") if e["command"]["space"] == 4}
+    assert choices == {"flat", "percent"}
+    # cards, among them street repairs counted from the houses
+    cards = {e["command"]["card"]: e for e in commands(s, "card")}
+    assert len(cards) >= 10
+    assert paid(cards["cc-street-repairs"], "card") or effects(cards["cc-street-repairs"], "debt")
+    # mistakes undone, with a reason
+    undos = commands(s, "undo")
+    assert len(undos) >= 2 and all(u["command"]["reason"] and isinstance(u["undoes"], int) for u in undos)
+    # debts raised by selling houses and by mortgaging
+    for op in ("sell_building", "mortgage"):
+        assert any(e["new"] == [] for entry in commands(s, op) for e in effects(entry, "debt")), op
+    # bankruptcies to a player until one is left
+    assert [b["creditor"] for b in state.to_json()["bankruptcies"]] == ["Ann", "Ann", "Ann"]
+    assert state.result["reason"] == "last player" and state.active_players == ("Ann",)
+    assert any(b["command"].get("lift") for b in commands(s, "bankrupt"))
+
+
+def test_uk_bankruptcy_to_the_bank(sessions):
+    s = sessions["uk-bank-bankruptcy.json"]
+    state = s.state
+    assert (state.edition.id, state.variant.id) == ("uk", "speed-die")
+    # Income Tax 200 and Super Tax 100
+    taxes = {(e["command"]["space"], e["info"]["amount"]) for e in commands(s, "tax")}
+    assert {(4, 200), (38, 100)} <= taxes
+    assert commands(s, "jail_fine")
+    # the bankruptcy to the bank: the deeds go back, unmortgaged, waiting for the auction
+    [bankruptcy] = commands(s, "bankrupt")
+    assert effects(bankruptcy, "bankrupt") == [{"t": "bankrupt", "player": "Kit", "creditor": BANK}]
+    pending = [e["space"] for e in effects(bankruptcy, "pending") if e["new"]]
+    assert len(pending) >= 5
+    assert all(e["new"] is False for e in effects(bankruptcy, "mortgaged"))
+    # ... and every one of them auctioned, one with no bids, bought later at the printed price
+    after = s.entries[bankruptcy["seq"]:]
+    auctioned = [e for e in after if e["command"]["op"] == "auction"]
+    assert sorted(a["command"]["space"] for a in auctioned) == sorted(pending)
+    [no_bids] = [a for a in auctioned if a["command"]["winner"] is None]
+    space = no_bids["command"]["space"]
+    assert any(e["command"] == {"op": "buy", "player": e["command"].get("player"), "space": space} for e in after)
+    assert state.pending_auction == set()
+    # a Get Out of Jail Free card kept, sold in a trade, and used by its buyer
+    [kept] = [e for e in commands(s, "card") if effects(e, "jail_card")]
+    card = effects(kept, "jail_card")[0]
+    sold = [e for e in commands(s, "trade") if any(j["card"] == card["card"] for j in effects(e, "jail_card"))]
+    [moved] = effects(sold[0], "jail_card")
+    assert (moved["old"], moved["new"]) == (kept["command"]["player"], sold[0]["command"]["to"])
+    [used] = commands(s, "jail_card")
+    assert used["command"]["player"] == moved["new"] and effects(used, "jail_card")[0]["new"] is None
+    # the end: by agreement, every player valued
+    assert commands(s, "end_game") and state.result["reason"] == "agreed"
+    assert set(state.result["valuation"]) == set(state.active_players)
+
+
+def test_ru_short_game(sessions):
+    s = sessions["ru-short.json"]
+    state = s.state
+    assert (state.edition.id, state.variant.id) == ("ru", "short")
+    assert all(re.fullmatch(r"[А-ЯЁа-яё]+", p) for p in state.players)
+    # two deeds dealt to each player at the start
+    deals = [e["command"] for e in s.entries[: 2 * len(state.players)]]
+    assert all(c["op"] == "deal" for c in deals)
+    assert sorted(c["player"] for c in deals) == sorted(state.players * 2)
+    # hotels after three houses
+    hotels = [e for e in commands(s, "build") if effects(e, "hotel")]
+    assert hotels and all(effects(h, "houses")[0]["old"] == 3 for h in hotels)
+    # a debt paid in a deed (the RU rule)
+    assert any(t["command"].get("debt_credit") for t in commands(s, "trade"))
+    assert commands(s, "undo")
+    # the end at the second bankruptcy, valued by the bank
+    assert len(commands(s, "bankrupt")) == 2 and s.last_entry["command"]["op"] == "bankrupt"
+    assert state.result["reason"] == "bankruptcies" and len(state.result["valuation"]) == 2
+
+
+def test_kyiv_agreed_end(sessions):
+    s = sessions["kyiv-agreed-end.json"]
+    state = s.state
+    # the Kyiv rule book describes no time-limit game: the classic game, ended by agreement
+    assert (state.edition.id, state.variant.id) == ("kyiv", "classic")
+    assert "timed" not in state.edition.variants
+    assert all(re.fullmatch(r"[А-ЩЬЮЯҐЄІЇа-щьюяґєії’]+", p) for p in state.players)
+    undos = commands(s, "undo")
+    assert undos and all(u["command"]["reason"] for u in undos)
+    # a trade of a mortgaged deed
+    assert any(paid(t, "interest") or t["command"].get("lift") for t in commands(s, "trade"))
+    # a bankruptcy to a player under the Kyiv rule: everything is mortgaged first
+    [bankruptcy] = commands(s, "bankrupt")
+    assert effects(bankruptcy, "bankrupt")[0]["creditor"] in state.players
+    assert any(e["new"] is True for e in effects(bankruptcy, "mortgaged"))
+    assert commands(s, "end_game") and state.result["reason"] == "agreed"
+    assert len(state.result["valuation"]) == 3
+
+
+def test_us_timed(sessions):
+    s = sessions["classic-us-timed.json"]
+    state = s.state
+    assert (state.edition.id, state.variant.id, state.setup.end_time) == ("classic-us", "timed", "22:30")
+    assert [e["command"]["op"] for e in s.entries[:6]] == ["deal"] * 6
+    assert commands(s, "undo")
+    assert any(a["command"]["winner"] is None for a in commands(s, "auction"))
+    assert s.last_entry["command"] == {"op": "end_game"} and state.result["reason"] == "time"
+    assert state.bankrupt == []
