@@ -6,6 +6,7 @@
     banker log game.json                            the log, one action a line
     banker cards --edition classic-us [--json]      the edition's cards
     banker open game.json / banker                  the table screen (Textual)
+    banker serve game.json [--host H] [--port P]    the players' read-only page (QR code)
 
 Every refusal is one line on stderr and a non-zero exit status; the session files are
 then exactly as they were. See docs/commands.md.
@@ -302,6 +303,23 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_REFUSED
 
 
+# --------------------------------------------------------------------------- serve
+def cmd_serve(args: argparse.Namespace) -> int:
+    from banker.tableview.cli import serve
+    from banker.tableview.server import ServeError
+
+    try:
+        return serve(args.file, args.host, args.port, args.lang)
+    except ServeError as e:
+        raise CliError(str(e)) from None
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r} (0 to 65535; 0 takes any free port)")
+    return int(text)
+
+
 # --------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     from banker.boards import EDITIONS
@@ -370,6 +388,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("audit", help="replay the log and check every entry, money and buildings; exit 1 if not")
     p.add_argument("file", metavar="FILE", help="the session file")
     p.set_defaults(func=cmd_audit)
+
+    p = sub.add_parser("serve", help="serve the players' read-only table view on the local network (prints its "
+                                     "address and QR code; Ctrl+C stops it)")
+    p.add_argument("file", metavar="FILE", help="the session file (only read)")
+    p.add_argument("--host", help="the address to listen on and to put in the URL (default: this machine's LAN "
+                                  "address; 0.0.0.0 listens on every interface)")
+    p.add_argument("--port", type=_port, default=0, help="the port (default: 0, any free port)")
+    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="the page's language: en, ru or uk")
+    p.set_defaults(func=cmd_serve)
     return parser
 
 

@@ -44,6 +44,7 @@ class BankerApp(App):
         self.session: Session | None = None
         self._flow = None
         self._idle_gc = None
+        self.table_server = None  # the players' page (banker.tableview), started by its key
         localize_bindings(self)
 
     @property
@@ -80,6 +81,9 @@ class BankerApp(App):
         # the game's objects live as long as the session: keep the cyclic collector off them,
         # so a collection never pauses an action late in a long game
         gc.freeze()
+        if self.table_server is not None:  # the players' page showed the previous session
+            self.table_server.stop()
+            self.table_server = None
         if self.session is not None:
             self.session.close()
         self.session = session
@@ -138,6 +142,9 @@ class BankerApp(App):
         self.notify(self.tr("table.divergent", seqs=seqs, n=len(divergent)), severity="warning", timeout=30)
 
     def on_unmount(self) -> None:
+        if self.table_server is not None:  # the players' page stops with the console
+            self.table_server.stop()
+            self.table_server = None
         if self.session is not None:
             self.session.close()
 
@@ -219,7 +226,15 @@ class BankerApp(App):
             yield SystemCommand(f"{self.tr(f'action.{op}')}  [{key}]", self.tr(f"help.{op}"),
                                 partial(self.start_action, op))
         yield SystemCommand(f"{self.tr('action.review')}  [v]", self.tr("help.review"), self.action_review)
+        yield SystemCommand(f"{self.tr('tableview.key')}  [q]", self.tr("tableview.about"), self.action_table_view)
         yield SystemCommand(self.tr("help.title"), self.tr("help.about"), self.action_help)
+
+    def action_table_view(self) -> None:
+        """The players' read-only page: start its server, show the QR code (docs/tableview.md)."""
+        from .screens.tableview import TableViewScreen
+
+        if self.session is not None:
+            self.push_screen(TableViewScreen())
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

@@ -31,6 +31,7 @@ class TableScreen(Screen):
         self._bindings.bind("colon,slash", "focus_command", tr("table.command"), show=True, key_display=":")
         self._bindings.bind("question_mark,f1", "help", tr("help.title"), show=True, key_display="?")
         self._bindings.bind("v", "review", tr("action.review"), show=False)
+        self._bindings.bind("q", "app.table_view", tr("tableview.key"), show=False)  # the players' page (QR)
         self._bindings.bind("escape", "unfocus", "", show=False)
         localize_bindings(self)
 

@@ -1,0 +1,55 @@
+"""``banker serve FILE [--host H] [--port P] [--lang L]``: the players' page from the shell.
+
+Prints the page's full address and its QR code, then serves until Ctrl+C (or SIGTERM), and
+exits 0. It only reads the session, so it may run beside the console or ``banker apply``
+writing the same file.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+from typing import TextIO
+
+from banker.i18n import detect_lang
+
+from .qr import ansi_qr_text, qr_text
+from .server import TableServer
+
+
+def _terminate(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def serve(path: str, host: str | None = None, port: int = 0, lang: str | None = None,
+          out: TextIO | None = None) -> int:
+    """Serve the page of the session at ``path`` until interrupted. Raises ``SessionError`` for
+    the file and ``ServeError`` for the address, before anything is printed."""
+    out = out or sys.stdout
+    server = TableServer(path, host=host, port=port, lang=lang or detect_lang())
+    server.start()
+    previous = None
+    try:
+        try:
+            previous = signal.signal(signal.SIGTERM, _terminate)
+        except ValueError:  # not the main thread
+            previous = None
+        name = server.source.session.name if server.source else path
+        tty = out.isatty()
+        code = ansi_qr_text(server.url) if tty else qr_text(server.url)
+        print(f"banker serve: the table of {name} ({path}), read-only, at", file=out)
+        print(f"  {server.url}", file=out)
+        print("scan this with a phone on the same network:", file=out)
+        print(code, file=out)
+        where = "every interface" if server.host in ("0.0.0.0", "::") else f"{server.host} only"
+        print(f"listening on {where}, port {server.port}; Ctrl+C stops it", file=out, flush=True)
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        print("banker serve: stopped (the session file was only read)", file=out, flush=True)
+        return 0
+    finally:
+        server.stop()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)

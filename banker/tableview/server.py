@@ -1,0 +1,393 @@
+"""The players' table view: a small read-only HTTP server on the local network.
+
+``TableServer(path).start()`` serves, under an unguessable token, one page of the live table
+(balances, debts, deeds, the bank, the last actions) that phones at the table open from a QR
+code. It reads the session on its own, read-only (``Session.open(path, readonly=True)`` and
+``refresh()``): it never writes a file and shares nothing with the writer, so neither a bug
+here nor a stuck client can touch the session or hold the console up.
+
+- One snapshot JSON is built per change (a background thread looks for new entries every
+  ``interval`` seconds) and shared by every client; a request never replays anything.
+- Every path is ``/<token>/...``; a wrong or missing token, an unknown path and any method but
+  GET and HEAD get 404. Each connection is its own daemon thread with short socket timeouts,
+  and the number of connections is capped.
+- Nothing is loaded from elsewhere: the page, its script and its stylesheet are served from
+  ``banker/tableview/static``, under a Content-Security-Policy of ``default-src 'self'``.
+
+See docs/tableview.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import html
+import json
+import logging
+import secrets
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from banker.i18n import Translator
+from banker.ledger import Session, SessionError
+
+from .snapshot import build_snapshot
+
+log = logging.getLogger("banker.tableview")
+log.addHandler(logging.NullHandler())  # never Python's last-resort handler writing on the console's terminal
+
+#: seconds between two looks at the session for new entries
+REFRESH_INTERVAL = 0.15
+#: seconds a connection may stay silent (a request being sent, or idle between requests)
+SOCKET_TIMEOUT = 5.0
+#: connections served at once; more are closed at once (a client cannot exhaust the process)
+MAX_CONNECTIONS = 200
+
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
+                                "frame-ancestors 'none'"),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+    ("Cross-Origin-Resource-Policy", "same-origin"),
+)
+STATIC = {"app.js": "application/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
+
+
+def lan_address() -> str:
+    """This machine's address on the local network: the source address the kernel would pick to
+    reach a private address (a UDP "connect" sends no packet); 127.0.0.1 when there is no network."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))
+        address = s.getsockname()[0]
+    except OSError:
+        address = "127.0.0.1"
+    finally:
+        s.close()
+    return address if address and address != "0.0.0.0" else "127.0.0.1"
+
+
+class ServeError(Exception):
+    """The page server cannot start (address in use, not an address of this machine...): one line."""
+
+
+# --------------------------------------------------------------------------- the snapshot
+class TableSource:
+    """The session, read-only, and its current snapshot (body, ETag, version), rebuilt on change."""
+
+    def __init__(self, path: Path, lang: str) -> None:
+        self.path = path
+        self.tr = Translator(lang)
+        self.session = Session.open(path, readonly=True, trust_effects=True)
+        self.error: str | None = None
+        self._lock = threading.Lock()
+        #: (body, etag, version), replaced as a whole: a handler reads one consistent triple
+        self.current: tuple[bytes, str, int] = (b"", '""', -1)
+        self.builds = 0
+        self._build()
+
+    def _build(self) -> None:
+        doc = build_snapshot(self.session, self.tr, self.error)
+        # "<" escaped even inside strings: the document can never be read as markup
+        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+        body = text.encode("utf-8")
+        etag = '"' + hashlib.sha256(body).hexdigest()[:24] + '"'
+        self.current = (body, etag, doc["version"])
+        self.builds += 1
+
+    def update(self) -> bool:
+        """Look for new entries; rebuild the snapshot if there are. True when it changed."""
+        with self._lock:
+            error = None
+            try:
+                new = self.session.refresh()
+            except SessionError as e:  # the file was replaced or damaged: start again from it
+                new = []
+                try:
+                    session = Session.open(self.path, readonly=True, trust_effects=True)
+                except SessionError as e2:
+                    error = str(e2)
+                else:
+                    self.session.close()
+                    self.session, new = session, [None]
+                    log.info("reopened %s: %s", self.path, e)
+            if new or error != self.error:
+                self.error = error
+                self._build()
+                return True
+            return False
+
+    def close(self) -> None:
+        with self._lock:
+            self.session.close()
+
+
+# --------------------------------------------------------------------------- HTTP
+class _Handler(BaseHTTPRequestHandler):
+    server_version = "banker-tableview"
+    sys_version = ""
+    protocol_version = "HTTP/1.1"  # keep-alive: a phone polling twice a second reuses its connection
+    timeout = SOCKET_TIMEOUT
+    server: _HTTPServer
+
+    # ---- everything but GET and HEAD is refused as if nothing were there
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("do_"):
+            return self._refuse
+        raise AttributeError(name)
+
+    def _refuse(self) -> None:
+        self.close_connection = True  # a body may follow that we will not read
+        self._send(404, b"not found\n", "text/plain; charset=utf-8")
+
+    def do_GET(self) -> None:
+        self._route(head=False)
+
+    def do_HEAD(self) -> None:
+        self._route(head=True)
+
+    def _route(self, head: bool) -> None:
+        owner = self.server.owner
+        path = self.path.split("?", 1)[0].split("#", 1)[0] if self.path.startswith("/") else ""
+        token, sep, rest = path[1:].partition("/")
+        if not path or not hmac.compare_digest(token.encode("utf-8"), owner.token.encode("utf-8")):
+            self._send(404, b"not found\n", "text/plain; charset=utf-8", head)
+            return
+        if not sep:
+            self._send(301, b"", "text/plain; charset=utf-8", head, [("Location", f"/{owner.token}/")])
+            return
+        if rest in ("", "index.html"):
+            self._send(200, owner.page, "text/html; charset=utf-8", head)
+        elif rest == "state.json":
+            body, etag, _version = owner.source.current
+            extra = [("ETag", etag)]
+            if self.headers.get("If-None-Match") == etag:
+                self._send(304, b"", None, head, extra)
+            else:
+                self._send(200, body, "application/json; charset=utf-8", head, extra)
+        elif rest in STATIC:
+            self._send(200, owner.static[rest], STATIC[rest], head)
+        else:
+            self._send(404, b"not found\n", "text/plain; charset=utf-8", head)
+
+    def _send(self, code: int, body: bytes, ctype: str | None, head: bool = False,
+              headers: list[tuple[str, str]] | None = None) -> None:
+        self.send_response(code)
+        if ctype:
+            self.send_header("Content-Type", ctype)
+        if code != 304:
+            self.send_header("Content-Length", str(len(body)))
+        for name, value in headers or ():
+            self.send_header(name, value)
+        if self.server.owner.stopping:
+            self.close_connection = True
+        if self.close_connection:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        if body and not head and code != 304:
+            self.wfile.write(body)
+        self.server.owner.answered += 1
+
+    def end_headers(self) -> None:
+        for name, value in SECURITY_HEADERS:
+            self.send_header(name, value)
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # never on the terminal: the console owns it
+
+    def log_error(self, format: str, *args: Any) -> None:
+        log.debug(format, *args)
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    request_queue_size = 128
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], owner: TableServer, family: int) -> None:
+        self.address_family = family
+        self.owner = owner
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+        super().__init__(address, _Handler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self._slots.acquire(blocking=False):
+            self.shutdown_request(request)  # full: this one is dropped, the others go on
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            self._open.add(request)
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._open_lock:
+                self._open.discard(request)
+            self._slots.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        log.debug("request from %s failed", client_address, exc_info=True)  # never on the terminal
+
+    def close_connections(self) -> None:
+        with self._open_lock:
+            sockets = list(self._open)
+        for s in sockets:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+# --------------------------------------------------------------------------- the server
+def _static(name: str) -> bytes:
+    return (resources.files(__package__) / "static" / name).read_bytes()
+
+
+class TableServer:
+    """The players' page of one session. ``start()`` binds and serves in daemon threads;
+    ``stop()`` (or leaving the ``with`` block) stops serving and frees the port.
+
+    ``host`` is where it listens and what the URL names (default: the LAN address, never every
+    interface unless asked with ``0.0.0.0``); ``port`` 0 takes a free port.
+    """
+
+    def __init__(self, path: str | Path, host: str | None = None, port: int = 0, lang: str = "en",
+                 token: str | None = None, interval: float = REFRESH_INTERVAL) -> None:
+        self.path = Path(path)
+        self.host = host or lan_address()
+        self.port = int(port)
+        self.lang = lang
+        self.token = token or secrets.token_urlsafe(16)
+        self.interval = interval
+        self.source: TableSource | None = None
+        self.page = b""
+        self.static: dict[str, bytes] = {}
+        self.answered = 0
+        self.stopping = False
+        self._httpd: _HTTPServer | None = None
+        self._threads: list[threading.Thread] = []
+        self._stop = threading.Event()
+
+    # ---- address
+    @property
+    def url(self) -> str:
+        """The page's full address, token included (what the QR code holds)."""
+        host = self.host
+        if host in ("0.0.0.0", ""):
+            host = lan_address()
+        elif host == "::":
+            host = "::1" if lan_address() == "127.0.0.1" else lan_address()
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}/{self.token}/"
+
+    @property
+    def running(self) -> bool:
+        return self._httpd is not None and not self.stopping
+
+    # ---- life
+    def start(self) -> TableServer:
+        """Open the session read-only, bind, and serve in the background. Raises
+        :class:`banker.ledger.SessionError` for the file, :class:`ServeError` for the address."""
+        if self._httpd is not None:
+            return self
+        source = TableSource(self.path, self.lang)  # a missing or damaged file is refused here
+        tr = source.tr
+        page = _static("index.html").decode("utf-8")
+        for mark, text in (("__LANG__", tr.lang), ("__TITLE__", tr("tableview.title")),
+                           ("__LOADING__", tr("tableview.loading"))):
+            page = page.replace(mark, html.escape(text))
+        try:
+            httpd = self._bind()
+        except BaseException:
+            source.close()
+            raise
+        self.source = source
+        self.page = page.encode("utf-8")
+        self.static = {name: _static(name) for name in STATIC}
+        self._httpd = httpd
+        self.port = httpd.server_address[1]
+        self._stop.clear()
+        serve = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.2},
+                                 name="tableview-http", daemon=True)
+        watch = threading.Thread(target=self._watch, name="tableview-refresh", daemon=True)
+        self._threads = [serve, watch]
+        serve.start()
+        watch.start()
+        return self
+
+    def _bind(self) -> _HTTPServer:
+        host = self.host
+        try:
+            infos = socket.getaddrinfo(host, self.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        except socket.gaierror as e:
+            raise ServeError(f"cannot listen on {host}: {e.strerror or e}") from None
+        family, _t, _p, _c, address = infos[0]
+        try:
+            return _HTTPServer((address[0], self.port), self, family)
+        except OSError as e:
+            import errno
+
+            if e.errno == errno.EADDRINUSE:
+                raise ServeError(f"port {self.port} on {host} is already in use; choose another with --port "
+                                 "(0 takes any free port)") from None
+            if e.errno == errno.EADDRNOTAVAIL:
+                raise ServeError(f"cannot listen on {host}: not an address of this machine") from None
+            if e.errno == errno.EACCES:
+                raise ServeError(f"port {self.port} needs privileges; choose one above 1023 with --port") from None
+            raise ServeError(f"cannot listen on {host} port {self.port}: {e.strerror or e}") from None
+
+    def _watch(self) -> None:
+        """Look for new entries every ``interval`` seconds; a failure is logged, never raised."""
+        while not self._stop.wait(self.interval):
+            try:
+                self.source.update()
+            except Exception:  # a bug here must not end the page, nor reach the console
+                log.exception("refreshing the table view failed")
+                self._stop.wait(1.0)
+
+    def stop(self) -> None:
+        """Stop serving: the port is free and open connections are closed when this returns."""
+        httpd = self._httpd
+        if httpd is None or self.stopping:
+            return
+        self.stopping = True
+        self._stop.set()
+        try:
+            httpd.shutdown()
+        finally:
+            httpd.server_close()
+            httpd.close_connections()
+            for t in self._threads:
+                t.join(timeout=2.0)
+            if self.source is not None:
+                self.source.close()
+
+    def refresh(self) -> bool:
+        """Look for new entries now (tests; the background thread does it every ``interval``)."""
+        return self.source.update() if self.source is not None else False
+
+    def __enter__(self) -> TableServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = "serving" if self.running else "stopped"
+        return f"<TableServer {self.path.name} {state} at {self.url if self._httpd else self.host}>"

@@ -1,0 +1,145 @@
+"""What the players' page shows, as one JSON document built from a read-only session.
+
+The document carries the engine's own ``state.to_json()`` (under ``"state"``) and, beside it,
+everything the page draws, already worded in the table's language: players in seating order
+with their cash formatted in the edition's money, debts, jail cards, deeds grouped by colour
+with buildings and mortgages, the bank's stock and the last actions. The page itself only
+places these texts (``textContent``), so it needs no translation or game logic of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from banker.rules import BANK, POT
+
+if TYPE_CHECKING:  # pragma: no cover
+    from banker.i18n import Translator
+    from banker.ledger import Session
+    from banker.rules import GameState
+
+#: how many of the last actions the page lists (newest first)
+LAST_ACTIONS = 15
+HOUSE = "⌂"
+#: deeds without a colour group: railroads, utilities (board files give no colour for them)
+KIND_COLORS = {"railroad": "#3c3c3c", "utility": "#9aa0a6"}
+KIND_LABELS = {"railroad": "tableview.railroads", "utility": "tableview.utilities"}
+FALLBACK_COLOR = "#9aa0a6"
+#: what a colour from a board file may look like before the page uses it in a style
+_COLOR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20})$")
+
+#: the page's own words (the [tableview] catalog section), sent with every document
+PAGE_LABELS = ("players", "bank", "last_actions", "no_actions", "connection_lost", "read_only", "undone", "stale")
+
+
+def _color(value: str | None) -> str:
+    return value if value and _COLOR.match(value) else FALLBACK_COLOR
+
+
+def account_name(tr: Translator, account: str | None) -> str:
+    if account == BANK:
+        return tr("bank.name")
+    if account == POT:
+        return tr("bank.pot")
+    return account or ""
+
+
+def _deed_groups(state: GameState, tr: Translator, player: str) -> list[dict[str, Any]]:
+    edition = state.edition
+    order = list(edition.groups)
+    groups: dict[str, dict[str, Any]] = {}
+    for pos in sorted(state.deeds_of(player)):
+        space = edition.spaces[pos]
+        lot = state.lots[pos]
+        if space.group and space.group in edition.groups:
+            gid = space.group
+            if gid not in groups:
+                g = edition.groups[gid]
+                groups[gid] = {"id": gid, "name": g.name, "color": _color(g.color),
+                               "full": state.owns_group(player, gid), "deeds": []}
+        else:
+            gid = space.kind
+            if gid not in groups:
+                label = tr(KIND_LABELS[gid]) if gid in KIND_LABELS else space.kind
+                groups[gid] = {"id": gid, "name": label, "color": KIND_COLORS.get(gid, FALLBACK_COLOR),
+                               "full": False, "deeds": []}
+        if lot.mortgaged:
+            marks = tr("deed.mortgaged")
+        elif lot.hotel:
+            marks = tr("tableview.hotel")
+        elif lot.houses:
+            marks = HOUSE * lot.houses
+        else:
+            marks = ""
+        groups[gid]["deeds"].append({"position": pos, "name": space.name, "houses": lot.houses, "hotel": lot.hotel,
+                                     "mortgaged": lot.mortgaged, "marks": marks})
+
+    def rank(g: dict[str, Any]) -> tuple[int, int]:
+        return (order.index(g["id"]), 0) if g["id"] in order else (len(order), g["deeds"][0]["position"])
+
+    return sorted(groups.values(), key=rank)
+
+
+def build_snapshot(session: Session, tr: Translator, error: str | None = None) -> dict[str, Any]:
+    """The page's document for the session as it stands (see the module docstring)."""
+    state = session.state
+    edition = state.edition
+    fmt = edition.fmt
+    raw = state.to_json()
+    players = []
+    for name in state.players:
+        p = raw["players"][name]
+        debts = [tr("player.owes", amount=fmt(amount), creditor=account_name(tr, creditor))
+                 for creditor, amount, _why in state.debts.get(name, [])]
+        status = ""
+        if p["bankrupt"]:
+            status = tr("player.bankrupt", creditor=account_name(tr, state.bankrupt_to.get(name)))
+        players.append({
+            "name": name,
+            "cash": p["cash"],
+            "cash_text": fmt(p["cash"]),
+            "net_worth_text": tr("tableview.net_worth", amount=fmt(p["net_worth"])),
+            "bankrupt": p["bankrupt"],
+            "status": status,
+            "debts": debts,
+            "jail_cards": p["jail_cards"],
+            "jail_text": tr("player.jail_cards", n=p["jail_cards"]) if p["jail_cards"] else "",
+            "groups": _deed_groups(state, tr, name),
+        })
+    bank_lines = [tr("bank.houses", n=state.bank_houses, total=edition.houses),
+                  tr("bank.hotels", n=state.bank_hotels, total=edition.hotels)]
+    if state.house_rules.free_parking_pot:
+        bank_lines.append(tr("bank.pot_amount", amount=fmt(state.pot)))
+    notes = []
+    if state.pending_auction:
+        notes.append(tr("bank.pending", names=", ".join(edition.spaces[p].name for p in sorted(state.pending_auction))))
+    if state.over:
+        winner = state.winner or ", ".join((state.result or {}).get("tied", []))
+        notes.append(tr("bank.over", winner=winner))
+    entries = session.entries
+    shown = entries[-LAST_ACTIONS:]
+    # an undo always comes after what it undoes: the undone among the shown are undone by shown entries
+    undone = {e["undoes"] for e in shown if e.get("undoes") is not None}
+    actions = []
+    for entry in reversed(shown):
+        text = tr.parts(entry["parts"]) if entry.get("parts") else entry.get("text", "")
+        actions.append({"seq": entry["seq"], "ts": entry.get("ts", ""), "text": text,
+                        "undone": entry["seq"] in undone, "undo": entry.get("undoes") is not None})
+    variant = tr.get(f"variant.{state.variant.id}", state.variant.name)
+    return {
+        "version": len(entries),
+        "lang": tr.lang,
+        "name": session.name,
+        "edition": edition.name,
+        "variant": variant,
+        "header": " · ".join((edition.name, variant, tr("tableview.actions", n=len(entries)))),
+        "title": tr("tableview.page_title", name=session.name),
+        "labels": {key: tr(f"tableview.{key}") for key in PAGE_LABELS},
+        "players": players,
+        "bank": {"houses": state.bank_houses, "houses_total": edition.houses, "hotels": state.bank_hotels,
+                 "hotels_total": edition.hotels, "lines": bank_lines, "notes": notes},
+        "actions": actions,
+        "error": error,
+        "state": raw,
+    }

@@ -1,0 +1,407 @@
+"""The players' table view server (banker/tableview): token, read-only, snapshot, liveness.
+
+The server reads the session on its own, read-only; these tests hold it to that byte for byte,
+check that nothing but GET/HEAD under the token answers, that the shared snapshot says what
+the page shows, that an action committed by a writer shows up, that silent clients hold
+nothing up, that ``stop()`` frees the port, and ``banker serve`` from the shell.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from banker.ledger import Session
+from banker.tableview.server import ServeError, TableServer, lan_address
+
+from .tableview_helpers import MEMO, PLAYERS, SCRIPT_NAME, decode_qr_text, midgame, request, state, wait_for
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def files_of(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file in the session's folder: its bytes and its mtime (ns)."""
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    return midgame(folder / "friday.json")
+
+
+@pytest.fixture
+def server(game: Path):
+    with TableServer(game, host="127.0.0.1", interval=0.05) as srv:
+        yield srv
+
+
+# --------------------------------------------------------------------------- the token
+@pytest.mark.parametrize("path", ["/", "/x/", "/x/state.json", "/index.html", "/state.json", "/app.js", "/favicon.ico",
+                                  "/{token}//state.json", "/{short}/", "/{short}/state.json", "/{token}x/",
+                                  "/{token}x/state.json", "/{upper}/state.json", "/%2F{token}/state.json",
+                                  "/{token}/../state.json", "/{token}/nothing", "/{token}/state.json/x",
+                                  "/{token}/static/app.js", "/{token}/..%2Fserver.py"])
+def test_without_the_exact_token_and_path_there_is_nothing(server: TableServer, path: str) -> None:
+    path = path.format(token=server.token, short=server.token[:-1], upper=server.token.upper())
+    status, headers, body = request(server.url, path=path)
+    assert status == 404, path
+    assert b"Ann" not in body and b"cash" not in body
+    assert headers["content-security-policy"].startswith("default-src 'self'")
+
+
+def test_with_the_token_the_page_its_files_and_the_state(server: TableServer) -> None:
+    token = server.token
+    assert len(token) >= 22 and server.url.endswith(f"/{token}/")
+    for path, ctype in [("", "text/html"), ("index.html", "text/html"), ("state.json", "application/json"),
+                        ("app.js", "application/javascript"), ("style.css", "text/css")]:
+        status, headers, body = request(server.url + path)
+        assert status == 200, path
+        assert headers["content-type"].startswith(ctype)
+        assert int(headers["content-length"]) == len(body) > 0
+        assert headers["cache-control"] == "no-store"
+        assert headers["content-security-policy"].startswith("default-src 'self'")
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "no-referrer"
+        assert "python" not in headers["server"].lower()
+    # the address without its last slash leads to the page, and only with the token
+    status, headers, _ = request(server.url, path=f"/{token}")
+    assert status == 301 and headers["location"] == f"/{token}/"
+    # HEAD answers like GET, without a body
+    status, headers, body = request(server.url + "state.json", method="HEAD")
+    assert status == 200 and body == b"" and int(headers["content-length"]) > 0
+
+
+def test_the_page_loads_nothing_from_elsewhere_and_runs_no_inline_script(server: TableServer) -> None:
+    page = request(server.url)[2].decode()
+    script = request(server.url + "app.js")[2].decode()
+    css = request(server.url + "style.css")[2].decode()
+    for text in (page, script, css):
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text
+    assert '<script src="app.js" defer></script>' in page
+    assert page.count("<script") == 1 and "onload=" not in page and "style=" not in page
+    assert "innerHTML" not in script and "insertAdjacentHTML" not in script and "eval(" not in script
+    assert "document.write" not in script
+    assert "POST" not in script and "method:" not in script  # it only ever GETs
+
+
+# --------------------------------------------------------------------------- read-only
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "PROPFIND", "BREW"])
+def test_no_method_but_get_and_head_does_anything(server: TableServer, game: Path, method: str) -> None:
+    before = files_of(game.parent)
+    etag = request(server.url + "state.json")[1]["etag"]
+    body = json.dumps({"op": "salary", "player": "Ann"}).encode()
+    for path in ("", "state.json", "app.js", "index.html", "x"):
+        status, headers, answer = request(server.url + path, method=method, body=body,
+                                          headers={"Content-Type": "application/json"})
+        assert status in (404, 405), (method, path, status)
+        assert b"Ann" not in answer
+    server.refresh()
+    assert files_of(game.parent) == before  # not a byte, not a timestamp
+    assert request(server.url + "state.json")[1]["etag"] == etag
+    assert len(Session.open(game, readonly=True).entries) == state(server.url)["version"]
+
+
+def test_the_server_never_writes_a_file_while_serving_a_game_in_progress(tmp_path: Path, game: Path) -> None:
+    folder = game.parent
+    before = files_of(folder)
+    with TableServer(game, host="127.0.0.1", interval=0.02) as srv:
+        for _ in range(20):
+            request(srv.url + "state.json")
+        request(srv.url, method="POST", body=b"x" * 1000)
+        time.sleep(0.1)
+        assert files_of(folder) == before, "the server wrote something"
+    assert files_of(folder) == before, "stopping wrote something"
+    # no lock: a writer opens the session while the page is being served
+    with TableServer(game, host="127.0.0.1", interval=0.02) as srv, Session.open(game) as writer:
+        writer.apply({"op": "salary", "player": "Ann"})
+        wait_for(lambda: state(srv.url)["version"] == len(writer.entries))
+
+
+# --------------------------------------------------------------------------- the snapshot
+def test_the_snapshot_says_what_the_table_holds(server: TableServer, game: Path) -> None:
+    doc = state(server.url)
+    reader = Session.open(game, readonly=True)
+    assert doc["version"] == len(reader.entries)
+    assert doc["state"] == json.loads(json.dumps(reader.state.to_json()))  # the engine's own figures
+    assert [p["name"] for p in doc["players"]] == list(PLAYERS)
+    ann, bob, scripted, dee, eve = doc["players"]
+    assert ann["cash"] == reader.state.cash["Ann"] and ann["cash_text"] == f"${ann['cash']:,}"
+    # Ann: the dark blues with two houses each
+    [blues] = ann["groups"]
+    assert blues["name"] == "Dark Blue" and blues["color"] == "#1f4fb4" and blues["full"]
+    assert [(d["name"], d["houses"], d["marks"]) for d in blues["deeds"]] == [("Park Place", 2, "⌂⌂"),
+                                                                             ("Boardwalk", 2, "⌂⌂")]
+    # Bob: a debt, and a mortgaged railroad
+    assert bob["debts"] == [f"owes $550 to {SCRIPT_NAME}"]
+    railroads = next(g for g in bob["groups"] if g["id"] == "railroad")
+    assert railroads["name"] == "Railroads"
+    assert railroads["deeds"][0]["mortgaged"] and railroads["deeds"][0]["marks"] == "mortgaged"
+    # hotels
+    light_blue = next(g for g in scripted["groups"] if g["id"] == "light_blue")
+    assert all(d["hotel"] and d["marks"] == "hotel" for d in light_blue["deeds"])
+    assert eve["jail_text"] == "1 jail card" and dee["jail_text"] == ""
+    assert doc["bank"]["lines"] == ["Houses 28/32", "Hotels 9/12"]
+    # the last actions, newest first, as the log words them; the memo as typed
+    assert doc["actions"][0]["seq"] == doc["version"]
+    assert doc["actions"][0]["text"] == reader.entries[-1]["text"]
+    assert any(MEMO in a["text"] for a in doc["actions"])
+    assert len(doc["actions"]) == 15
+    # never markup, even inside strings
+    body = request(server.url + "state.json")[2]
+    assert b"<" not in body and b"\\u003cscript>" in body
+
+
+def test_the_snapshot_speaks_the_table_language(game: Path) -> None:
+    with TableServer(game, host="127.0.0.1", lang="ru") as srv:
+        doc = state(srv.url)
+        assert doc["lang"] == "ru" and doc["labels"]["bank"] == "Банк"
+        assert doc["bank"]["lines"][0] == "Дома 28/32"
+        assert doc["players"][1]["debts"][0].startswith("долг $550")
+        assert doc["version"] == 41 and doc["header"].endswith("Классика · 41 действие")  # 41: one, not many
+        page = request(srv.url)[2].decode()
+        assert '<html lang="ru">' in page and "Загрузка" in page
+
+
+def test_an_action_shows_up_and_the_etag_says_when_nothing_changed(server: TableServer, game: Path) -> None:
+    status, headers, body = request(server.url + "state.json")
+    etag, version = headers["etag"], json.loads(body)["version"]
+    assert request(server.url + "state.json", headers={"If-None-Match": etag})[0] == 304
+    with Session.open(game) as writer:
+        writer.apply({"op": "transfer", "from": "Dee", "to": "Ann", "amount": 15, "memo": "pizza"})
+        applied = time.monotonic()
+        doc = wait_for(lambda: (d := state(server.url))["version"] == version + 1 and d, timeout=1.0)
+        assert time.monotonic() - applied < 1.0
+        assert doc["actions"][0]["text"] == "Dee gives Ann $15: pizza"
+        assert doc["players"][0]["cash"] == json.loads(body)["players"][0]["cash"] + 15
+        status, headers2, _ = request(server.url + "state.json", headers={"If-None-Match": etag})
+        assert status == 200 and headers2["etag"] != etag
+        # an undo: the undone action is marked, the undo is the newest
+        writer.apply({"op": "undo", "reason": "wrong player"})
+        doc = wait_for(lambda: (d := state(server.url))["version"] == version + 2 and d, timeout=1.0)
+        assert doc["actions"][0]["undo"] and doc["actions"][1]["undone"]
+        # a checkpoint rewrites FILE and empties the journal: the reader follows
+        writer.checkpoint()
+        writer.apply({"op": "salary", "player": "Eve"})
+        doc = wait_for(lambda: (d := state(server.url))["version"] == version + 3 and d, timeout=1.0)
+        assert doc["actions"][0]["text"] == "Eve collects $200 salary"
+
+
+def test_one_snapshot_is_shared_by_every_request(server: TableServer) -> None:
+    builds = server.source.builds
+    for _ in range(30):
+        request(server.url + "state.json")
+    time.sleep(0.2)
+    assert server.source.builds == builds  # nothing changed: nothing rebuilt, whatever the requests
+
+
+# --------------------------------------------------------------------------- misbehaving clients
+def test_silent_and_slow_clients_hold_nothing_up(server: TableServer) -> None:
+    host, port = "127.0.0.1", server.port
+    silent = [socket.create_connection((host, port)) for _ in range(30)]  # connect, say nothing
+    partial = socket.create_connection((host, port))
+    partial.sendall(f"GET /{server.token}/state.json HTTP/1.1\r\nHost: x\r\n".encode())  # never ends its headers
+    unread = socket.create_connection((host, port))
+    unread.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    for _ in range(200):  # asks again and again, never reads an answer
+        try:
+            unread.sendall(f"GET /{server.token}/state.json HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        except OSError:
+            break
+    try:
+        started = time.monotonic()
+        for _ in range(10):
+            assert request(server.url + "state.json", timeout=2.0)[0] == 200
+        assert time.monotonic() - started < 1.0
+    finally:
+        for s in [*silent, partial, unread]:
+            s.close()
+
+
+def test_a_silent_connection_is_dropped_after_the_socket_timeout(game: Path, monkeypatch) -> None:
+    import banker.tableview.server as server_module
+
+    monkeypatch.setattr(server_module._Handler, "timeout", 0.3)
+    with TableServer(game, host="127.0.0.1") as srv:
+        s = socket.create_connection(("127.0.0.1", srv.port))
+        s.settimeout(3.0)
+        started = time.monotonic()
+        assert s.recv(100) == b""  # closed by the server, not by us
+        assert time.monotonic() - started < 2.0
+        s.close()
+
+
+def test_too_many_connections_are_dropped_and_the_rest_still_served(game: Path, monkeypatch) -> None:
+    import banker.tableview.server as server_module
+
+    monkeypatch.setattr(server_module, "MAX_CONNECTIONS", 5)
+    with TableServer(game, host="127.0.0.1") as srv:
+        hogs = [socket.create_connection(("127.0.0.1", srv.port)) for _ in range(5)]
+        time.sleep(0.2)
+        extra = socket.create_connection(("127.0.0.1", srv.port))
+        extra.settimeout(2.0)
+        assert extra.recv(10) == b""  # closed at once
+        extra.close()
+        for h in hogs:
+            h.close()
+
+        def served() -> bool:
+            try:
+                return request(srv.url + "state.json")[0] == 200
+            except OSError:  # a slot not yet given back by a hog's thread
+                return False
+
+        assert wait_for(served, timeout=2.0)
+
+
+# --------------------------------------------------------------------------- stopping and binding
+def test_stop_frees_the_port_and_closes_open_connections(game: Path) -> None:
+    srv = TableServer(game, host="127.0.0.1").start()
+    port = srv.port
+    keep = socket.create_connection(("127.0.0.1", port))
+    keep.sendall(f"GET /{srv.token}/state.json HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    keep.settimeout(2.0)
+    assert keep.recv(12).startswith(b"HTTP/1.1 200")
+    threads = list(srv._threads)
+    started = time.monotonic()
+    srv.stop()
+    assert time.monotonic() - started < 1.5
+    assert not srv.running and not any(t.is_alive() for t in threads)
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=1.0)
+    # the kept-alive connection is closed too (whatever was left to read)
+    keep.settimeout(2.0)
+    while keep.recv(65536):
+        pass
+    keep.close()
+    # the port can be taken again at once
+    again = TableServer(game, host="127.0.0.1", port=port).start()
+    assert again.port == port and request(again.url + "state.json")[0] == 200
+    again.stop()
+    srv.stop()  # twice is harmless
+
+
+def test_it_binds_the_lan_address_by_default_never_every_interface(game: Path) -> None:
+    address = lan_address()
+    ipaddress.ip_address(address)
+    with TableServer(game) as srv:
+        assert srv.host == address and srv._httpd.server_address[0] == address
+        assert srv.url.startswith(f"http://{address}:{srv.port}/")
+        assert request(srv.url + "state.json")[0] == 200
+        if address != "127.0.0.1":  # listening on the LAN address only: not on loopback
+            with pytest.raises(OSError):
+                socket.create_connection(("127.0.0.1", srv.port), timeout=1.0)
+
+
+def test_host_and_port_override_the_address(game: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        free = probe.getsockname()[1]
+    with TableServer(game, host="127.0.0.1", port=free) as srv:
+        assert srv.url.startswith(f"http://127.0.0.1:{free}/")
+        # taken: one clear line
+        with pytest.raises(ServeError, match=f"port {free} on 127.0.0.1 is already in use"):
+            TableServer(game, host="127.0.0.1", port=free).start()
+    with pytest.raises(ServeError, match="not an address of this machine"):
+        TableServer(game, host="192.0.2.254" if lan_address() != "192.0.2.254" else "198.51.100.7").start()
+    if socket.has_ipv6:
+        try:
+            srv6 = TableServer(game, host="::1").start()
+        except ServeError:
+            pytest.skip("no IPv6 loopback here")
+        with srv6:
+            assert srv6.url.startswith(f"http://[::1]:{srv6.port}/")
+            assert request(srv6.url + "state.json")[0] == 200
+
+
+def test_a_session_that_cannot_be_read_is_refused_before_anything_listens(tmp_path: Path) -> None:
+    from banker.ledger import SessionError
+
+    with pytest.raises(SessionError, match="no session file"):
+        TableServer(tmp_path / "nothing.json", host="127.0.0.1").start()
+    (tmp_path / "junk.json").write_text("not json")
+    with pytest.raises(SessionError):
+        TableServer(tmp_path / "junk.json", host="127.0.0.1").start()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["junk.json"]
+
+
+def test_a_file_that_goes_bad_keeps_the_last_table_and_says_so(game: Path, tmp_path: Path) -> None:
+    with TableServer(game, host="127.0.0.1", interval=0.02) as srv:
+        version = state(srv.url)["version"]
+        saved = game.read_bytes()
+        game.write_text("{}")  # replaced by something that is not a session
+        os.utime(game, ns=(1, 1))
+        doc = wait_for(lambda: (d := state(srv.url))["error"] and d)
+        assert doc["version"] == version and "is not a banker session" in doc["error"]
+        assert doc["labels"]["stale"].startswith("The session file cannot be read")
+        game.write_bytes(saved)
+        doc = wait_for(lambda: (d := state(srv.url))["error"] is None and d)
+        assert doc["version"] == version
+
+
+# --------------------------------------------------------------------------- banker serve
+def test_banker_serve_prints_the_address_and_code_and_stops_on_ctrl_c(game: Path, file_bytes) -> None:
+    before = file_bytes(game)
+    proc = subprocess.Popen([sys.executable, "-m", "banker", "serve", str(game), "--host", "127.0.0.1", "--lang", "en"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    lines: list[str] = []
+    try:
+        reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
+        reader.start()
+        wait_for(lambda: any("Ctrl+C" in line for line in lines), timeout=20)
+        assert lines[0].startswith("banker serve: the table of Friday")
+        url = lines[1].strip()
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/")
+        code = "".join(lines[3:-1]).rstrip("\n")
+        assert decode_qr_text(code) == url  # the code printed is the address printed
+        assert state(url)["players"][2]["name"] == SCRIPT_NAME
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+        reader.join(timeout=5)
+        assert "stopped" in lines[-1]
+        assert proc.stderr.read() == ""
+        with pytest.raises(OSError):
+            request(url + "state.json", timeout=1.0)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert file_bytes(game) == before
+
+
+@pytest.mark.parametrize(("argv", "problem"), [
+    (["serve", "{folder}/none.json"], "banker serve: no session file"),
+    (["serve", "{game}", "--port", "70000"], "not a port number"),
+    (["serve", "{game}", "--host", "no-such-host.invalid"], "banker serve: cannot listen on no-such-host.invalid"),
+])
+def test_banker_serve_refuses_in_one_line(capsys, game: Path, argv: list[str], problem: str) -> None:
+    from banker.cli import main
+
+    argv = [a.format(game=game, folder=game.parent) for a in argv]
+    assert main(argv) in (1, 2)
+    err = capsys.readouterr().err
+    assert problem in err and err.count("\n") == 1
+
+
+def test_banker_serve_refuses_a_port_in_use(capsys, game: Path) -> None:
+    from banker.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", str(game), "--host", "127.0.0.1", "--port", str(port)]) == 1
+    err = capsys.readouterr().err
+    assert f"port {port} on 127.0.0.1 is already in use" in err and err.count("\n") == 1
