@@ -8,25 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from banker.i18n import LANGS, Translator, catalog, detect_lang
+from banker.i18n import LANGS, Translator, _flatten, catalog, detect_lang
 
 I18N = Path(__file__).parent.parent / "banker" / "i18n"
 UI = Path(__file__).parent.parent / "banker" / "ui"
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
-def flat(table: dict, prefix: str = "") -> dict:
-    out = {}
-    for key, value in table.items():
-        if isinstance(value, dict):
-            out.update(flat(value, f"{prefix}{key}."))
-        else:
-            out[f"{prefix}{key}"] = value
-    return out
-
-
 def load(lang: str) -> dict:
-    return flat(tomllib.loads((I18N / f"{lang}.toml").read_text(encoding="utf-8")))
+    return _flatten(tomllib.loads((I18N / f"{lang}.toml").read_text(encoding="utf-8")))
 
 
 def forms(value: str | list[str]) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from banker.rules.errors import Refused
 from banker.rules.messages import Msg, plural_index, render_parts
+from banker.rules.state import BANK, POT
 
 LANGS = ("en", "ru", "uk")
 LANG_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська"}
@@ -93,6 +94,14 @@ class Translator:
         if key not in self._ui and key not in self._en:
             return default
         return self(key, **params)
+
+    def account(self, name: str | None) -> str:
+        """A payer or payee as the banker says it: a player's name, the bank, the Free Parking pot."""
+        if name == BANK:
+            return self("bank.name")
+        if name == POT:
+            return self("bank.pot")
+        return name or ""
 
     def msg(self, msg: Msg | str) -> str:
         return msg if isinstance(msg, str) else msg.render(self._engine, self.lang)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from banker.i18n import Translator
-from banker.rules import BANK, POT, GameState, game_from_setup
+from banker.rules import GameState, game_from_setup
 from banker.rules.review import Review, review
 
 from .session import read_session_doc
@@ -44,18 +44,6 @@ def load_review(path: str | os.PathLike[str]) -> SessionReview:
     state = game_from_setup(Setup.from_mapping(doc))
     return SessionReview(doc, review(state, entries), state, entries)
 
-
-def review_of(doc: dict[str, Any], setup_state: GameState, entries: list[dict[str, Any]]) -> SessionReview:
-    """Review entries already in memory (the console's own session)."""
-    return SessionReview(doc, review(setup_state, entries), setup_state, entries)
-
-
-def _account(tr: Translator, name: str) -> str:
-    if name == BANK:
-        return tr("bank.name")
-    if name == POT:
-        return tr("bank.pot")
-    return name
 
 
 #: a payment's reason ("for") -> the action whose name says it
@@ -156,7 +144,7 @@ def to_markdown(sr: SessionReview, tr: Translator, timeline: bool = True) -> str
         lines.append("")
     if r.to_bank:
         lines.append(f"**{tr('review.to_bank')}:** " + ", ".join(
-            f"{_md(p)} {fmt(sum(by.values()))}" for p, by in r.to_bank.items()))
+            f"{_md(p)} {fmt(r.to_bank_total(p))}" for p in r.to_bank))
         lines.append("")
     if r.auctions:
         lines.append(f"**{tr('review.auctions')}:** " + ", ".join(
@@ -165,12 +153,12 @@ def to_markdown(sr: SessionReview, tr: Translator, timeline: bool = True) -> str
         lines.append("")
     if r.biggest:
         lines.append(f"**{tr('review.biggest')}:**")
-        lines += [f"- #{p.seq} {_md(_account(tr, p.payer))} → {_md(_account(tr, p.payee))} {fmt(p.amount)} "
+        lines += [f"- #{p.seq} {_md(tr.account(p.payer))} → {_md(tr.account(p.payee))} {fmt(p.amount)} "
                   f"({why_text(tr, p.why)})" for p in r.biggest[:5]]
         lines.append("")
     if r.bankruptcies:
         lines.append(f"**{tr('review.bankruptcies')}:**")
-        lines += [f"- #{b.seq} {_md(b.player)} → {_md(_account(tr, b.creditor))}" for b in r.bankruptcies]
+        lines += [f"- #{b.seq} {_md(b.player)} → {_md(tr.account(b.creditor))}" for b in r.bankruptcies]
         lines.append("")
     if timeline:
         lines += [f"## {tr('review.timeline')}", ""]

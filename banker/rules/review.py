@@ -97,6 +97,10 @@ class Review:
     bankruptcies: list[Bankruptcy] = field(default_factory=list)
     undone: int = 0
 
+    def to_bank_total(self, player: str) -> int:
+        """Everything ``player`` paid the bank (or the pot) in taxes, fines and interest."""
+        return sum(self.to_bank.get(player, {}).values())
+
     def to_json(self, state: GameState) -> dict[str, Any]:
         spaces = state.edition.spaces
         return {

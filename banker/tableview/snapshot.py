@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from banker.rules import BANK, POT
-
 if TYPE_CHECKING:  # pragma: no cover
     from banker.i18n import Translator
     from banker.ledger import Session
@@ -36,13 +34,6 @@ PAGE_LABELS = ("players", "bank", "last_actions", "no_actions", "connection_lost
 def _color(value: str | None) -> str:
     return value if value and _COLOR.match(value) else FALLBACK_COLOR
 
-
-def account_name(tr: Translator, account: str | None) -> str:
-    if account == BANK:
-        return tr("bank.name")
-    if account == POT:
-        return tr("bank.pot")
-    return account or ""
 
 
 def _deed_groups(state: GameState, tr: Translator, player: str) -> list[dict[str, Any]]:
@@ -90,11 +81,11 @@ def build_snapshot(session: Session, tr: Translator, error: str | None = None) -
     players = []
     for name in state.players:
         p = raw["players"][name]
-        debts = [tr("player.owes", amount=fmt(amount), creditor=account_name(tr, creditor))
+        debts = [tr("player.owes", amount=fmt(amount), creditor=tr.account(creditor))
                  for creditor, amount, _why in state.debts.get(name, [])]
         status = ""
         if p["bankrupt"]:
-            status = tr("player.bankrupt", creditor=account_name(tr, state.bankrupt_to.get(name)))
+            status = tr("player.bankrupt", creditor=tr.account(state.bankrupt_to.get(name)))
         players.append({
             "name": name,
             "cash": p["cash"],

@@ -21,7 +21,6 @@ from banker.rules.mortgage import check_mortgage, lift_cost
 from banker.rules.rent import dice_range
 
 from .screens.dialogs import AskScreen, Choice, ChooseScreen, ConfirmScreen, InfoScreen
-from .widgets.table import account_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.rules import GameState
@@ -100,18 +99,18 @@ class Flow:
         for e in move.effects:
             if e["t"] == "pay":
                 line = Text("  ")
-                line.append(account_name(self.tr, e["from"]), "bold")
+                line.append(self.tr.account(e["from"]), "bold")
                 line.append(" → ")
-                line.append(account_name(self.tr, e["to"]), "bold")
+                line.append(self.tr.account(e["to"]), "bold")
                 line.append(f"  {self.fmt(e['amount'])}", "bold green")
                 lines.append(line)
             elif e["t"] == "owner":
                 lines.append(Text("  " + self.tr("flow.deed_moves", space=state.edition.spaces[e["space"]].name,
-                                                  owner=account_name(self.tr, e["new"] or BANK)), "cyan"))
+                                                  owner=self.tr.account(e["new"] or BANK)), "cyan"))
             elif e["t"] == "debt" and e["new"] and len(e["new"]) > len(e["old"] or []):
                 c = e["new"][-1]
                 lines.append(Text("  " + self.tr("flow.debt_opens", player=e["player"], amount=self.fmt(c[1]),
-                                                  creditor=account_name(self.tr, c[0])), "bold red"))
+                                                  creditor=self.tr.account(c[0])), "bold red"))
         return lines, move
 
     async def confirm_and_commit(self, cmd: dict[str, Any], title: str, danger: bool = False) -> dict | None:
@@ -424,7 +423,7 @@ class Flow:
     def bankruptcy_lines(self, view: dict[str, Any]) -> list[Text | str]:
         state = self.state
         p = view["player"]
-        creditor = account_name(self.tr, view["creditor"])
+        creditor = self.tr.account(view["creditor"])
         lines: list[Text | str] = [
             Text(self.tr("bankrupt.summary", player=p, creditor=creditor, debt=self.fmt(view["debt"]),
                          can=self.fmt(view["can_raise"])), "bold"),
@@ -435,15 +434,15 @@ class Flow:
         for e in view["effects"]:
             if e["t"] == "owner":
                 name = state.edition.spaces[e["space"]].name
-                to = account_name(self.tr, e["new"] or BANK)
+                to = self.tr.account(e["new"] or BANK)
                 mark = " " + self.tr("deed.mortgaged_mark") if e["space"] in view["mortgaged"] else ""
                 lines.append(Text(f"  {name}{mark} → {to}", "cyan"))
             elif e["t"] == "jail_card":
-                lines.append(Text("  " + self.tr("bankrupt.jail_card", to=account_name(self.tr, e["new"] or BANK)),
+                lines.append(Text("  " + self.tr("bankrupt.jail_card", to=self.tr.account(e["new"] or BANK)),
                                   "cyan"))
         for e in view["effects"]:
             if e["t"] == "pay":
-                lines.append(Text(f"  {account_name(self.tr, e['from'])} → {account_name(self.tr, e['to'])}  "
+                lines.append(Text(f"  {self.tr.account(e['from'])} → {self.tr.account(e['to'])}  "
                                   f"{self.fmt(e['amount'])}"))
         lines.append(Text(self.tr.parts(view["parts"]), "italic"))
         return lines

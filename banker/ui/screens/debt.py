@@ -14,7 +14,6 @@ from textual.widgets.option_list import Option
 
 from banker.rules.legal import raise_cash_options
 
-from ..widgets.table import account_name
 from .dialogs import ConfirmScreen, Dialog
 
 
@@ -51,7 +50,7 @@ class RaiseCashScreen(Dialog):
         if not claims:
             summary.append(tr("debt.paid", player=self.player), "bold green")
         for creditor, amount, _ in claims:
-            summary.append(tr("player.owes", amount=fmt(amount), creditor=account_name(tr, creditor)) + "\n", "bold red")
+            summary.append(tr("player.owes", amount=fmt(amount), creditor=tr.account(creditor)) + "\n", "bold red")
         summary.append(tr("debt.cash", amount=fmt(view["cash"])) + "\n")
         summary.append(tr("debt.max", amount=fmt(view["max_raisable"])), "bold")
         if view["bankruptcy_unavoidable"]:

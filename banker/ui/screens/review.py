@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Select, Static, TabbedContent, TabPane
 
 from banker.ledger.export import why_text
-from banker.rules import BANK, POT, game_from_setup
+from banker.rules import game_from_setup
 from banker.rules.review import Review, review
 
 from ..keys import localize_bindings
@@ -165,13 +165,6 @@ class ReviewScreen(Screen):
             plot.refresh()
 
     # ----------------------------------------------------------------- summary
-    def account(self, name: str) -> str:
-        if name == BANK:
-            return self.app.tr("bank.name")
-        if name == POT:
-            return self.app.tr("bank.pot")
-        return name
-
     def summary(self) -> Table:
         tr = self.app.tr
         r, state = self.review, self.state
@@ -186,7 +179,7 @@ class ReviewScreen(Screen):
             name = Text(p, "strike" if p in state.bankrupt else "")
             players.add_row(name, fmt(r.cash[p][-1] if r.cash[p] else state.cash[p]), fmt(final_worth),
                             fmt(r.rent_received.get(p, 0)), fmt(r.rent_paid.get(p, 0)),
-                            fmt(sum(r.to_bank.get(p, {}).values())), fmt(r.salary.get(p, 0)))
+                            fmt(r.to_bank_total(p)), fmt(r.salary.get(p, 0)))
         out.add_row(players)
         deeds = Table(title=tr("review.best_deeds"), title_justify="left")
         deeds.add_column(tr("review.deed"))
@@ -214,14 +207,14 @@ class ReviewScreen(Screen):
         for col in ("seq", "from", "to", "amount", "why"):
             biggest.add_column(tr(f"review.{col}"), justify="right" if col in ("seq", "amount") else "left")
         for pay in r.biggest:
-            biggest.add_row(str(pay.seq), self.account(pay.payer), self.account(pay.payee), fmt(pay.amount),
+            biggest.add_row(str(pay.seq), self.app.tr.account(pay.payer), self.app.tr.account(pay.payee), fmt(pay.amount),
                             why_text(tr, pay.why))
         out.add_row(biggest)
         if r.bankruptcies:
             text = Text(tr("review.bankruptcies") + "\n", "bold")
             for b in r.bankruptcies:
                 text.append(tr("review.bankruptcy_line", seq=b.seq, ts=b.ts[:16].replace("T", " "), player=b.player,
-                               creditor=self.account(b.creditor)) + "\n")
+                               creditor=self.app.tr.account(b.creditor)) + "\n")
             out.add_row(text)
         return out
 

@@ -13,21 +13,12 @@ from rich.text import Text
 from textual.containers import Horizontal
 from textual.widgets import Static
 
-from banker.rules import BANK, POT
-
 if TYPE_CHECKING:  # pragma: no cover
     from banker.i18n import Translator
     from banker.rules import GameState
 
 HOUSE = "⌂"
 
-
-def account_name(tr: Translator, account: str) -> str:
-    if account == BANK:
-        return tr("bank.name")
-    if account == POT:
-        return tr("bank.pot")
-    return account
 
 
 class PlayerCard(Static):
@@ -59,11 +50,11 @@ class PlayerCard(Static):
         self.set_class(bool(state.debts.get(p)), "in-debt")
         # one line per fact, never wrapped: a long deed name is cut short, its buildings stay in view
         if p in state.bankrupt:
-            self.update(Text(tr("player.bankrupt", creditor=account_name(tr, state.bankrupt_to[p])), "bold red"))
+            self.update(Text(tr("player.bankrupt", creditor=tr.account(state.bankrupt_to[p])), "bold red"))
             return
         facts = Text(fmt(state.cash[p]), "bold")
         for creditor, amount, _why in state.debts.get(p, []):
-            facts.append("\n" + tr("player.owes", amount=fmt(amount), creditor=account_name(tr, creditor)), "bold red")
+            facts.append("\n" + tr("player.owes", amount=fmt(amount), creditor=tr.account(creditor)), "bold red")
         jail = len(state.jail_cards_of(p))
         if jail:
             facts.append("\n" + tr("player.jail_cards", n=jail), "cyan")
