@@ -134,7 +134,13 @@ def test_the_snapshot_says_what_the_table_holds(server: TableServer, game: Path)
     doc = state(server.url)
     reader = Session.open(game, readonly=True)
     assert doc["version"] == len(reader.entries)
-    assert doc["state"] == json.loads(json.dumps(reader.state.to_json()))  # the engine's own figures
+    # the engine's own figures, less the players' worth while the game is on (below)
+    engine = json.loads(json.dumps(reader.state.to_json()))
+    for p in engine["players"].values():
+        del p["net_worth"]
+        if p["debt"]:
+            del p["debt"]["can_raise"]
+    assert doc["state"] == engine
     assert [p["name"] for p in doc["players"]] == list(PLAYERS)
     ann, bob, scripted, dee, eve = doc["players"]
     assert ann["cash"] == reader.state.cash["Ann"] and ann["cash_text"] == f"${ann['cash']:,}"
@@ -161,6 +167,56 @@ def test_the_snapshot_says_what_the_table_holds(server: TableServer, game: Path)
     # never markup, even inside strings
     body = request(server.url + "state.json")[2]
     assert b"<" not in body and b"\\u003cscript>" in body
+
+
+def _keys_and_texts(value, path: str = "") -> list[tuple[str, object]]:
+    """Every (key path, leaf value) of a JSON document."""
+    if isinstance(value, dict):
+        return [kv for k, v in value.items() for kv in _keys_and_texts(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [kv for i, v in enumerate(value) for kv in _keys_and_texts(v, f"{path}[{i}]")]
+    return [(path, value)]
+
+
+WORTH_WORDS = ("worth", "valuation", "can_raise", "капитал", "капітал")
+
+
+def test_no_worth_reaches_the_page_while_the_game_is_on(server: TableServer, game: Path) -> None:
+    """us-classic-rules.txt, "Income Tax": "If you land here you have two options: You may estimate your
+    tax at $200 and pay the Bank, or you may pay 10% of your total worth to the Bank. [...] You must
+    decide which option you will take before you add up your total worth." The page must not add it
+    up for him: no player's worth, net worth or valuation is in the document at all (not just hidden
+    by the page's script), in any language, while the game is on; cash, deeds and buildings stay."""
+    for lang in ("en", "ru", "uk"):
+        with TableServer(game, host="127.0.0.1", lang=lang) as srv:
+            body = request(srv.url + "state.json")[2].decode()
+            doc = json.loads(body)
+            assert not doc["state"]["result"]
+            for key, value in _keys_and_texts(doc):
+                assert not any(w in key.lower() for w in WORTH_WORDS), key
+                assert not any(w in str(value).lower() for w in WORTH_WORDS), (key, value)
+            assert all("worth_text" not in p for p in doc["players"])
+            # what stays: cash, deeds, buildings
+            ann = doc["players"][0]
+            assert ann["cash_text"] and ann["groups"][0]["deeds"][0]["houses"] == 2
+            assert doc["state"]["players"]["Ann"]["deeds"] == [37, 39]
+
+
+def test_once_the_game_has_ended_the_page_shows_the_final_valuation(server: TableServer, game: Path) -> None:
+    with Session.open(game) as writer:
+        writer.apply({"op": "undo", "reason": "settled at the table"})  # the rent that opened Bob's debt
+        writer.apply({"op": "end_game"})
+        state_after = writer.state
+        valuation = state_after.result["valuation"]
+        winner = state_after.winner
+    doc = wait_for(lambda: (d := state(server.url))["state"]["result"] and d)
+    fmt = state_after.edition.fmt
+    assert [p["worth_text"] for p in doc["players"]] == [f"final valuation {fmt(valuation[p])}" for p in PLAYERS]
+    assert doc["state"]["result"]["valuation"] == valuation
+    assert doc["state"]["players"]["Ann"]["net_worth"] == valuation["Ann"]  # everything, now
+    assert any(winner in note for note in doc["bank"]["notes"])
+    with TableServer(game, host="127.0.0.1", lang="ru") as srv:
+        assert state(srv.url)["players"][0]["worth_text"] == f"капитал на конец игры {fmt(valuation['Ann'])}"
 
 
 def test_the_snapshot_speaks_the_table_language(game: Path) -> None:

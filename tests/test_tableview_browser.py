@@ -1,7 +1,8 @@
 """The players' page in a real headless Chromium (driven by Playwright, no browser download).
 
 Opens the page with the token and finds the balances; an action applied through the engine
-appears on the open page within a second; the page without the token is refused; a player called
+appears on the open page by itself; no player's worth is on the page during play, the final
+valuation once the game has ended; the page without the token is refused; a player called
 ``<script>alert(1)</script>`` and a memo full of markup are shown as text; nothing is loaded from
 anywhere but the server, nothing breaks the Content-Security-Policy, the page fits a phone, and it
 says when the connection is lost and recovers by itself.
@@ -15,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -39,6 +39,9 @@ except ImportError:
         raise
     pytest.skip("playwright is a test dependency: pip install -e '.[test]'", allow_module_level=True)
 
+#: how long the page may take to show a change before the test fails: a deadline, not a speed
+#: claim (the page polls every 500 ms; a loaded machine may take much longer)
+WAIT_MS = 20_000
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-default-apps", "--disable-extensions"]
 PHONE = {"width": 390, "height": 844}
@@ -94,7 +97,7 @@ def cash_of(page, index: int) -> str:
     return page.text_content(f'.player[data-index="{index}"] .cash')
 
 
-def test_the_page_shows_the_table_and_an_action_appears_within_a_second(game: Path, phone: Watched) -> None:
+def test_the_page_shows_the_table_and_follows_the_actions(game: Path, phone: Watched) -> None:
     page = phone.page
     with TableServer(game, host="127.0.0.1") as server:  # the default refresh interval, as at a table
         origin = server.url.split(f"/{server.token}/")[0]
@@ -133,21 +136,19 @@ def test_the_page_shows_the_table_and_an_action_appears_within_a_second(game: Pa
         assert memo.text_content() == f"Ann gives Bob $5: {MEMO}"
         assert phone.dialogs == []
 
-        # an action applied through the engine appears on the open page within a second
+        # an action applied through the engine appears on the open page by itself, without a reload
+        # (how soon is measured by bench/tableview.py: a test asserts no wall-clock time)
         before = expected["players"][0]["cash"]
         with Session.open(game) as writer:
             writer.apply({"op": "salary", "player": "Ann"})
-            applied = time.monotonic()
             page.wait_for_function(
                 "want => document.querySelector('.player[data-index=\"0\"] .cash').textContent === want",
-                arg=f"${before + 200:,}", timeout=1000, polling=20)
-            elapsed = time.monotonic() - applied
-            assert elapsed < 1.0, f"the page showed the action after {elapsed:.2f} s"
+                arg=f"${before + 200:,}", timeout=WAIT_MS, polling=20)
             assert page.text_content("#log .action .text") == "Ann collects $200 salary"
             assert page.get_attribute("body", "data-version") == str(len(writer.entries))
             # and another one, undone: struck through on the page
             writer.apply({"op": "undo", "reason": "not yet"})
-            page.wait_for_selector("#log .action.undone", timeout=1000)
+            page.wait_for_selector("#log .action.undone", timeout=WAIT_MS)
             assert cash_of(page, 0) == f"${before:,}"
 
         # a phone screen: one column, nothing wider than the screen
@@ -159,6 +160,30 @@ def test_the_page_shows_the_table_and_an_action_appears_within_a_second(game: Pa
         assert phone.requests and all(url.startswith(origin + f"/{server.token}/") for url in phone.requests)
         assert phone.problems == [], phone.problems
         assert phone.dialogs == []
+
+
+def test_no_worth_on_the_page_during_play_the_final_valuation_once_the_game_has_ended(game: Path,
+                                                                                       phone: Watched) -> None:
+    """us-classic-rules.txt, "Income Tax": the player decides between $200 and 10% "before you add up
+    your total worth"; a page showing everyone's worth would add it up for him. Cash, deeds and
+    buildings are shown during play, no worth; once the game has ended, each player's final valuation."""
+    page = phone.page
+    with TableServer(game, host="127.0.0.1") as server:
+        page.goto(server.url)
+        page.wait_for_selector(".player")
+        assert page.locator(".player .worth").count() == 0
+        text = page.text_content("main").lower()
+        assert "worth" not in text and "valuation" not in text
+        assert cash_of(page, 0) and page.locator(".player .deed").count() > 0  # what stays
+        with Session.open(game) as writer:
+            writer.apply({"op": "undo", "reason": "settled at the table"})  # the rent that opened Bob's debt
+            writer.apply({"op": "end_game"})
+            valuation = writer.state.result["valuation"]
+            fmt = writer.state.edition.fmt
+        page.wait_for_selector(".player .worth", timeout=WAIT_MS)
+        assert page.locator(".player .worth").all_text_contents() == [
+            f"final valuation {fmt(valuation[p['name']])}" for p in state(server.url)["players"]]
+        assert phone.problems == []
 
 
 @pytest.mark.parametrize("path", ["/", "/{wrong}/", "/{wrong}/state.json", "/{short}/", "/index.html"])
@@ -183,16 +208,16 @@ def test_the_page_says_when_the_connection_is_lost_and_comes_back_by_itself(game
         assert page.is_hidden("#status")
     finally:
         server.stop()
-    page.wait_for_selector("#status:not([hidden])", timeout=5000)
+    page.wait_for_selector("#status:not([hidden])", timeout=WAIT_MS)
     assert page.text_content("#status") == "Connection lost, retrying…"
     assert page.locator(".player").count() == 5  # the last table seen stays, dimmed
     # the server comes back (same address, same token): the page recovers without a reload
     with Session.open(game) as writer:
         writer.apply({"op": "salary", "player": "Eve"})
     with TableServer(game, host="127.0.0.1", port=port, token=token):
-        page.wait_for_selector("#status", state="hidden", timeout=5000)
+        page.wait_for_selector("#status", state="hidden", timeout=WAIT_MS)
         page.wait_for_function("document.querySelector('#log .action .text').textContent === 'Eve collects $200 salary'",
-                               timeout=3000)
+                               timeout=WAIT_MS)
 
 
 def test_the_page_in_russian(game: Path, phone: Watched) -> None:

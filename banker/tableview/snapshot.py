@@ -1,10 +1,12 @@
 """What the players' page shows, as one JSON document built from a read-only session.
 
-The document carries the engine's own ``state.to_json()`` (under ``"state"``) and, beside it,
-everything the page draws, already worded in the table's language: players in seating order
-with their cash formatted in the edition's money, debts, jail cards, deeds grouped by colour
-with buildings and mortgages, the bank's stock and the last actions. The page itself only
-places these texts (``textContent``), so it needs no translation or game logic of its own.
+The document carries the engine's own ``state.to_json()`` (under ``"state"``; while the game is
+on, without the players' worth: see :func:`public_state`) and, beside it, everything the page
+draws, already worded in the table's language: players in seating order with their cash formatted
+in the edition's money, debts, jail cards, deeds grouped by colour with buildings and mortgages,
+the bank's stock and the last actions; once the game has ended, each player's final valuation.
+The page itself only places these texts (``textContent``), so it needs no translation or game
+logic of its own.
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ PAGE_LABELS = ("players", "bank", "last_actions", "no_actions", "connection_lost
 
 def _color(value: str | None) -> str:
     return value if value and _COLOR.match(value) else FALLBACK_COLOR
-
 
 
 def _deed_groups(state: GameState, tr: Translator, player: str) -> list[dict[str, Any]]:
@@ -72,12 +73,30 @@ def _deed_groups(state: GameState, tr: Translator, player: str) -> list[dict[str
     return sorted(groups.values(), key=rank)
 
 
+def public_state(state: GameState) -> dict[str, Any]:
+    """``state.to_json()`` as the page may carry it: while the game is on, without any valuation
+    of a player's holdings (``net_worth``, and a debtor's ``can_raise``). The US income tax is
+    chosen "before he adds up his total worth" (us-classic-rules.txt, "Income Tax"); a page
+    showing every player's worth at all times would add it up for him. Once the game has ended,
+    everything (the result holds the final valuation)."""
+    raw = state.to_json()
+    if state.over:
+        return raw
+    for p in raw["players"].values():
+        p.pop("net_worth", None)
+        if p.get("debt"):
+            p["debt"].pop("can_raise", None)
+    return raw
+
+
 def build_snapshot(session: Session, tr: Translator, error: str | None = None) -> dict[str, Any]:
     """The page's document for the session as it stands (see the module docstring)."""
     state = session.state
     edition = state.edition
     fmt = edition.fmt
-    raw = state.to_json()
+    raw = public_state(state)
+    # the final valuation (what decided the winner), once the game has ended; no worth before
+    final = dict((state.result or {}).get("valuation") or {}) if state.over else {}
     players = []
     for name in state.players:
         p = raw["players"][name]
@@ -90,7 +109,6 @@ def build_snapshot(session: Session, tr: Translator, error: str | None = None) -
             "name": name,
             "cash": p["cash"],
             "cash_text": fmt(p["cash"]),
-            "net_worth_text": tr("tableview.net_worth", amount=fmt(p["net_worth"])),
             "bankrupt": p["bankrupt"],
             "status": status,
             "debts": debts,
@@ -98,6 +116,8 @@ def build_snapshot(session: Session, tr: Translator, error: str | None = None) -
             "jail_text": tr("player.jail_cards", n=p["jail_cards"]) if p["jail_cards"] else "",
             "groups": _deed_groups(state, tr, name),
         })
+        if name in final:  # only once the game has ended: the key is not even there before
+            players[-1]["worth_text"] = tr("tableview.valuation", amount=fmt(final[name]))
     bank_lines = [tr("bank.houses", n=state.bank_houses, total=edition.houses),
                   tr("bank.hotels", n=state.bank_hotels, total=edition.hotels)]
     if state.house_rules.free_parking_pot:

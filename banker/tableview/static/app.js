@@ -52,7 +52,9 @@
     head.appendChild(el("span", "cash", player.cash_text));
     card.appendChild(head);
     if (player.status) card.appendChild(el("p", "status-line", player.status));
-    card.appendChild(el("p", "worth", player.net_worth_text));
+    // the final valuation, once the game has ended; no worth at all during play (the income tax
+    // is chosen before the worth is added up, so the page must not add it up for anyone)
+    if (player.worth_text) card.appendChild(el("p", "worth", player.worth_text));
     player.debts.forEach(function (debt) {
       card.appendChild(el("p", "debt", debt));
     });
