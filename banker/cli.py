@@ -7,6 +7,7 @@
     banker cards --edition classic-us [--json]      the edition's cards
     banker open game.json / banker                  the table screen (Textual)
     banker serve game.json [--host H] [--port P]    the players' read-only page (QR code)
+    banker export game.json --format json           game.export.json (never over an existing file)
 
 Every refusal is one line on stderr and a non-zero exit status; the session files are
 then exactly as they were. See docs/commands.md.
@@ -271,9 +272,40 @@ def cmd_review(args: argparse.Namespace) -> int:
     return int(run_app(str(path), getattr(args, "lang", None), review=True) or 0)
 
 
+#: the default export names, after the session file's name without its suffix: none of them can be the
+#: session file, its journal or its lock, whatever the session is called (``x.json`` -> ``x.export.json``;
+#: ``x.export.json`` -> ``x.export.export.json``): a suffix never holds two dots nor starts with "-"
+DEFAULT_EXPORT_NAMES = {".json": ".export.json", ".md": ".export.md"}
+
+
+def export_targets(session: Path, out: str | None, suffixes: Iterable[str]) -> list[Path]:
+    """Where ``banker export`` writes each of the export's files (``suffixes``: ".json", ".md",
+    "-timeline.csv"...). Default: in the current folder, after the session's name
+    (:data:`DEFAULT_EXPORT_NAMES`); ``--out NAME``: the file (its extension added when missing), or
+    the prefix of the CSV files."""
+    suffixes = list(suffixes)
+    if out is None:
+        stem = session.stem
+        return [Path(stem + DEFAULT_EXPORT_NAMES.get(suffix, suffix)) for suffix in suffixes]
+    base = Path(out)
+    if not base.name or base.name in (".", ".."):
+        raise CliError(f"--out {out} names a folder; give a file name (e.g. {Path(out) / session.stem})")
+    targets = []
+    for suffix in suffixes:
+        ext = suffix[suffix.rindex("."):]
+        name = base.name
+        if suffix.startswith("-") and name.endswith(ext):  # --out friday.csv: friday-timeline.csv
+            name = name[: -len(ext)]
+        if suffix.startswith("-") or not name.endswith(ext):
+            name += suffix
+        targets.append(base.with_name(name))
+    return targets
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from banker.i18n import Translator, detect_lang
     from banker.ledger.export import export, load_review
+    from banker.ledger.output import OutputError, OutputExists, OutputProtected, session_files, write_new_files
 
     path = Path(args.file)
     files = export(load_review(path), args.format, Translator(getattr(args, "lang", None) or detect_lang()))
@@ -283,13 +315,18 @@ def cmd_export(args: argparse.Namespace) -> int:
                            "not -")
         sys.stdout.write(next(iter(files.values())))
         return EXIT_OK
-    base = Path(args.out) if args.out else Path(path.stem)
-    for suffix, text in files.items():
-        target = base.with_name(base.name + suffix)
-        try:
-            target.write_text(text, encoding="utf-8", newline="")
-        except OSError as e:
-            raise CliError(f"cannot write {target}: {e.strerror}") from None
+    targets = export_targets(path, args.out, files)
+    data = {target: text.encode("utf-8") for target, text in zip(targets, files.values(), strict=True)}
+    try:
+        write_new_files(data, protect=session_files(path), force=args.force)
+    except OutputProtected as e:
+        raise CliError(f"{e}: an export never replaces it, not even with --force; nothing was written "
+                       "(choose another --out)") from None
+    except OutputExists as e:
+        raise CliError(f"{e}; nothing was written (--force replaces it, or choose another --out)") from None
+    except OutputError as e:
+        raise CliError(f"{e}; nothing was written") from None
+    for target in targets:
         print(target)
     return EXIT_OK
 
@@ -379,9 +416,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", required=True, choices=("csv", "markdown", "json"),
                    help="csv (two files: PREFIX-timeline.csv, PREFIX-summary.csv), markdown (reads well in a chat) "
                         "or json")
-    p.add_argument("--out", "-o", metavar="PREFIX",
-                   help="where to write, without the extension (default: the session's name in the current folder); "
-                        "- for standard output (markdown, json)")
+    p.add_argument("--out", "-o", metavar="NAME",
+                   help="the file to write (the extension is added if missing), or for csv the files' prefix; "
+                        "default: the session's name in the current folder (friday.json -> friday.export.json, "
+                        "friday.export.md, friday-timeline.csv and friday-summary.csv); - for standard output "
+                        "(markdown, json). An existing file is refused")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing ordinary file (never the session file, its journal or its lock)")
     p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="the texts' language: en, ru or uk")
     p.set_defaults(func=cmd_export)
 

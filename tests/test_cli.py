@@ -297,3 +297,191 @@ def test_python_dash_m_banker(tmp_path):
     assert json.loads(done.stdout)["players"]["Ann"]["deeds"] == [39]
     done = banker("state", str(tmp_path / "missing.json"))
     assert done.returncode == 1 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+# --------------------------------------------------------------------------- export: never over anything
+EXPORT_NAMES = {"json": [".export.json"], "markdown": [".export.md"], "csv": ["-timeline.csv", "-summary.csv"]}
+
+
+def open_game(folder: Path, name: str = "friday.json") -> Session:
+    """A session at the table: open for writing (its lock held), actions in its journal not yet checkpointed."""
+    path = folder / name
+    Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob", "Cid")), name="Friday").close()
+    writer = Session.open(path)
+    writer.apply({"op": "buy", "player": "Ann", "space": 39})
+    writer.apply({"op": "rent", "payer": "Bob", "space": 39})
+    return writer
+
+
+def session_files_bytes(path: Path) -> dict[str, bytes | None]:
+    """The session file, its journal and its lock file, byte for byte."""
+    return {p.name: p.read_bytes() if p.exists() else None
+            for p in (path, path.with_name(path.name + ".journal"), path.with_name(path.name + ".lock"))}
+
+
+@pytest.mark.parametrize("fmt", ["json", "markdown", "csv"])
+@pytest.mark.parametrize("name", ["friday.json", "x.export.json", "friday.md", "game", "friday-timeline.csv"])
+def test_every_export_run_in_the_sessions_folder_leaves_the_session_byte_identical(capsys, tmp_path, monkeypatch,
+                                                                                   fmt, name):
+    """Issue #8: `banker export friday.json --format json` in the session's folder wrote the export over
+    friday.json. The default names cannot be the session's own files, whatever the session is called,
+    and nothing is ever written over an existing file."""
+    writer = open_game(tmp_path, name)
+    path = writer.path
+    monkeypatch.chdir(tmp_path)
+    before = session_files_bytes(path)
+    assert before[name + ".journal"].count(b"\n") == 3  # the header and two actions not yet checkpointed
+    code, out, err = run(capsys, "export", name, "--format", fmt)
+    assert code == 0, err
+    stem = Path(name).stem
+    expected = [stem + suffix for suffix in EXPORT_NAMES[fmt]]
+    assert out.splitlines() == expected
+    assert session_files_bytes(path) == before
+    for produced in expected:
+        text = (tmp_path / produced).read_text(encoding="utf-8")
+        if fmt == "json":
+            assert json.loads(text)["session"]["name"] == "Friday"
+        elif fmt == "markdown":
+            assert text.startswith("# Friday")
+        else:
+            assert text.splitlines()[0].startswith(("seq,", "section,"))
+    # again: every file is there now, so nothing is written, and the message names the first
+    outputs = {p: (tmp_path / p).read_bytes() for p in expected}
+    code, out, err = run(capsys, "export", name, "--format", fmt)
+    assert_one_line_error(code, err)
+    assert f"banker export: {expected[0]} already exists; nothing was written" in err and "--force" in err
+    assert {p: (tmp_path / p).read_bytes() for p in expected} == outputs
+    assert session_files_bytes(path) == before
+    # the game goes on, and every action is still there
+    writer.apply({"op": "salary", "player": "Cid"})
+    writer.close()
+    assert [e["seq"] for e in read_entries(path)[1]] == [1, 2, 3]
+
+
+def test_an_existing_file_is_refused_and_force_replaces_an_ordinary_one(capsys, tmp_path, monkeypatch):
+    writer = open_game(tmp_path)
+    writer.close()
+    monkeypatch.chdir(tmp_path)
+    notes = tmp_path / "notes.md"
+    notes.write_text("my notes\n")
+    code, out, err = run(capsys, "export", "friday.json", "--format", "markdown", "--out", "notes")
+    assert_one_line_error(code, err)
+    assert err == ("banker export: notes.md already exists; nothing was written (--force replaces it, or choose "
+                   "another --out)\n")
+    assert notes.read_text() == "my notes\n" and out == ""
+    code, out, err = run(capsys, "export", "friday.json", "--format", "markdown", "--out", "notes", "--force")
+    assert code == 0, err
+    assert out == "notes.md\n" and notes.read_text(encoding="utf-8").startswith("# Friday")
+    # --out with the extension already there: the file as named
+    code, out, err = run(capsys, "export", "friday.json", "--format", "json", "--out", "results.json")
+    assert code == 0 and out == "results.json\n", err
+    # no temp file left behind
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_csv_is_refused_before_either_file_is_written(capsys, tmp_path, monkeypatch):
+    writer = open_game(tmp_path)
+    writer.close()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "friday-summary.csv").write_text("mine\n")
+    code, out, err = run(capsys, "export", "friday.json", "--format", "csv")
+    assert_one_line_error(code, err)
+    assert "friday-summary.csv already exists" in err
+    assert not (tmp_path / "friday-timeline.csv").exists()  # not even the first one
+    assert (tmp_path / "friday-summary.csv").read_text() == "mine\n"
+    code, out, err = run(capsys, "export", "friday.json", "--format", "csv", "--force")
+    assert code == 0 and out.splitlines() == ["friday-timeline.csv", "friday-summary.csv"], err
+    # --out friday.csv is a prefix too
+    code, out, err = run(capsys, "export", "friday.json", "--format", "csv", "--out", "sub/week.csv")
+    assert code == 1 and "the folder sub does not exist" in err
+    (tmp_path / "sub").mkdir()
+    code, out, err = run(capsys, "export", "friday.json", "--format", "csv", "--out", "sub/week.csv")
+    assert code == 0 and out.splitlines() == ["sub/week-timeline.csv", "sub/week-summary.csv"], err
+
+
+@pytest.mark.parametrize(("fmt", "out", "what"), [
+    ("json", "friday", "the session file friday.json itself"),
+    ("json", "friday.json", "the session file friday.json itself"),
+    ("json", "./sub/../friday.json", "the session file friday.json itself"),
+    ("json", "{abs}/friday", "the session file friday.json itself"),
+    ("json", "link-to-session.json", "the session file friday.json itself"),
+    ("markdown", "link-to-journal.md", "the journal of friday.json"),
+    ("markdown", "link-to-lock.md", "the lock file of friday.json"),
+    ("json", "hard-link.json", "the session file friday.json itself"),
+    ("json", "other.json", "a banker session"),
+    ("markdown", "other.json.journal.md", "a banker journal"),
+])
+def test_force_never_replaces_a_session_its_journal_or_its_lock(capsys, tmp_path, monkeypatch, fmt, out, what):
+    writer = open_game(tmp_path)  # open at the table: journal and lock are there
+    path = writer.path
+    Session.create(tmp_path / "other.json", Setup("classic-us", "classic", ("Kim", "Lee"))).close()
+    (tmp_path / "sub").mkdir()
+    os.symlink("friday.json", tmp_path / "link-to-session.json")
+    os.symlink("friday.json.journal", tmp_path / "link-to-journal.md")
+    os.symlink("friday.json.lock", tmp_path / "link-to-lock.md")
+    os.link(path, tmp_path / "hard-link.json")
+    (tmp_path / "other.json.journal.md").write_bytes((tmp_path / "other.json.journal").read_bytes())
+    monkeypatch.chdir(tmp_path)
+    before = {p.name: (p.read_bytes(), os.path.islink(p)) for p in tmp_path.iterdir() if p.is_file()}
+    try:
+        code, stdout, err = run(capsys, "export", "friday.json", "--format", fmt, "--out", out.format(abs=tmp_path),
+                                "--force")
+        assert_one_line_error(code, err)
+        assert f"is {what}: an export never replaces it, not even with --force; nothing was written" in err, err
+        assert {p.name: (p.read_bytes(), os.path.islink(p)) for p in tmp_path.iterdir() if p.is_file()} == before
+    finally:
+        writer.close()
+
+
+def test_out_dash_writes_to_standard_output_and_nothing_else(capsys, tmp_path, monkeypatch):
+    writer = open_game(tmp_path)
+    writer.close()
+    monkeypatch.chdir(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, out, err = run(capsys, "export", "friday.json", "--format", "json", "--out", "-")
+    assert code == 0 and json.loads(out)["session"]["name"] == "Friday", err
+    code, out, err = run(capsys, "export", "friday.json", "--format", "markdown", "--out", "-")
+    assert code == 0 and out.startswith("# Friday"), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_a_failed_write_removes_what_it_created_and_a_file_that_appears_is_not_overwritten(tmp_path, monkeypatch):
+    from banker.ledger import output
+
+    first, second = tmp_path / "a-timeline.csv", tmp_path / "a-summary.csv"
+    real_put = output._put
+
+    def disk_full(target, data, replace):
+        if target == second:
+            raise OSError(28, "No space left on device")
+        real_put(target, data, replace)
+
+    monkeypatch.setattr(output, "_put", disk_full)
+    with pytest.raises(output.OutputError, match="cannot write .*a-summary.csv: No space left on device"):
+        output.write_new_files({first: b"1", second: b"2"})
+    assert sorted(tmp_path.iterdir()) == []  # the first one, created by this call, is gone again
+
+    def someone_else_first(target, data, replace):  # another program creates the file between check and write
+        target.write_bytes(b"theirs")
+        real_put(target, data, replace)
+
+    monkeypatch.setattr(output, "_put", someone_else_first)
+    with pytest.raises(output.OutputExists, match="a-timeline.csv already exists"):
+        output.write_new_files({first: b"mine"})
+    assert first.read_bytes() == b"theirs"
+    assert [p.name for p in tmp_path.iterdir()] == ["a-timeline.csv"]  # and no temp file left
+
+
+def test_new_never_creates_over_anything(capsys, tmp_path):
+    dangling = tmp_path / "dangling.json"
+    os.symlink(tmp_path / "nowhere.json", dangling)
+    code, out, err = run(capsys, "new", str(dangling), "--players", "Ann,Bob")
+    assert_one_line_error(code, err)
+    assert "already exists" in err and os.path.islink(dangling) and not (tmp_path / "nowhere.json").exists()
+    leftover = tmp_path / "old.json.journal"
+    leftover.write_bytes(b"journal of a game that was moved away\n")
+    code, out, err = run(capsys, "new", str(tmp_path / "old.json"), "--players", "Ann,Bob")
+    assert_one_line_error(code, err)
+    assert "old.json.journal is left over from an earlier session" in err
+    assert leftover.read_bytes() == b"journal of a game that was moved away\n"
+    assert not (tmp_path / "old.json").exists()

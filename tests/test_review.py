@@ -197,3 +197,26 @@ def test_cli_audit_and_export(game: Path, tmp_path: Path, capsys) -> None:
     _edit_entry(game, 5, lambda e: e["effects"][0].update(amount=49))
     assert main(["audit", str(game)]) == 1
     assert "entry 5: effect 1" in capsys.readouterr().out
+
+
+async def test_the_review_writes_nothing_even_beside_a_game_in_progress(tmp_path: Path) -> None:
+    """`banker review` opens the session read-only: no lock taken, no checkpoint, no file created; every
+    tab and the audit leave the session's folder as it was, byte for byte and timestamp for timestamp."""
+    from banker.ui.app import BankerApp
+
+    path = make(tmp_path / "small.json")
+    with Session.open(path) as writer:  # the game goes on at the table: actions in the journal, the lock held
+        writer.apply({"op": "salary", "player": "Cid"})
+
+        def folder() -> dict[str, tuple[bytes, int]]:
+            return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(tmp_path.iterdir())}
+
+        before = folder()
+        app = BankerApp(path, lang="en", review=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            for key in ("1", "2", "3", "4", "5", "a", "escape"):
+                await pilot.press(key)
+                await pilot.pause()
+            assert app.session.readonly and len(app.session.entries) == 13
+        assert folder() == before
+        writer.apply({"op": "salary", "player": "Ann"})  # and the writer never noticed

@@ -3,6 +3,8 @@ resume list of recent sessions."""
 
 from __future__ import annotations
 
+import os
+from datetime import date
 from pathlib import Path
 
 from textual.widgets import OptionList
@@ -73,3 +75,41 @@ async def test_resume_lists_recent_sessions_and_opens_one(tmp_path: Path) -> Non
         assert app.session.path == tmp_path / "friday.json"
         assert "Bob buys Reading Railroad" in screen_text(app.screen.query_one("#log"))
     assert file_state(tmp_path / "friday.json")["spaces"]["5"]["owner"] == "Bob"
+
+
+async def test_two_games_of_the_same_name_on_the_same_day_never_collide(tmp_path: Path, monkeypatch) -> None:
+    """The data folder names a new session after the date and the game's name: a name already taken (by a
+    session, a leftover journal, even a dangling link) is skipped, and so is one that another console takes
+    at the very moment this one creates it (Session.create refuses it; the next number is tried)."""
+    from banker.ledger import Session
+    from banker.rules import Setup
+
+    today = date.today().isoformat()
+    first = make_session(tmp_path / f"{today}-game-night.json", name="Game night",
+                         commands=[{"op": "buy", "player": "Ann", "space": 39}])
+    before = first.read_bytes()
+    leftover = tmp_path / f"{today}-game-night-2.json.journal"
+    leftover.write_bytes(b"a journal whose session was moved away\n")
+    os.symlink(tmp_path / "nowhere.json", tmp_path / f"{today}-game-night-3.json")
+    real_create = Session.create.__func__
+
+    def racing(cls, path, setup, name=None):
+        if path.name == f"{today}-game-night-4.json":  # the other console is a moment faster
+            real_create(cls, path, Setup("classic-us", "classic", ("Kim", "Lee")), name="The other console").close()
+        return real_create(cls, path, setup, name=name)
+
+    monkeypatch.setattr(Session, "create", classmethod(racing))
+    app = BankerApp(lang="en", data_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("ctrl+n")  # the form as it comes: "Game night", Ann, Bob, Cid
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen), screen_text(app.screen.query_one("#start-error"))
+        assert app.session.path == tmp_path / f"{today}-game-night-5.json"
+    assert first.read_bytes() == before
+    assert leftover.read_bytes() == b"a journal whose session was moved away\n"
+    assert os.path.islink(tmp_path / f"{today}-game-night-3.json") and not (tmp_path / "nowhere.json").exists()
+    with Session.open(tmp_path / f"{today}-game-night-4.json", readonly=True) as other:
+        assert other.name == "The other console" and other.state.players == ("Kim", "Lee")
+    assert file_state(tmp_path / f"{today}-game-night-5.json")["order"] == ["Ann", "Bob", "Cid"]

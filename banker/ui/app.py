@@ -70,7 +70,8 @@ class BankerApp(App):
             self.push_screen(StartScreen())
 
     def open_session(self, path: Path, setup: Setup | None = None, name: str | None = None) -> bool:
-        """Create (with ``setup``) or open a session and show the table. False on a clear error."""
+        """Create (with ``setup``; never over an existing file) or open a session and show the table.
+        False on a clear error (in :attr:`open_error`, and notified)."""
         try:
             # a long game opens from its logged effects; the engine re-checks them just after
             session = Session.create(path, setup, name=name) if setup else Session.open(path, trust_effects=True)
@@ -78,6 +79,11 @@ class BankerApp(App):
             self.notify(str(e), severity="error", timeout=10)
             self.open_error = str(e)
             return False
+        self.show_session(session)
+        return True
+
+    def show_session(self, session: Session) -> None:
+        """Make ``session`` (open for writing) the console's, closing the previous one, and show the table."""
         # the game's objects live as long as the session: keep the cyclic collector off them,
         # so a collection never pauses an action late in a long game
         gc.freeze()
@@ -96,7 +102,6 @@ class BankerApp(App):
             self.push_screen(TableScreen())
         # once the table is on screen: neither the check nor loading the flows delays the first frame
         self.call_after_refresh(self.check_replay, session, len(session.entries))
-        return True
 
     def open_review(self, path: Path) -> None:
         """`banker review`: the session read-only (no lock: a game may be going on), on the review screen."""

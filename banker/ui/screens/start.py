@@ -3,7 +3,9 @@ a recent session to resume."""
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -25,8 +27,13 @@ from ..widgets.footer import BankFooter
 DEFAULT_PLAYERS = "Ann, Bob, Cid"
 
 
+#: how many games of the same name on the same day the data folder takes (then: give a file)
+MAX_SAME_NAME = 999
+
+
 def slug(text: str) -> str:
-    return re.sub(r"[^\w]+", "-", text.casefold()).strip("-") or "game"
+    """The game's name as a file name: letters, digits and dashes, at most 60 characters."""
+    return re.sub(r"[^\w]+", "-", text.casefold())[:60].strip("-") or "game"
 
 
 class StartScreen(Screen):
@@ -134,19 +141,62 @@ class StartScreen(Screen):
             error.update(tr.refusal(e))
             return
         given = self.query_one("#path", Input).value.strip()
-        path = Path(given).expanduser() if given else self.new_path(name)
-        if path.exists():
-            error.update(tr("start.exists", path=str(path)))
+        if given:  # the banker's own file: created as given, or refused if anything is there
+            path = Path(given).expanduser()
+            if os.path.lexists(path):  # (a leftover journal is refused by Session.create, naming it)
+                error.update(tr("start.exists", path=str(path)))
+                return
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                error.update(tr("start.cannot_create", path=str(path), error=e.strerror or str(e)))
+                return
+            if not self.app.open_session(path, setup, name=name):
+                error.update(getattr(self.app, "open_error", ""))
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not self.app.open_session(path, setup, name=name):
-            error.update(getattr(self.app, "open_error", ""))
+        session = self.create_in_data_folder(setup, name, error)
+        if session is not None:
+            self.app.show_session(session)
 
-    def new_path(self, name: str) -> Path:
-        base = self.app.data_directory / f"{date.today().isoformat()}-{slug(name)}"
-        path = base.with_suffix(".json")
-        n = 2
-        while path.exists():
-            path = Path(f"{base}-{n}.json")
-            n += 1
-        return path
+    def create_in_data_folder(self, setup: Setup, name: str, error: Static):
+        """A new session in the data folder, named after the date and the game's name; the next free
+        number when that name is taken, also when another console takes it at the same moment
+        (``Session.create`` never replaces a file: it refuses, and the next number is tried)."""
+        from banker.ledger import Session, SessionError
+
+        folder = self.app.data_directory
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            error.update(self.app.tr("start.cannot_create", path=str(folder), error=e.strerror or str(e)))
+            return None
+        for path in self.new_paths(name):
+            try:
+                return Session.create(path, setup, name=name)
+            except (SessionError, Refused) as e:
+                if taken(path):  # taken since new_paths looked: the next one
+                    continue
+                message = self.app.tr.refusal(e) if isinstance(e, Refused) else str(e)
+                error.update(message)
+                self.app.open_error = message
+                return None
+        error.update(self.app.tr("start.exists", path=str(folder / f"{date.today().isoformat()}-{slug(name)}.json")))
+        return None
+
+    def new_paths(self, name: str) -> Iterator[Path]:
+        """Free names for a new session in the data folder: ``<date>-<name>.json``, then ``-2``, ``-3``...;
+        a name is free when neither the file nor its journal or lock file is there (nor a link by that name)."""
+        base = f"{date.today().isoformat()}-{slug(name)}"
+        folder = self.app.data_directory
+        for n in range(1, MAX_SAME_NAME + 1):
+            path = folder / (f"{base}.json" if n == 1 else f"{base}-{n}.json")
+            if not taken(path):
+                yield path
+
+
+def taken(path: Path) -> bool:
+    """Whether anything is at ``path`` or at its journal or lock file's place (a dangling link counts)."""
+    from banker.ledger import journal_path
+    from banker.ledger.lock import lock_path
+
+    return any(os.path.lexists(p) for p in (path, journal_path(path), lock_path(path)))

@@ -1,0 +1,225 @@
+"""Files the program writes besides the session log (exports): never over anything by surprise.
+
+:func:`write_new_files` writes a set of files all or nothing:
+
+- every target is checked before any byte is written; an existing one is refused
+  (:class:`OutputExists`) unless ``force`` is given;
+- the files given in ``protect`` (the session file, its journal and its lock, see
+  :func:`session_files`) are refused even with ``force`` (:class:`OutputProtected`), however
+  the target names them: ``./friday.json``, ``sub/../friday.json``, a symbolic link to one of
+  them, a hard link to one of them; and ``force`` never replaces any banker session, journal
+  or lock file either;
+- each file is written to a hidden temp file in the target's folder, fsynced, then put in place
+  with ``os.link`` (which refuses to replace anything, even a file that appeared a moment
+  ago) or, with ``force`` over an existing file, ``os.replace``; then the folder is fsynced.
+  A file seen under the target's name is always complete. A symbolic link at the target is
+  replaced itself, never written through;
+- if one file cannot be written, the files this call created are removed again.
+
+See docs/session-log.md ("Every file banker writes").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Mapping
+from pathlib import Path
+
+from .journal import JOURNAL_FORMAT
+from .lock import lock_path
+from .session import FORMAT, journal_path
+from .storage import fsync_dir, write_all
+
+
+class OutputError(Exception):
+    """A file that cannot be written; the message is one line naming it."""
+
+    def __init__(self, path: Path, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class OutputExists(OutputError):
+    """The target exists and ``force`` was not given."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, f"{path} already exists")
+
+
+class OutputProtected(OutputError):
+    """The target is a session's own file: never replaced, not even with ``force``."""
+
+    def __init__(self, path: Path, what: str) -> None:
+        super().__init__(path, f"{path} is {what}")
+        self.what = what
+
+
+def session_files(session: str | os.PathLike[str]) -> dict[Path, str]:
+    """A session's own files, each with the words that name it in a refusal."""
+    path = Path(session)
+    return {path: f"the session file {path.name} itself", journal_path(path): f"the journal of {path.name}",
+            lock_path(path): f"the lock file of {path.name}"}
+
+
+def _entry(path: Path) -> str:
+    """The directory entry ``path`` names, absolute, with the folders' links resolved but not the
+    last component (``sub/../x`` and ``./x`` are ``x``; a link named ``x`` stays ``x``)."""
+    return os.path.join(os.path.realpath(path.parent), path.name)
+
+
+def _ids(path: Path) -> set[tuple[int, int]]:
+    """(device, inode) of what ``path`` names and of what it points to, for those that exist."""
+    out = set()
+    for look in (os.lstat, os.stat):
+        try:
+            st = look(path)
+        except OSError:
+            continue
+        out.add((st.st_dev, st.st_ino))
+    return out
+
+
+def protected_reason(target: Path, protect: Mapping[Path, str]) -> str | None:
+    """What ``target`` is among the ``protect`` files (or None): by name, by where a link at
+    ``target`` leads, and by inode (a hard link)."""
+    names = {_entry(target), os.path.realpath(target)}
+    ids = _ids(target)
+    for path, what in protect.items():
+        if _entry(path) in names or os.path.realpath(path) in names:
+            return what
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) in ids:
+            return what
+    return None
+
+
+def _banker_file(target: Path) -> str | None:
+    """Whether an existing ``target`` is a banker session, journal or lock file (of any session)."""
+    name = target.name
+    for suffix, what in ((".journal", "the journal"), (".lock", "the lock file")):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            owner = target.with_name(name[: -len(suffix)])
+            if os.path.lexists(owner):
+                return f"{what} of the session {owner.name}"
+    try:
+        with open(target, "rb") as f:
+            head = f.read(4096)
+            if head.lstrip()[:1] != b"{" and JOURNAL_FORMAT.encode() in head.split(b"\n", 1)[0]:
+                return "a banker journal"
+            if head.lstrip()[:1] != b"{":
+                return None
+            data = json.loads(head + f.read())
+    except (OSError, ValueError):
+        return None
+    table = data.get("session") if isinstance(data, dict) else None
+    doc = table.get("1") if isinstance(table, dict) else None
+    if isinstance(doc, dict) and doc.get("format") == FORMAT:
+        return "a banker session"
+    return None
+
+
+def _check(target: Path, protect: Mapping[Path, str], force: bool) -> bool:
+    """Refuse ``target`` or say whether it exists (and ``force`` will replace it)."""
+    what = protected_reason(target, protect)
+    if what is not None:
+        raise OutputProtected(target, what)
+    if not os.path.lexists(target):
+        if not target.parent.is_dir():
+            raise OutputError(target, f"cannot write {target}: the folder {target.parent} does not exist")
+        return False
+    try:
+        st = os.stat(target)
+    except OSError:
+        st = None  # a dangling link: replaced by the file, with force
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise OutputError(target, f"{target} is a folder")
+    if not force:
+        raise OutputExists(target)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise OutputError(target, f"{target} is not an ordinary file; it is never replaced")
+    what = _banker_file(target)
+    if what is not None:
+        raise OutputProtected(target, what)
+    return True
+
+
+def _temp(target: Path) -> Path:
+    # not ".tmp": a session writer removes the ".<its name>.*.tmp" files it finds as its own leftovers
+    return target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.part")
+
+
+def _put(target: Path, data: bytes, replace: bool) -> None:
+    tmp = _temp(target)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        try:
+            write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if replace:
+            os.replace(tmp, target)
+        else:
+            try:
+                os.link(tmp, target)  # atomic, and never replaces anything
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links: an exclusive create instead
+                _create_exclusive(target, data)
+            os.unlink(tmp)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_dir(target.parent)
+
+
+def _create_exclusive(target: Path, data: bytes) -> None:
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    try:
+        write_all(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_new_files(files: Mapping[Path, bytes], *, protect: Mapping[Path, str] | None = None,
+                    force: bool = False) -> None:
+    """Write every file of ``files`` ({path: bytes}), all or nothing (see the module docstring).
+
+    Raises :class:`OutputProtected`, :class:`OutputExists` or :class:`OutputError` (one line,
+    naming the file) before writing anything, or when a write fails, after removing what it wrote.
+    """
+    protect = protect or {}
+    targets = [Path(t) for t in files]
+    replacing = {t: _check(t, protect, force) for t in targets}
+    created: list[Path] = []
+    try:
+        for target, data in zip(targets, files.values(), strict=True):
+            if replacing[target]:
+                _check(target, protect, force)  # again, just before: nothing became protected meanwhile
+            try:
+                _put(target, data, replace=replacing[target])
+            except FileExistsError:  # appeared since the check
+                raise OutputExists(target) from None
+            except OSError as e:
+                raise OutputError(target, f"cannot write {target}: {e.strerror}") from None
+            if not replacing[target]:
+                created.append(target)
+    except BaseException:
+        for path in created:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+        raise
+
+
+__all__ = ["OutputError", "OutputExists", "OutputProtected", "protected_reason", "session_files", "write_new_files"]
