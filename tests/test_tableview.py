@@ -24,7 +24,7 @@ import pytest
 from banker.ledger import Session
 from banker.tableview.server import ServeError, TableServer, lan_address
 
-from .tableview_helpers import MEMO, PLAYERS, SCRIPT_NAME, decode_qr_text, midgame, request, state, wait_for
+from .tableview_helpers import MEMO, PLAYERS, SCRIPT_NAME, WAIT, decode_qr_text, midgame, request, state, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -236,21 +236,20 @@ def test_an_action_shows_up_and_the_etag_says_when_nothing_changed(server: Table
     assert request(server.url + "state.json", headers={"If-None-Match": etag})[0] == 304
     with Session.open(game) as writer:
         writer.apply({"op": "transfer", "from": "Dee", "to": "Ann", "amount": 15, "memo": "pizza"})
-        applied = time.monotonic()
-        doc = wait_for(lambda: (d := state(server.url))["version"] == version + 1 and d, timeout=1.0)
-        assert time.monotonic() - applied < 1.0
+        # it shows up by itself (how soon: bench/tableview.py; a test asserts no wall-clock time)
+        doc = wait_for(lambda: (d := state(server.url))["version"] == version + 1 and d)
         assert doc["actions"][0]["text"] == "Dee gives Ann $15: pizza"
         assert doc["players"][0]["cash"] == json.loads(body)["players"][0]["cash"] + 15
         status, headers2, _ = request(server.url + "state.json", headers={"If-None-Match": etag})
         assert status == 200 and headers2["etag"] != etag
         # an undo: the undone action is marked, the undo is the newest
         writer.apply({"op": "undo", "reason": "wrong player"})
-        doc = wait_for(lambda: (d := state(server.url))["version"] == version + 2 and d, timeout=1.0)
+        doc = wait_for(lambda: (d := state(server.url))["version"] == version + 2 and d)
         assert doc["actions"][0]["undo"] and doc["actions"][1]["undone"]
         # a checkpoint rewrites FILE and empties the journal: the reader follows
         writer.checkpoint()
         writer.apply({"op": "salary", "player": "Eve"})
-        doc = wait_for(lambda: (d := state(server.url))["version"] == version + 3 and d, timeout=1.0)
+        doc = wait_for(lambda: (d := state(server.url))["version"] == version + 3 and d)
         assert doc["actions"][0]["text"] == "Eve collects $200 salary"
 
 
@@ -263,26 +262,37 @@ def test_one_snapshot_is_shared_by_every_request(server: TableServer) -> None:
 
 
 # --------------------------------------------------------------------------- misbehaving clients
-def test_silent_and_slow_clients_hold_nothing_up(server: TableServer) -> None:
-    host, port = "127.0.0.1", server.port
-    silent = [socket.create_connection((host, port)) for _ in range(30)]  # connect, say nothing
-    partial = socket.create_connection((host, port))
-    partial.sendall(f"GET /{server.token}/state.json HTTP/1.1\r\nHost: x\r\n".encode())  # never ends its headers
-    unread = socket.create_connection((host, port))
-    unread.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
-    for _ in range(200):  # asks again and again, never reads an answer
+def test_silent_and_slow_clients_hold_nothing_up(game: Path, monkeypatch) -> None:
+    """Connections that say nothing, never end their headers, or never read their answers are each
+    held by a thread of their own: the other clients are served while they are all still open. (The
+    silent ones are never dropped here, the socket timeout being set far beyond the test, so being
+    served cannot be due to their going away; no wall-clock bound is asserted.)"""
+    import banker.tableview.server as server_module
+
+    monkeypatch.setattr(server_module._Handler, "timeout", 3600)
+    with TableServer(game, host="127.0.0.1", interval=0.05) as server:
+        host, port = "127.0.0.1", server.port
+        silent = [socket.create_connection((host, port)) for _ in range(30)]  # connect, say nothing
+        partial = socket.create_connection((host, port))
+        partial.sendall(f"GET /{server.token}/state.json HTTP/1.1\r\nHost: x\r\n".encode())  # never ends its headers
+        unread = socket.create_connection((host, port))
+        unread.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        unread.settimeout(1.0)  # once the server stops reading it, it stops asking (the loop's end, not a bound)
+        for _ in range(200):  # asks again and again, never reads an answer
+            try:
+                unread.sendall(f"GET /{server.token}/state.json HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            except OSError:
+                break
         try:
-            unread.sendall(f"GET /{server.token}/state.json HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-        except OSError:
-            break
-    try:
-        started = time.monotonic()
-        for _ in range(10):
-            assert request(server.url + "state.json", timeout=2.0)[0] == 200
-        assert time.monotonic() - started < 1.0
-    finally:
-        for s in [*silent, partial, unread]:
-            s.close()
+            for _ in range(10):
+                assert request(server.url + "state.json")[0] == 200
+            for s in silent:  # all still open: nobody was served by their going away
+                s.setblocking(False)
+                with pytest.raises(BlockingIOError):
+                    s.recv(1)
+        finally:
+            for s in [*silent, partial, unread]:
+                s.close()
 
 
 def test_a_silent_connection_is_dropped_after_the_socket_timeout(game: Path, monkeypatch) -> None:
@@ -291,10 +301,8 @@ def test_a_silent_connection_is_dropped_after_the_socket_timeout(game: Path, mon
     monkeypatch.setattr(server_module._Handler, "timeout", 0.3)
     with TableServer(game, host="127.0.0.1") as srv:
         s = socket.create_connection(("127.0.0.1", srv.port))
-        s.settimeout(3.0)
-        started = time.monotonic()
+        s.settimeout(WAIT)  # a deadline against a hang, far beyond the 0.3 s
         assert s.recv(100) == b""  # closed by the server, not by us
-        assert time.monotonic() - started < 2.0
         s.close()
 
 
@@ -304,9 +312,9 @@ def test_too_many_connections_are_dropped_and_the_rest_still_served(game: Path, 
     monkeypatch.setattr(server_module, "MAX_CONNECTIONS", 5)
     with TableServer(game, host="127.0.0.1") as srv:
         hogs = [socket.create_connection(("127.0.0.1", srv.port)) for _ in range(5)]
-        time.sleep(0.2)
+        wait_for(lambda: len(srv._httpd._open) == 5)  # every hog has its slot (not a sleep: a busy machine is slow)
         extra = socket.create_connection(("127.0.0.1", srv.port))
-        extra.settimeout(2.0)
+        extra.settimeout(WAIT)
         assert extra.recv(10) == b""  # closed at once
         extra.close()
         for h in hogs:
@@ -318,7 +326,7 @@ def test_too_many_connections_are_dropped_and_the_rest_still_served(game: Path, 
             except OSError:  # a slot not yet given back by a hog's thread
                 return False
 
-        assert wait_for(served, timeout=2.0)
+        assert wait_for(served)
 
 
 # --------------------------------------------------------------------------- stopping and binding
@@ -327,17 +335,18 @@ def test_stop_frees_the_port_and_closes_open_connections(game: Path) -> None:
     port = srv.port
     keep = socket.create_connection(("127.0.0.1", port))
     keep.sendall(f"GET /{srv.token}/state.json HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-    keep.settimeout(2.0)
+    keep.settimeout(WAIT)
     assert keep.recv(12).startswith(b"HTTP/1.1 200")
     threads = list(srv._threads)
-    started = time.monotonic()
-    srv.stop()
-    assert time.monotonic() - started < 1.5
+    stopping = threading.Thread(target=srv.stop)  # stop() returns, with a connection still open (no hang)
+    stopping.start()
+    stopping.join(WAIT)
+    assert not stopping.is_alive()
     assert not srv.running and not any(t.is_alive() for t in threads)
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=1.0)
     # the kept-alive connection is closed too (whatever was left to read)
-    keep.settimeout(2.0)
+    keep.settimeout(WAIT)
     while keep.recv(65536):
         pass
     keep.close()
@@ -416,7 +425,7 @@ def test_banker_serve_prints_the_address_and_code_and_stops_on_ctrl_c(game: Path
     try:
         reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
         reader.start()
-        wait_for(lambda: any("Ctrl+C" in line for line in lines), timeout=20)
+        wait_for(lambda: any("Ctrl+C" in line for line in lines))
         assert lines[0].startswith("banker serve: the table of Friday")
         url = lines[1].strip()
         assert url.startswith("http://127.0.0.1:") and url.endswith("/")
@@ -424,8 +433,8 @@ def test_banker_serve_prints_the_address_and_code_and_stops_on_ctrl_c(game: Path
         assert decode_qr_text(code) == url  # the code printed is the address printed
         assert state(url)["players"][2]["name"] == SCRIPT_NAME
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=10) == 0
-        reader.join(timeout=5)
+        assert proc.wait(timeout=WAIT) == 0
+        reader.join(timeout=WAIT)
         assert "stopped" in lines[-1]
         assert proc.stderr.read() == ""
         with pytest.raises(OSError):

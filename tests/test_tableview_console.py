@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -20,7 +21,7 @@ from banker.ui.app import BankerApp
 from banker.ui.screens.table import TableScreen
 from banker.ui.screens.tableview import TableViewScreen, table_server_options
 
-from .tableview_helpers import midgame, request
+from .tableview_helpers import WAIT, midgame, request
 from .ui_helpers import Banker, make_session, screen_text
 
 
@@ -65,10 +66,8 @@ async def test_the_key_shows_the_code_and_the_page_lives_until_the_console_quits
         before = (await fetch_state(server.url))["version"]
         await b.command("pay dee eve 7 lunch")
         await b.confirm()
-        for _ in range(50):
-            doc = await fetch_state(server.url)
-            if doc["version"] == before + 1:
-                break
+        deadline = time.monotonic() + WAIT  # a deadline against a hang, not a speed claim
+        while (doc := await fetch_state(server.url))["version"] != before + 1 and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         assert doc["actions"][0]["text"] == "Dee gives Eve $7: lunch"
         # the same server, the same code, when the key is pressed again

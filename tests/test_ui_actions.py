@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.command import CommandList
 
 from banker.ui.app import BankerApp
 from banker.ui.screens.dialogs import ChooseScreen
@@ -103,7 +104,13 @@ async def test_the_command_palette_lists_every_action(midgame: Path) -> None:
         await pilot.pause()
         await b.key("ctrl+p")
         await b.type("Lift mortgage")
-        await pilot.pause(0.3)
+        # the palette searches in a worker: wait for the hit (not a fixed pause, which a busy machine outlasts)
+        for _ in range(1000):
+            hits = app.screen.query_one(CommandList)
+            if hits.option_count and hits.highlighted is not None and \
+                    str(hits.get_option_at_index(hits.highlighted).prompt).startswith("Lift mortgage"):
+                break
+            await pilot.pause(0.05)
         await b.key("enter")
         await b.settle()
         assert isinstance(app.screen, ChooseScreen)  # the lift flow: whose mortgage?

@@ -27,6 +27,8 @@ if TMUX is None:
                 allow_module_level=True)
 
 BANKER = [sys.executable, "-m", "banker"]
+#: seconds to wait for the terminal to show something: a deadline against a hang, not a speed claim
+WAIT = 60.0
 
 
 class Terminal:
@@ -51,7 +53,7 @@ class Terminal:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.name, check=False)
 
-    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+    def wait_for(self, text: str, timeout: float = WAIT) -> str:
         deadline = time.monotonic() + timeout
         screen = ""
         while time.monotonic() < deadline:
@@ -61,7 +63,7 @@ class Terminal:
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared on the terminal; it shows:\n{screen}")
 
-    def wait_until(self, ok, timeout: float = 10.0) -> str:
+    def wait_until(self, ok, timeout: float = WAIT) -> str:
         """The screen once ``ok(screen)`` holds, or the last one seen (for the caller's assert)."""
         deadline = time.monotonic() + timeout
         screen = self.screen()
@@ -80,7 +82,7 @@ class Terminal:
     def pid(self) -> int:
         return int(self.tmux("display-message", "-p", "-t", self.name, "#{pane_pid}").strip())
 
-    def wait_closed(self, timeout: float = 10.0) -> None:
+    def wait_closed(self, timeout: float = WAIT) -> None:
         """Until the pane's process is gone (tmux closes the session with it)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
