@@ -108,9 +108,23 @@ def test_review_timeline(snap_compare, tmp_path: Path, lang: str) -> None:
     assert snap_compare(reviewed(tmp_path, lang), terminal_size=(100, 30), run_before=tab("1"))
 
 
+def charts_tab():
+    """The charts' tab, once they are drawn (they are made after the tab is first shown: on a busy
+    machine, later than a fixed number of pauses)."""
+    async def run_before(pilot) -> None:
+        await tab("2")(pilot)
+        for _ in range(1000):
+            if getattr(pilot.app.screen, "charts_drawn", False):
+                break
+            await pilot.pause(0.05)
+        await still(pilot)
+
+    return run_before
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_review_charts(snap_compare, tmp_path: Path, lang: str) -> None:
-    assert snap_compare(reviewed(tmp_path, lang), terminal_size=(100, 30), run_before=tab("2"))
+    assert snap_compare(reviewed(tmp_path, lang), terminal_size=(100, 30), run_before=charts_tab())
 
 
 def test_review_summary(snap_compare, tmp_path: Path) -> None:

@@ -27,6 +27,11 @@ from ..widgets.footer import BankFooter
 
 #: the most points a chart draws (a long game is sampled evenly)
 CHART_POINTS = 400
+#: each player's colour in the charts, in seating order (textual-plotext's own sequence), given with
+#: every line: otherwise plotext picks them from whatever theme is set when the line is added, which
+#: depends on whether the plot was drawn once before (on a busy machine, it may not have been)
+CHART_COLORS = ((0, 130, 200), (60, 180, 75), (230, 25, 75), (255, 225, 25), (245, 130, 48), (145, 30, 180),
+                (70, 240, 240), (240, 50, 230))
 TABS = ("timeline", "charts", "summary", "count", "audit")
 
 
@@ -51,6 +56,7 @@ class ReviewScreen(Screen):
         self.entries = list(session.entries)
         self.review: Review = review(self.state, self.entries)
         self.lines = [self.app.tr.parts(i.parts) if i.parts else i.text for i in self.review.timeline]
+        self.charts_drawn = False  # the charts are made when their tab is first shown
         localize_bindings(self)
 
     # ------------------------------------------------------------------ layout
@@ -160,9 +166,11 @@ class ReviewScreen(Screen):
             plt.title(title)
             plt.xlabel("#")
             if xs:
-                for p in r.players:
-                    plt.plot(xs, [series[p][i] for i in idx], label=p, marker="braille")
+                for k, p in enumerate(r.players):
+                    plt.plot(xs, [series[p][i] for i in idx], label=p, marker="braille",
+                             color=CHART_COLORS[k % len(CHART_COLORS)])
             plot.refresh()
+        self.charts_drawn = True
 
     # ----------------------------------------------------------------- summary
     def summary(self) -> Table:
