@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from banker.ledger import checksum
-
 
 def reseal(data: dict) -> dict:
     """Make the checksums anew over ``data`` (a parsed session file), as a forger or a file
     written by another engine version would have them: consistent, so only the rules can
     object to its contents."""
+    from banker.ledger import checksum
+
     doc = data["session"]["1"]
     prev = checksum.seed(doc.get("id"))
     entries = data.get("entries", {})

@@ -646,10 +646,8 @@ class Session:
         lock = _acquire(path)
         doc = _sealed({"format": FORMAT, "version": VERSION, "created": _now(), "id": os.urandom(16).hex(),
                        "name": name, **setup.to_mapping()}, [], None)
-        made = False
-        try:
+        try:  # from here on, whatever is at path or jpath was made by this call (we checked, and hold the lock)
             write_durably(path, _document(doc, []), replace=False)
-            made = True
             loaded = _load(path)
             session = cls(path, loaded, readonly=False, lock=lock)
             session._start_journal(loaded)
@@ -657,8 +655,7 @@ class Session:
             lock.release(discard=True)
             raise SessionError(f"{path} already exists; choose another name or `banker open` it") from None
         except BaseException as e:
-            if made:
-                _remove_made(path, jpath)
+            _remove_made(path, jpath)
             lock.release(discard=True)
             if isinstance(e, OSError):
                 raise SessionError(f"cannot create {path} ({_why(e)}); nothing was left behind: free some space or "
