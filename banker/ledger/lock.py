@@ -299,6 +299,8 @@ def lock_holder(session_path: Path) -> dict[str, Any] | None:
     """Who holds the writer lock on ``session_path`` (``{"pid", "host", "since"}``, or
     ``{}`` when the holder has not said yet), or None when nobody does."""
     session_path = Path(session_path)
+    if os.path.islink(session_path):  # the lock is named after the real file (see session.resolve)
+        session_path = Path(os.path.realpath(session_path))
     path = lock_path(session_path)
     try:
         opened = _open_lock_file(path, create=False)
