@@ -27,6 +27,7 @@ import functools
 import gc
 import json
 import os
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -39,7 +40,7 @@ from banker.rules.state import apply_effects
 from . import checksum
 from .journal import JOURNAL_FORMAT, Damaged, JournalCorrupt, Scan, encode_payload, frame, header_line, scan
 from .lock import LockBusy, LockUnsafe, WriterLock, describe_holder, guard_journal
-from .storage import FileRefused, dumps, fsync_dir, is_temp_of, read_regular, write_all, write_durably
+from .storage import AtomicJSONStorage, FileRefused, dumps, fsync_dir, is_temp_of, read_regular, write_all, write_durably
 
 FORMAT = "banker-session"
 #: 2: every entry and the setup carry checksums (1: none; still read, upgraded by the next writer)
@@ -399,8 +400,6 @@ def _load_for_reader(path: Path) -> _Loaded:
     """:func:`_load` for a reader that holds no lock: a read that fails, or finds damage,
     while a writer changed the files under it (a checkpoint truncating the journal mid-read)
     is retried; a failure on files that did not change is final."""
-    import time
-
     for attempt in range(8):
         before = _signatures(path)
         try:
@@ -922,7 +921,8 @@ class Session:
         try:
             if force or len(self.entries) > self._file_seq:
                 doc = _sealed(self.info, self.entries, self._last_sum)
-                write_durably(self.path, _document(doc, self.entries))  # fsyncs the file and its folder, or raises
+                # one TinyDB storage write: temp + fsync + rename + folder fsync, or it raises
+                AtomicJSONStorage(self.path).write(_tables(doc, self.entries))
                 self.info = doc
                 self._file_seq = len(self.entries)
             if self._jsize > self._header_end:
