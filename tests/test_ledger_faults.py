@@ -208,7 +208,8 @@ def _plain_write(fd: int, data: bytes) -> None:
 
 def test_racing_writers_always_name_the_holder_or_say_it_is_starting(tmp_path):
     """Two writers started at the same instant, many times: the loser's message always
-    names the winner's pid, or says the winner is starting."""
+    names the winner's pid, or says the winner is starting. (The winner holds the session
+    until both have answered, so a slow start never turns the race into two turns.)"""
     code = textwrap.dedent("""
         import os, sys, time
         from banker.ledger import Session, SessionError
@@ -221,19 +222,23 @@ def test_racing_writers_always_name_the_holder_or_say_it_is_starting(tmp_path):
             print("refused", e, flush=True)
         else:
             print("won", os.getpid(), flush=True)
-            time.sleep(0.8)
+            sys.stdin.read()
             s.close()
     """)
     import time
 
-    rounds = 12
-    for rnd in range(rounds):
+    for rnd in range(8):
         path = tmp_path / f"race-{rnd}.json"
         Session.create(path, SETUP).close()
         go = time.time() + 1.5
         kids = [subprocess.Popen([sys.executable, "-c", code, str(path), str(go)], cwd=ROOT, env=ENV,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
-        outs = [k.communicate(timeout=60)[0].strip() for k in kids]
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+        try:
+            outs = [k.stdout.readline().strip() for k in kids]
+        finally:
+            for k in kids:
+                k.stdin.close()
+                k.wait(timeout=60)
         won = [o for o in outs if o.startswith("won")]
         refused = [o for o in outs if o.startswith("refused")]
         assert len(won) == 1 and len(refused) == 1, outs

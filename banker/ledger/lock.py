@@ -273,8 +273,11 @@ class WriterLock:
         finally:
             os.close(fd)  # closing the descriptor drops the lock
             if self.soft is not None:
-                self.soft.release()
-                self.soft = None
+                soft, self.soft = self.soft, None
+                try:
+                    soft.release()
+                except OSError:  # pragma: no cover - its marker already gone: nothing is held
+                    pass
 
 
 def guard_journal(fd: int) -> bool:
