@@ -8,6 +8,7 @@
     banker open game.json / banker                  the table screen (Textual)
     banker serve game.json [--host H] [--port P]    the players' read-only page (QR code)
     banker export game.json --format json           game.export.json (never over an existing file)
+    banker repair game.json [--yes]                 resolve a damaged session (see docs/session-log.md)
 
 Every refusal is one line on stderr and a non-zero exit status; the session files are
 then exactly as they were. See docs/commands.md.
@@ -24,7 +25,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import NoReturn
 
-from banker.ledger import Session, SessionError, lock_holder, read_session_doc
+from banker.ledger import Session, SessionError, lock_holder, read_session, read_session_doc
+from banker.ledger import repair as repair_session
 from banker.ledger.lock import describe_holder
 from banker.rules import BoardError, HouseRules, Refused, Setup
 
@@ -192,8 +194,15 @@ def render_state(session: Session) -> str:
     return "\n".join(out)
 
 
+def _warn_damage(command: str, message: str | None) -> None:
+    """A read-only command on a damaged session: it shows what it can read, and says so."""
+    if message:
+        _say_error(f"banker {command}: warning: {message}")
+
+
 def cmd_state(args: argparse.Namespace) -> int:
     session = Session.open(args.file, readonly=True)
+    _warn_damage("state", session.damage_message)
     if args.json:
         print(json.dumps(session.state.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -210,7 +219,9 @@ def _local_time(ts: str) -> str:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    _doc, entries = read_session_doc(args.file)
+    read = read_session(args.file)
+    _warn_damage("log", read.damage_message)
+    entries = read.entries
     if args.json:
         for entry in entries:
             print(json.dumps(entry, ensure_ascii=False))
@@ -259,6 +270,43 @@ def cmd_open(args: argparse.Namespace) -> int:
     if holder is not None:
         raise SessionError(describe_holder(path.name, holder))
     return _run_app(str(path), args.lang)
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    from banker.ledger.session import damage_lines
+
+    read = read_session(args.file)
+    if not read.damage:
+        print(f"{read.path}: no damage found; nothing to repair")
+        return EXIT_OK
+    print(f"{read.path} is damaged:")
+    for line in damage_lines(read.path, read.damage, read.setup, read.entries):
+        print(f"  {line}")
+    line = next((d for d in read.damage if d.kind == "journal-line"), None)
+    changes = [d for d in read.damage if d.kind != "journal-line"]
+    if changes and not args.accept_changes:
+        raise CliError(f"{read.path}: nothing was changed: restore a backup, or run `banker repair {args.file} "
+                       "--accept-changes` to keep the file as it is now, the changes included")
+    plan = []
+    if line is not None:
+        plan.append(f"keep the damaged line aside in {read.path.name}.journal.damaged-{line.seq} and drop it "
+                    f"(entry {line.seq} is then not in the session)")
+    if changes:
+        plan.append("accept the file as it is now and make its checksums anew (the changes become part of the record)")
+    print("This will " + "; then ".join(plan) + ".")
+    if not args.yes:
+        if not sys.stdin or not sys.stdin.isatty():
+            raise CliError(f"nothing was changed: run `banker repair {args.file} --yes` to confirm")
+        try:
+            answer = input("Go ahead? [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("nothing was changed")
+            return EXIT_REFUSED
+    for done in repair_session(args.file, accept_changes=args.accept_changes):
+        print(done)
+    return EXIT_OK
 
 
 def cmd_review(args: argparse.Namespace) -> int:
@@ -406,6 +454,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="the screen's language: en, ru or uk")
     p.set_defaults(func=cmd_open)
 
+    p = sub.add_parser("repair", help="resolve a damaged session: keep a damaged journal line aside and drop it, or "
+                                      "accept changes made to the file")
+    p.add_argument("file", metavar="FILE", help="the session file")
+    p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
+    p.add_argument("--accept-changes", action="store_true",
+                   help="keep entries or a setup that were changed after they were written, as they are now")
+    p.set_defaults(func=cmd_repair)
+
     p = sub.add_parser("review", help="review a session (read-only): timeline, charts, summary, count, audit")
     p.add_argument("file", metavar="FILE", help="the session file (a game in progress may be reviewed)")
     p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="the screen's language: en, ru or uk")
@@ -465,3 +521,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (OSError, ValueError):  # pragma: no cover
             pass
         return EXIT_OK
+    except OSError as e:  # anything the session log did not turn into a sentence of its own
+        where = f" ({e.filename})" if getattr(e, "filename", None) else ""
+        _say_error(f"banker {args.command}: {e.strerror or e}{where}; every action acknowledged before this is kept")
+        return EXIT_REFUSED
+    except RecursionError:
+        _say_error(f"banker {args.command}: the input is nested too deeply to read; nothing was recorded from it")
+        return EXIT_REFUSED

@@ -8,6 +8,8 @@ space and the problem.
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
 from functools import cache
 from importlib import resources
@@ -17,13 +19,47 @@ from banker.rules.edition import Edition, Variant, edition_from_dict, variant_fr
 from banker.rules.errors import BoardError
 
 EDITIONS = ("classic-us", "uk", "ru", "kyiv")
+#: an edition file is a few dozen KB; anything much larger is not one
+MAX_BOARD_BYTES = 2**20
+
+
+def _read_board_file(path: Path, label: str) -> str:
+    """A board file the user named, read safely: a regular file only (a folder, a FIFO or a
+    device is refused before anything is read, and a FIFO is never waited on), at most
+    :data:`MAX_BOARD_BYTES`."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise BoardError(f"{label}: no such file") from None
+    except OSError as e:
+        raise BoardError(f"{label}: cannot read it ({e.strerror})") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a special file (a pipe or a device)"
+        raise BoardError(f"{label}: is {kind}, not a board file")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise BoardError(f"{label}: cannot read it ({e.strerror})") from None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise BoardError(f"{label}: is a special file (a pipe or a device), not a board file")
+        data = f.read(MAX_BOARD_BYTES + 1)
+    if len(data) > MAX_BOARD_BYTES:
+        raise BoardError(f"{label}: is larger than any board file ({MAX_BOARD_BYTES // 1024} KB at most)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BoardError(f"{label}: not UTF-8 text") from None
 
 
 def _read_toml(path: Path | resources.abc.Traversable, label: str) -> dict:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        text = _read_board_file(path, label) if isinstance(path, Path) else path.read_text(encoding="utf-8")
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise BoardError(f"{label}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise BoardError(f"{label}: not valid TOML: nested too deeply") from None
     except FileNotFoundError:
         raise BoardError(f"{label}: no such file") from None
 

@@ -17,10 +17,22 @@ from __future__ import annotations
 
 from .lock import lock_holder
 from .recent import default_session_dir, recent_sessions, session_info
-from .session import FORMAT, VERSION, Session, SessionError, journal_path, read_entries, read_session_doc
+from .session import (
+    FORMAT,
+    VERSION,
+    Session,
+    SessionDamaged,
+    SessionError,
+    journal_path,
+    read_entries,
+    read_session,
+    read_session_doc,
+    repair,
+)
 from .storage import AtomicJSONStorage
 
 __all__ = [
-    "FORMAT", "VERSION", "AtomicJSONStorage", "Session", "SessionError", "default_session_dir", "journal_path",
-    "lock_holder", "read_entries", "read_session_doc", "recent_sessions", "session_info",
+    "FORMAT", "VERSION", "AtomicJSONStorage", "Session", "SessionDamaged", "SessionError", "default_session_dir",
+    "journal_path", "lock_holder", "read_entries", "read_session", "read_session_doc", "recent_sessions", "repair",
+    "session_info",
 ]

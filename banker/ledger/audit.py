@@ -10,8 +10,10 @@ then walks it twice at once:
   lost; the houses and hotels on the board plus the bank's stock are the edition's 32 and 12;
   no cash, stock or building count goes below zero or above what a lot can hold.
 
-Every finding names the entry. Once the engine refuses an entry, later entries are no longer
-recomputed (the engine's game has left the log's), but the conservation checks go on.
+Every finding names the entry. Damage found on reading (an entry or the setup that is not
+what its checksum was made over, a damaged last journal line) is listed after them. Once
+the engine refuses an entry, later entries are no longer recomputed (the engine's game has
+left the log's), but the conservation checks go on.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 from banker.rules import BoardError, GameState, Refused, game_from_setup
 from banker.rules.state import apply_effects
 
-from .session import SessionError, read_entries
+from .session import SessionError, damage_lines, read_session
 
 #: an audit stops listing after this many findings (the first ones are what to fix)
 MAX_PROBLEMS = 50
@@ -103,7 +105,8 @@ def _conservation(state: GameState) -> list[str]:
 
 def audit(path: str | os.PathLike[str]) -> AuditReport:
     """Audit the session at ``path`` (read-only; raises :class:`SessionError` if it cannot be read)."""
-    setup, entries = read_entries(path)
+    read = read_session(path)
+    setup, entries = read.setup, read.entries
     report = AuditReport(path=str(path), entries=len(entries))
     try:
         engine: GameState | None = game_from_setup(setup)
@@ -145,5 +148,8 @@ def audit(path: str | os.PathLike[str]) -> AuditReport:
         found = _conservation(logged)
         problems.extend(Problem(seq, what) for what in found if what not in standing)  # each once, where it starts
         standing = set(found)
+    # damage found on reading (checksums, a damaged journal line): listed after the rules' findings
+    for line in damage_lines(read.path, read.damage, setup, entries):
+        problems.append(Problem(None, f"{line} (`banker repair {read.path}` resolves it)"))
     del problems[MAX_PROBLEMS:]
     return report

@@ -3,7 +3,9 @@
 A line is ``<crc32 as 8 hex digits> <payload JSON>\\n``; the CRC covers exactly the
 payload bytes. The first line is a header naming the session the journal belongs to;
 every further line is one log entry. A line that was being written when the process
-died is recognisable (no newline, bad JSON or bad CRC) and only ever the last one.
+died has no newline yet (each line is one ``write``, newline last) and is only ever the
+last one: that is a torn tail, a crash leftover. A complete line (with its newline) that
+fails its CRC or JSON check is damage, never a crash leftover: it is reported, not dropped.
 """
 
 from __future__ import annotations
@@ -54,6 +56,18 @@ def decode_line(line: bytes) -> Any:
         return json.loads(body)
     except (UnicodeDecodeError, ValueError):
         raise ValueError("not valid JSON") from None
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
+@dataclass
+class Damaged:
+    """A complete line (it has its newline) that fails its check: damage, not a crash leftover."""
+
+    line_no: int
+    start: int  # byte offset of the line
+    end: int  # byte offset just after its newline
+    reason: str
 
 
 @dataclass
@@ -63,17 +77,20 @@ class Scan:
     records: list[dict[str, Any]] = field(default_factory=list)
     #: byte offset just after each record's line (same order as ``records``)
     ends: list[int] = field(default_factory=list)
-    #: byte offset after the last good line: everything beyond is a torn tail
+    #: byte offset after the last good line: everything beyond is a damaged last line or a torn tail
     end: int = 0
-    #: the torn tail's reason, or None when the journal ends cleanly
+    #: the torn tail's reason (an unfinished last line, no newline), or None when there is none
     torn: str | None = None
+    #: the last complete line when it fails its check (only a torn tail may follow it)
+    damaged: Damaged | None = None
 
 
 def scan(data: bytes, start: int = 0, first_line_no: int = 1) -> Scan:
     """Decode the lines of ``data[start:]``.
 
-    A damaged last line (no newline, bad CRC, bad JSON) is a torn write and reported
-    in ``torn``; a damaged line followed by another line raises :class:`JournalCorrupt`.
+    An unfinished last line (no newline) is a torn write, reported in ``torn``. A complete
+    line that fails its check is reported in ``damaged`` when it is the last complete line,
+    and raises :class:`JournalCorrupt` when complete lines follow it.
     """
     out = Scan(end=start)
     pos = start
@@ -89,9 +106,11 @@ def scan(data: bytes, start: int = 0, first_line_no: int = 1) -> Scan:
             if not isinstance(payload, dict):
                 raise ValueError("not a JSON object")
         except ValueError as e:
-            if data[nl + 1:].strip(b"\0 \t\r\n"):
+            if data.find(b"\n", nl + 1) >= 0:
                 raise JournalCorrupt(line_no, str(e)) from None
-            out.torn = f"a damaged last line ({e})"
+            out.damaged = Damaged(line_no, pos, nl + 1, str(e))
+            if nl + 1 < size:
+                out.torn = "an unfinished last line"
             return out
         pos = nl + 1
         out.records.append(payload)

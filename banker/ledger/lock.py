@@ -1,78 +1,261 @@
-"""One writer per session: an exclusive ``flock`` on ``<FILE>.lock``.
+"""One writer per session: an exclusive lock on ``<FILE>.lock``, bound to that file.
 
-The lock file holds the writer's pid and host name so that a refused second writer can
-say who holds the session. The kernel drops the lock when the holder's process ends,
-however it ends, so a crash never leaves a session locked.
+The lock itself is filelock's portable descriptor lock (``flock`` on Linux and macOS,
+``LockFileEx`` on Windows) taken on a descriptor this module opens: never through a
+symbolic link (``O_NOFOLLOW``), only on a regular file owned by the user, never truncated
+by a contender. After locking, the path must still name the very file that was locked
+(device and inode), else the lock guards nothing and is taken again: a lock file deleted
+or replaced under a waiting writer never lets two writers in.
+
+The lock file says who holds it: its first line is a fixed label, its second line the
+holder's ``{"pid", "host", "since"}``, written right after the lock is taken and cleared
+before it is given up. A refused writer reads that line; when it is empty, half written
+or names a process of this host that is no longer running (a holder killed mid-game
+leaves its line behind), the new holder is still starting: the refused writer waits a
+moment for its line and otherwise says the holder is starting. The kernel drops the lock
+when the holder's process ends, however it ends, so a crash never leaves a session locked.
+
+On Linux and macOS the writer also locks its journal (:func:`guard_journal`): the journal
+is never replaced while a writer runs, so deleting ``FILE.lock`` under a running writer
+still leaves the next writer refused. (Windows refuses to delete a file that is open.)
+
+Where the system or the file system has no lock at all (no ``fcntl``, or a file system
+answering ``ENOSYS``), filelock's :class:`~filelock.SoftFileLock` is used instead: an
+exclusively created marker ``<FILE>.lock.held`` with the holder's pid, broken only when
+that process is provably gone.
 """
 
 from __future__ import annotations
 
-import fcntl
+import errno
 import json
 import os
+import stat
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import filelock
+
+#: the lock file's first line (filelock locks byte 0 on Windows: the holder's line comes after it)
+LABEL = b"banker writer lock; the writer holding it, if any, is on the next line\n"
+#: how long a contender waits for a starting holder to write its line (seconds)
+STARTING_WAIT = 0.5
+#: how many times a lock taken on a file no longer at the path is taken again
+REBIND_TRIES = 20
+_NOTE_MAX = 4096
+
 
 class LockBusy(Exception):
-    """The session is open for writing elsewhere; ``holder`` says by whom, if known."""
+    """The session is open for writing elsewhere; ``holder`` says by whom (None: it is starting)."""
 
     def __init__(self, holder: dict[str, Any] | None) -> None:
         super().__init__("locked")
         self.holder = holder
 
 
+class LockUnsafe(Exception):
+    """The lock file is not a plain file of this user's: refuse rather than lock through it."""
+
+
 def lock_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
-def _read_holder(fd: int) -> dict[str, Any] | None:
+def soft_marker_path(path: Path) -> Path:
+    """The marker of the fallback lock, next to the lock file (``<FILE>.lock.held``)."""
+    return path.with_name(path.name + ".lock.held")
+
+
+def _flags(*names: str) -> int:
+    out = 0
+    for name in names:
+        out |= getattr(os, name, 0)
+    return out
+
+
+def _unsafe(path: Path, what: str) -> LockUnsafe:
+    return LockUnsafe(f"{path} is {what}, not the plain lock file banker makes; nothing was written through it "
+                      "(remove it if no banker has this session open, then try again)")
+
+
+def _open_lock_file(path: Path, create: bool) -> tuple[int, bool] | None:
+    """A descriptor on the lock file at ``path`` and whether this call created it; None when
+    ``create`` is false and there is none. Never follows a symbolic link; refuses anything but
+    a regular file owned by this user."""
+    base = _flags("O_NOFOLLOW", "O_CLOEXEC", "O_NONBLOCK", "O_BINARY")
+    created = False
     try:
-        raw = os.pread(fd, 4096, 0)
-        info = json.loads(raw) if raw.strip() else None
-    except (OSError, ValueError):
+        if create:
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | base, 0o644)
+                created = True
+            except FileExistsError:
+                fd = os.open(path, os.O_RDWR | base)
+        else:
+            fd = os.open(path, os.O_RDONLY | base)
+    except FileNotFoundError:
+        if create:
+            raise
         return None
-    return info if isinstance(info, dict) else None
+    except OSError as e:
+        if e.errno == errno.ELOOP or os.path.islink(path):
+            raise _unsafe(path, "a symbolic link") from None
+        if os.path.isdir(path):
+            raise _unsafe(path, "a folder") from None
+        if e.errno in (errno.ENXIO, errno.EWOULDBLOCK):  # a FIFO or socket without a peer
+            raise _unsafe(path, "a special file") from None
+        raise
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _unsafe(path, "a folder" if stat.S_ISDIR(st.st_mode) else "a special file (a pipe or a device)")
+        if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+            raise _unsafe(path, f"another user's file (uid {st.st_uid})")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, created
+
+
+def _still_named(path: Path, fd: int) -> bool:
+    """Whether ``path`` still names the file open on ``fd`` (same device and inode)."""
+    try:
+        on_disk = os.lstat(path)
+    except OSError:
+        return False
+    held = os.fstat(fd)
+    return stat.S_ISREG(on_disk.st_mode) and (on_disk.st_dev, on_disk.st_ino) == (held.st_dev, held.st_ino)
+
+
+def _host() -> str:
+    return os.uname().nodename if hasattr(os, "uname") else os.environ.get("COMPUTERNAME", "")
+
+
+def _note() -> bytes:
+    info = {"pid": os.getpid(), "host": _host(),
+            "since": datetime.now(UTC).isoformat(timespec="seconds")}
+    return LABEL + json.dumps(info).encode() + b"\n"
+
+
+def _write_note(fd: int, data: bytes) -> None:
+    """Put the holder's line in the lock file (best effort: the lock holds without it)."""
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.ftruncate(fd, len(data))
+    except OSError:  # a full disk: refused writers then say the holder is starting
+        pass
+
+
+def _read_note(fd: int) -> dict[str, Any] | None:
+    """The holder's line, if it is complete (read past byte 0, which Windows keeps locked)."""
+    try:
+        os.lseek(fd, 1, os.SEEK_SET)
+        raw = os.read(fd, _NOTE_MAX)
+    except OSError:
+        return None
+    label = LABEL[1:]
+    if not raw.startswith(label):
+        return None
+    line, newline, _ = raw[len(label):].partition(b"\n")
+    if not newline:
+        return None
+    try:
+        info = json.loads(line)
+    except ValueError:
+        return None
+    return info if isinstance(info, dict) and isinstance(info.get("pid"), int) else None
+
+
+def _alive(holder: dict[str, Any]) -> bool:
+    """False when the line names a process of this host that is gone (a stale line)."""
+    if holder.get("host") != _host() or os.name != "posix":
+        return True  # cannot tell: believe it
+    try:
+        os.kill(holder["pid"], 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: alive, another user's
+        return True
+    return True
+
+
+def _lock_fd(fd: int) -> bool:
+    """Try the native lock once: True when taken, False when another process holds it;
+    OSError(ENOSYS) when there is no native lock here."""
+    return filelock.lock_descriptor(fd, blocking=False)
+
+
+def _no_native_lock(e: OSError) -> bool:
+    return e.errno in (errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP)
 
 
 class WriterLock:
     """An acquired writer lock; :meth:`release` gives it up (idempotent)."""
 
-    def __init__(self, path: Path, fd: int, created: bool) -> None:
+    def __init__(self, path: Path, fd: int, created: bool, soft: filelock.BaseFileLock | None = None) -> None:
         self.path = path
         self.fd: int | None = fd
         self.created = created
+        self.soft = soft
 
     @classmethod
     def acquire(cls, session_path: Path) -> WriterLock:
         """Lock ``session_path`` for writing; :class:`LockBusy` if another writer has it.
 
-        Raises :class:`OSError` when the lock file cannot be created or opened.
+        Raises :class:`LockUnsafe` when the lock file is a link, a folder, a special file or
+        another user's, and :class:`OSError` when it cannot be created or opened.
         """
         path = lock_path(session_path)
-        created = False
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
-            created = True
-        except FileExistsError:
-            fd = os.open(path, os.O_RDWR)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as e:
-            holder = _read_holder(fd)
+        deadline = time.monotonic() + STARTING_WAIT
+        rebinds = 0
+        while True:
+            fd, created = _open_lock_file(path, create=True)  # type: ignore[misc]
+            try:
+                got = _lock_fd(fd)
+            except OSError as e:
+                if not _no_native_lock(e):
+                    os.close(fd)
+                    raise
+                return cls._acquire_soft(session_path, path, fd, created)
+            except BaseException:
+                os.close(fd)
+                raise
+            if got:
+                if _still_named(path, fd):
+                    _write_note(fd, _note())
+                    return cls(path, fd, created)
+                os.close(fd)  # locked a file that is no longer the lock file: take the one there now
+                rebinds += 1
+                if rebinds > REBIND_TRIES:
+                    raise OSError(errno.EBUSY, "the lock file keeps being replaced", str(path))
+                continue
+            holder = _read_note(fd)
             os.close(fd)
-            if isinstance(e, BlockingIOError):
-                raise LockBusy(holder) from None
-            raise
-        info = {"pid": os.getpid(), "host": os.uname().nodename,
-                "since": datetime.now(UTC).isoformat(timespec="seconds")}
+            if holder is not None and _alive(holder):
+                raise LockBusy(holder)
+            if time.monotonic() >= deadline:
+                raise LockBusy(None)
+            time.sleep(0.02)  # the holder is starting (or a reader is probing): its line comes in a moment
+
+    @classmethod
+    def _acquire_soft(cls, session_path: Path, path: Path, fd: int, created: bool) -> WriterLock:
+        soft = filelock.SoftFileLock(str(soft_marker_path(session_path)), timeout=0, is_singleton=False)
         try:
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, json.dumps(info).encode() + b"\n", 0)
-        except OSError:  # pragma: no cover - the lock holds even if the note cannot be written
-            pass
-        return cls(path, fd, created)
+            soft.acquire(timeout=0)
+        except filelock.Timeout:
+            holder = _read_note(fd)
+            os.close(fd)
+            raise LockBusy(holder if holder is not None and _alive(holder) else None) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        _write_note(fd, _note())
+        return cls(path, fd, created, soft)
 
     def release(self, discard: bool = False) -> None:
         """Give up the lock; with ``discard`` also remove a lock file this lock created."""
@@ -81,32 +264,69 @@ class WriterLock:
         fd, self.fd = self.fd, None
         try:
             if discard and self.created:
-                os.unlink(self.path)  # still locked: nobody else can be using it
+                # still locked: a contender that opened it meanwhile finds it gone from the path and starts over
+                os.unlink(self.path)
             else:
-                os.ftruncate(fd, 0)
+                os.ftruncate(fd, len(LABEL))  # the holder's line goes first: nobody is named once it is free
         except OSError:  # pragma: no cover
             pass
         finally:
-            os.close(fd)  # closing the descriptor drops the flock
+            os.close(fd)  # closing the descriptor drops the lock
+            if self.soft is not None:
+                soft, self.soft = self.soft, None
+                try:
+                    soft.release()
+                except OSError:  # pragma: no cover - its marker already gone: nothing is held
+                    pass
+
+
+def guard_journal(fd: int) -> bool:
+    """The writer's second lock, on its open journal: False when another process holds it.
+
+    Only where locks are advisory (Linux, macOS): there readers read the journal unhindered,
+    and a writer that got in because ``FILE.lock`` was deleted under a running writer is
+    still refused here. On Windows a locked range cannot even be read, and an open file
+    cannot be deleted, so this is not needed and not done.
+    """
+    if os.name != "posix":
+        return True
+    try:
+        return _lock_fd(fd)
+    except OSError as e:
+        if _no_native_lock(e):
+            return True
+        raise
 
 
 def lock_holder(session_path: Path) -> dict[str, Any] | None:
     """Who holds the writer lock on ``session_path`` (``{"pid", "host", "since"}``, or
-    ``{}`` when the holder is unknown), or None when nobody does."""
-    path = lock_path(Path(session_path))
+    ``{}`` when the holder has not said yet), or None when nobody does."""
+    session_path = Path(session_path)
+    if os.path.islink(session_path):  # the lock is named after the real file (see session.resolve)
+        session_path = Path(os.path.realpath(session_path))
+    path = lock_path(session_path)
     try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
+        opened = _open_lock_file(path, create=False)
+    except (OSError, LockUnsafe):
         return None
+    if opened is None:
+        return None
+    fd = opened[0]
     try:
         try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return _read_holder(fd) or {}
-        except OSError:  # pragma: no cover
+            free = _lock_fd(fd)
+        except OSError as e:
+            if not _no_native_lock(e):
+                return None
+            holder = _read_note(fd)
+            if os.path.lexists(soft_marker_path(session_path)) and holder is not None and _alive(holder):
+                return holder
             return None
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return None
+        if free:
+            filelock.unlock_descriptor(fd)
+            return None
+        holder = _read_note(fd)
+        return holder if holder is not None and _alive(holder) else {}
     finally:
         os.close(fd)
 
@@ -114,6 +334,10 @@ def lock_holder(session_path: Path) -> dict[str, Any] | None:
 def describe_holder(name: str, holder: dict[str, Any] | None) -> str:
     if holder and holder.get("pid"):
         who = f"process {holder['pid']} on host {holder.get('host') or 'unknown'}"
-    else:
-        who = "another process"
-    return f"session {name} is open for writing by {who}; close it there first, or open it read-only"
+        return f"session {name} is open for writing by {who}; close it there first, or open it read-only"
+    return (f"session {name} is being opened for writing by another process that is just starting (it has not "
+            "written its name yet); try again in a moment, or open it read-only")
+
+
+__all__ = ["LockBusy", "LockUnsafe", "WriterLock", "describe_holder", "guard_journal", "lock_holder", "lock_path",
+           "soft_marker_path"]

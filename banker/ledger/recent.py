@@ -7,7 +7,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .session import SessionError, journal_path, read_session_doc
+from .session import SessionError, journal_path, read_session_doc, resolve
 
 
 def default_session_dir() -> Path:
@@ -26,7 +26,7 @@ def session_info(path: str | os.PathLike[str]) -> dict[str, Any]:
     path = Path(path)
     doc, entries = read_session_doc(path)
     mtimes = []
-    for p in (path, journal_path(path)):
+    for p in (path, journal_path(resolve(path))):
         try:
             mtimes.append(os.stat(p).st_mtime)
         except OSError:

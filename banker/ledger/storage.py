@@ -8,6 +8,7 @@ writes its checkpoint through it in a single ``write`` call.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -16,18 +17,26 @@ from typing import Any
 
 from tinydb.storages import Storage
 
+#: errors that mean "this file system cannot sync a directory at all" (not that a sync failed)
+_DIR_SYNC_UNSUPPORTED = {errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP}
+
 
 def fsync_dir(directory: Path) -> None:
-    """Make a rename or a new file in ``directory`` durable (a no-op where unsupported)."""
-    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
-    try:
-        fd = os.open(directory, flags)
-    except OSError:  # pragma: no cover - platforms that cannot open a directory
+    """Make a rename or a new file in ``directory`` durable.
+
+    A failed sync raises :class:`OSError`: the caller's step is not durable and must stop
+    there. Only where directories cannot be synced at all is this a no-op: on Windows
+    (no directory handles; NTFS journals its renames) and on file systems that answer
+    ``EINVAL``/``ENOTSUP`` to a directory fsync.
+    """
+    if os.name == "nt":  # pragma: no cover
         return
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
         os.fsync(fd)
-    except OSError:  # pragma: no cover - file systems that refuse fsync on a directory
-        pass
+    except OSError as e:
+        if e.errno not in _DIR_SYNC_UNSUPPORTED:
+            raise
     finally:
         os.close(fd)
 
@@ -99,6 +108,72 @@ def _link_new(tmp: Path, path: Path) -> None:
         os.replace(tmp, path)
         return
     os.unlink(tmp)
+
+
+class FileRefused(Exception):
+    """A file that is not a plain file of a sane size: the message says which and why."""
+
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_regular(path: Path, limit: int, *, nofollow: bool = False, offset: int = 0) -> tuple[bytes, os.stat_result]:
+    """The bytes of the regular file at ``path`` (from ``offset`` on) and its ``fstat``, read
+    without ever blocking.
+
+    Refuses (:class:`FileRefused`) a folder, a FIFO, a device or a socket, before reading a
+    byte (a FIFO is opened non-blocking, so it never waits for a writer), and a file over
+    ``limit`` bytes (checked on the size and again while reading: ``/dev/zero``-like files
+    cannot fill the memory). With ``nofollow`` a symbolic link is refused too.
+    :class:`FileNotFoundError` and other :class:`OSError` propagate.
+    """
+    try:
+        st = os.stat(path, follow_symlinks=not nofollow)
+    except OSError:
+        st = None
+    if st is not None:
+        if nofollow and stat.S_ISLNK(st.st_mode):
+            raise FileRefused(f"{path} is a symbolic link")
+        if not stat.S_ISREG(st.st_mode):
+            raise FileRefused(f"{path} is {_kind(st.st_mode)}, not a file banker reads")
+    fd = os.open(path, _READ_FLAGS | (getattr(os, "O_NOFOLLOW", 0) if nofollow else 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise FileRefused(f"{path} is {_kind(st.st_mode)}, not a file banker reads")
+        if st.st_size > limit:
+            raise FileRefused(f"{path} is {_size(st.st_size)}, more than banker reads in such a file ({_size(limit)})")
+        if offset:
+            os.lseek(fd, offset, os.SEEK_SET)
+        chunks = []
+        got = 0
+        while True:
+            chunk = os.read(fd, max(65536, min(st.st_size - got + 1, limit + 1 - got)))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+            if got > limit:
+                raise FileRefused(f"{path} is larger than banker reads in such a file ({_size(limit)})")
+        return b"".join(chunks), st
+    finally:
+        os.close(fd)
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.1f} MB" if n >= 2**20 else f"{n} bytes"
 
 
 def dumps(data: Any) -> bytes:

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from banker.i18n import Translator, detect_lang
-from banker.ledger import Session, SessionError
+from banker.ledger import Session, SessionDamaged, SessionError
 from banker.rules import Refused, Setup
 
 from .keys import ACTIONS, localize_bindings
@@ -75,6 +75,14 @@ class BankerApp(App):
         try:
             # a long game opens from its logged effects; the engine re-checks them just after
             session = Session.create(path, setup, name=name) if setup else Session.open(path, trust_effects=True)
+        except SessionDamaged:
+            # damage is shown, never dropped: the table opens read-only until the banker runs `banker repair`
+            try:
+                session = Session.open(path, readonly=True, trust_effects=True)
+            except SessionError as e:
+                self.notify(str(e), severity="error", timeout=10)
+                self.open_error = str(e)
+                return False
         except (SessionError, Refused) as e:
             self.notify(str(e), severity="error", timeout=10)
             self.open_error = str(e)
@@ -102,6 +110,16 @@ class BankerApp(App):
             self.push_screen(TableScreen())
         # once the table is on screen: neither the check nor loading the flows delays the first frame
         self.call_after_refresh(self.check_replay, session, len(session.entries))
+        if session.damage:
+            self.call_after_refresh(self._show_damage, session)
+
+    def _show_damage(self, session: Session) -> None:
+        """A session opened read-only because it is damaged: say what is damaged and what to do."""
+        if session is not self.session:
+            return
+        text = self.tr("table.damaged", detail=session.damage_message or "")
+        self.show_message(text, error=False)
+        self.notify(text, severity="error", timeout=30)
 
     def open_review(self, path: Path) -> None:
         """`banker review`: the session read-only (no lock: a game may be going on), on the review screen."""
@@ -172,6 +190,9 @@ class BankerApp(App):
         except Refused as e:
             self.refuse(e)
             return None
+        except SessionError as e:  # read-only, or the disk refused the write: nothing was recorded
+            self.refuse(e)
+            return None
         text = self.tr.parts(entry["parts"])
         self.show_message(text)
         self.refresh_table()
@@ -213,10 +234,17 @@ class BankerApp(App):
             if isinstance(screen, TableScreen):
                 screen.refresh_table()
 
-    @work(exclusive=True, group="action")
-    async def start_action(self, op: str, given: dict[str, Any] | None = None) -> None:
+    def start_action(self, op: str, given: dict[str, Any] | None = None):
+        """Run the action flow ``op`` in a worker (returned), unless nothing can be recorded."""
         if self.session is None:
-            return
+            return None
+        if self.session.readonly:  # a damaged session: nothing can be recorded, so no dialog is opened
+            self.refuse(SessionError(self.tr("table.readonly_refused", file=str(self.session.path))))
+            return None
+        return self._run_action(op, given)
+
+    @work(exclusive=True, group="action")
+    async def _run_action(self, op: str, given: dict[str, Any] | None = None) -> None:
         try:
             await self.flow.run(op, given)
         except Exception as e:  # a bug must not close the bank mid-game; everything committed is safe

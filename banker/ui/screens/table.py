@@ -62,6 +62,8 @@ class TableScreen(Screen):
         edition = state.edition
         header = tr("table.header", name=session.name, edition=edition.name, variant=tr(f"variant.{state.variant.id}"),
                     n=len(session.entries))
+        if session.readonly:  # a damaged session, opened read-only
+            header = f"{header} · {tr('table.readonly_mark')}"
         self.query_one("#table-header", Static).update(header)
         self.query_one(PlayersPanel).show(state, tr)
         self.query_one(BankPanel).show(state, tr)

@@ -1,0 +1,57 @@
+"""Checksums that seal a session (format version 2): any change to a stored entry or to the
+setup is found on open.
+
+Every entry carries ``"sum"``: the CRC-32 (8 hex digits) of its canonical JSON (sorted keys,
+no spaces, UTF-8, the ``sum`` itself left out), computed starting from the previous entry's
+sum (the first entry starts from the CRC-32 of the session id). So an entry cannot be
+changed, moved to another place or taken from another session without its sum disagreeing.
+The setup document carries ``"checkpoint": {"entries": n, "last": <sum of entry n>}``
+and its own ``"sum"`` over the rest of it, so entries removed from the end are found too.
+
+These checksums find accidental damage and edits made by hand or by a tool; anyone who
+recomputes them can still forge a file (they are not signatures). See docs/session-log.md.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from typing import Any
+
+SUM = "sum"
+CHECKPOINT = "checkpoint"
+
+
+def canonical(obj: Any) -> bytes:
+    """The bytes a checksum is made over: key order and spacing do not matter."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False).encode("utf-8")
+
+
+def seed(session_id: Any) -> int:
+    """Where the chain of entry sums starts: bound to the session's id."""
+    return zlib.crc32(f"banker-session:{session_id}".encode())
+
+
+def entry_sum(entry: dict[str, Any], prev: int) -> int:
+    """The sum of ``entry`` (its ``sum`` key left out), chained on the previous entry's."""
+    body = {k: v for k, v in entry.items() if k != SUM} if SUM in entry else entry
+    return zlib.crc32(canonical(body), prev)
+
+
+def doc_sum(doc: dict[str, Any]) -> int:
+    """The sum of the setup document (its ``sum`` key left out)."""
+    return zlib.crc32(canonical({k: v for k, v in doc.items() if k != SUM}))
+
+
+def fmt(value: int) -> str:
+    return f"{value:08x}"
+
+
+def parse(text: Any) -> int | None:
+    """A stored sum as a number, or None when it is not 8 hex digits."""
+    if not isinstance(text, str) or len(text) != 8:
+        return None
+    try:
+        return int(text, 16)
+    except ValueError:
+        return None

@@ -1,0 +1,37 @@
+"""Helpers for the session-log tests: edit a session file as a person or a tool would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def reseal(data: dict) -> dict:
+    """Make the checksums anew over ``data`` (a parsed session file), as a forger or a file
+    written by another engine version would have them: consistent, so only the rules can
+    object to its contents."""
+    from banker.ledger import checksum
+
+    doc = data["session"]["1"]
+    prev = checksum.seed(doc.get("id"))
+    entries = data.get("entries", {})
+    for key in sorted(entries, key=int):
+        entry = entries[key]
+        if isinstance(entry, dict):
+            entry.pop("sum", None)
+            prev = checksum.entry_sum(entry, prev)
+            entry["sum"] = checksum.fmt(prev)
+    if doc.get("version", 1) >= 2:
+        doc["checkpoint"] = {"entries": len(entries), "last": checksum.fmt(prev)}
+        doc["sum"] = checksum.fmt(checksum.doc_sum(doc))
+    return data
+
+
+def edit_file(path: Path, change, *, reseal_it: bool = True) -> None:
+    """Change the parsed session file with ``change(data)`` and write it back (compact JSON,
+    as a text editor or ``jq`` would leave it), with its checksums made anew unless told not."""
+    data = json.loads(path.read_text())
+    change(data)
+    if reseal_it:
+        reseal(data)
+    path.write_text(json.dumps(data))

@@ -1,0 +1,676 @@
+"""The session log against faults and hostile files (issue #9): the writer lock cannot be
+fooled, damage is reported and never silently dropped, and no file breaks a session or the
+program. Each test here fails on the log as it was before (see the docstrings)."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import banker.ledger.storage as ledger_storage
+from banker.cli import main
+from banker.ledger import Session, SessionError, journal_path, lock_holder, read_entries
+from banker.rules import Setup
+
+from .ledger_helpers import edit_file
+
+ROOT = Path(__file__).resolve().parent.parent
+SETUP = Setup("classic-us", "classic", ("Ann", "Bob", "Cid"))
+GAME = [
+    {"op": "buy", "player": "Ann", "space": 37},
+    {"op": "buy", "player": "Ann", "space": 39},
+    {"op": "rent", "payer": "Bob", "space": 39},
+    {"op": "salary", "player": "Cid"},
+    {"op": "transfer", "from": "Ann", "to": "Bob", "amount": 25, "memo": "loan"},
+]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def play(path: Path, commands=GAME, close: bool = True) -> Session:
+    session = Session.create(path, SETUP)
+    for cmd in commands:
+        session.apply(cmd)
+    if close:
+        session.close()
+    return session
+
+
+def die(session: Session) -> None:
+    """Let go of a writer as a killed process would: no checkpoint, files as they are."""
+    session._release()
+
+
+def lock_file(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
+
+
+def run_cli(*args: str, timeout: float = 60, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """`banker ARGS` in a child process (a hang fails the test instead of hanging the suite)."""
+    return subprocess.run([sys.executable, "-m", "banker", *args], cwd=ROOT, env=ENV, capture_output=True, text=True,
+                          timeout=timeout, input=stdin)
+
+
+def one_line_error(proc: subprocess.CompletedProcess) -> str:
+    assert proc.returncode == 1, (proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+# =========================================================================== the writer lock
+def test_deleting_the_lock_file_under_a_running_writer_lets_no_second_writer_in(session_path):
+    """Before: the second writer locked a fresh g.json.lock and got in; the first writer's
+    checkpoint then lost the second's acknowledged action."""
+    first = play(session_path, GAME[:2], close=False)
+    lock_file(session_path).unlink()
+    with pytest.raises(SessionError, match="open for writing by another process"):
+        Session.open(session_path)
+    first.apply(GAME[2])
+    first.close()
+    assert [e["seq"] for e in read_entries(session_path)[1]] == [1, 2, 3]
+    with Session.open(session_path) as again:  # the lock file comes back with the next writer
+        assert again.apply(GAME[3])["seq"] == 4
+
+
+def test_a_second_writer_in_another_process_is_refused_after_the_lock_file_is_deleted(session_path):
+    """The same across processes: the kernel's locks, not this process's bookkeeping."""
+    play(session_path, GAME[:1])
+    code = ("import sys; from banker.ledger import Session; s = Session.open(sys.argv[1]); "
+            "print('ready', flush=True); sys.stdin.read(); s.apply({'op': 'salary', 'player': 'Bob'}); s.close()")
+    child = subprocess.Popen([sys.executable, "-c", code, str(session_path)], cwd=ROOT, env=ENV, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        lock_file(session_path).unlink()
+        proc = run_cli("apply", str(session_path), "-", stdin='{"op": "salary", "player": "Cid"}\n')
+        assert "open for writing by another process" in one_line_error(proc)
+        child.stdin.close()
+        assert child.wait(timeout=30) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert [e["command"]["player"] for e in read_entries(session_path)[1]] == ["Ann", "Bob"]
+
+
+def test_a_lock_taken_on_a_file_no_longer_at_the_path_is_taken_again(session_path, monkeypatch):
+    """A writer that opened the lock file just before it was replaced locks the old inode:
+    it must notice (the path names another file) and lock the one there now."""
+    import banker.ledger.lock as lock
+
+    play(session_path, [])
+    path = lock_file(session_path)
+    real = lock._lock_fd
+    calls = []
+
+    def replaced_meanwhile(fd):
+        got = real(fd)
+        if not calls:  # someone replaces the lock file right after our lock
+            tmp = path.with_name("other")
+            tmp.write_bytes(b"")
+            os.replace(tmp, path)
+        calls.append(fd)
+        return got
+
+    monkeypatch.setattr(lock, "_lock_fd", replaced_meanwhile)
+    held = lock.WriterLock.acquire(session_path)
+    try:
+        assert len(calls) == 2
+        on_disk, locked = os.lstat(path), os.fstat(held.fd)
+        assert (on_disk.st_dev, on_disk.st_ino) == (locked.st_dev, locked.st_ino)
+    finally:
+        held.release()
+
+
+def test_a_symlinked_lock_file_is_refused_and_its_target_left_alone(session_path, tmp_path):
+    """Before: the lock file was opened through the link and truncated: `banker apply`
+    wiped whatever file the link named."""
+    play(session_path, GAME[:1])
+    lock_file(session_path).unlink(missing_ok=True)
+    precious = tmp_path / "shared" / "accounts.txt"
+    precious.parent.mkdir()
+    precious.write_text("the club's accounts\n")
+    lock_file(session_path).symlink_to(precious)
+    proc = run_cli("apply", str(session_path), "-", stdin='{"op": "salary", "player": "Bob"}\n')
+    message = one_line_error(proc)
+    assert "game.json.lock is a symbolic link" in message and "remove it" in message
+    assert precious.read_text() == "the club's accounts\n"
+    assert len(read_entries(session_path)[1]) == 1
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_lock_path_that_is_not_a_plain_file_is_refused(session_path, kind):
+    play(session_path, GAME[:1])
+    path = lock_file(session_path)
+    path.unlink(missing_ok=True)
+    if kind == "folder":
+        path.mkdir()
+    else:
+        os.mkfifo(path)
+    with pytest.raises(SessionError, match=f"game.json.lock is a {kind if kind == 'folder' else 'special file'}"):
+        Session.open(session_path)
+
+
+def test_a_holder_that_has_not_written_its_name_yet_is_said_to_be_starting(session_path, monkeypatch):
+    """Before: the holder's pid was written after the lock was taken, and a writer refused in
+    between got "another process" with no name (2 races in 150)."""
+    import banker.ledger.lock as lock
+
+    play(session_path, [])
+    monkeypatch.setattr(lock, "_write_note", lambda fd, data: None)  # the holder is still starting
+    monkeypatch.setattr(lock, "STARTING_WAIT", 0.1)
+    holder = Session.open(session_path)
+    try:
+        with pytest.raises(SessionError) as info:
+            Session.open(session_path)
+        assert "is being opened for writing by another process that is just starting" in str(info.value)
+        assert "try again in a moment" in str(info.value)
+    finally:
+        holder.close()
+
+
+def test_a_stale_name_left_by_a_killed_holder_is_never_given(session_path, monkeypatch):
+    """A killed holder leaves its line; the next holder overwrites it a moment after its lock.
+    A writer refused in that moment must not name the dead process."""
+    import banker.ledger.lock as lock
+
+    play(session_path, [])
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(dead.stdout)
+    host = lock._host()
+    stale = lock.LABEL + json.dumps({"pid": dead_pid, "host": host, "since": "2026-01-01T00:00:00+00:00"}).encode() + b"\n"
+    monkeypatch.setattr(lock, "_write_note", lambda fd, data: _plain_write(fd, stale))  # the new line not yet in
+    monkeypatch.setattr(lock, "STARTING_WAIT", 0.1)
+    holder = Session.open(session_path)
+    try:
+        with pytest.raises(SessionError) as info:
+            Session.open(session_path)
+        assert str(dead_pid) not in str(info.value) and "just starting" in str(info.value)
+        assert lock_holder(session_path) == {}
+    finally:
+        holder.close()
+
+
+def _plain_write(fd: int, data: bytes) -> None:
+    os.lseek(fd, 0, os.SEEK_SET)
+    os.write(fd, data)
+    os.ftruncate(fd, len(data))
+
+
+def test_racing_writers_always_name_the_holder_or_say_it_is_starting(tmp_path):
+    """Two writers started at the same instant, many times: the loser's message always
+    names the winner's pid, or says the winner is starting. (The winner holds the session
+    until both have answered, so a slow start never turns the race into two turns.)"""
+    code = textwrap.dedent("""
+        import os, sys, time
+        from banker.ledger import Session, SessionError
+        go = float(sys.argv[2])
+        while time.time() < go:
+            pass
+        try:
+            s = Session.open(sys.argv[1])
+        except SessionError as e:
+            print("refused", e, flush=True)
+        else:
+            print("won", os.getpid(), flush=True)
+            sys.stdin.read()
+            s.close()
+    """)
+    import time
+
+    for rnd in range(8):
+        path = tmp_path / f"race-{rnd}.json"
+        Session.create(path, SETUP).close()
+        go = time.time() + 1.5
+        kids = [subprocess.Popen([sys.executable, "-c", code, str(path), str(go)], cwd=ROOT, env=ENV,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+        try:
+            outs = [k.stdout.readline().strip() for k in kids]
+        finally:
+            for k in kids:
+                k.stdin.close()
+                k.wait(timeout=60)
+        won = [o for o in outs if o.startswith("won")]
+        refused = [o for o in outs if o.startswith("refused")]
+        assert len(won) == 1 and len(refused) == 1, outs
+        winner = won[0].split()[1]
+        assert f"by process {winner} on host" in refused[0] or "just starting" in refused[0], outs
+
+
+def test_the_session_log_works_without_fcntl(tmp_path):
+    """Before: `import fcntl` at module level: the package could not even be imported where
+    there is no fcntl (Windows). Without it the lock falls back to filelock's SoftFileLock:
+    create, apply, reopen; a second writer refused by name; a killed writer's lock broken."""
+    path = tmp_path / "game.json"
+    shim = textwrap.dedent("""
+        import sys, warnings
+        sys.modules["fcntl"] = None  # as on a system without it
+        warnings.simplefilter("ignore")
+        import banker.cli, banker.ledger
+        from banker.ledger import Session, SessionError
+        from banker.rules import Setup
+        path, mode = sys.argv[1], sys.argv[2]
+        if mode == "create":
+            with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))) as s:
+                s.apply({"op": "buy", "player": "Ann", "space": 39})
+            with Session.open(path) as s:
+                s.apply({"op": "salary", "player": "Bob"})
+            print(len(Session.open(path, readonly=True).entries))
+        elif mode == "hold":
+            s = Session.open(path)
+            s.apply({"op": "salary", "player": "Ann"})
+            print("ready", flush=True)
+            sys.stdin.read()
+        else:
+            try:
+                with Session.open(path) as s:
+                    print("opened", s.apply({"op": "salary", "player": "Bob"})["seq"])
+            except SessionError as e:
+                print("refused", e)
+    """)
+
+    def run(mode: str) -> str:
+        return subprocess.run([sys.executable, "-c", shim, str(path), mode], cwd=ROOT, env=ENV, capture_output=True,
+                              text=True, timeout=60).stdout.strip()
+
+    assert run("create") == "2"
+    holder = subprocess.Popen([sys.executable, "-c", shim, str(path), "hold"], cwd=ROOT, env=ENV, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        assert run("try") == f"refused session game.json is open for writing by process {holder.pid} on host " \
+                             f"{os.uname().nodename}; close it there first, or open it read-only"
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(timeout=30)
+    assert run("try") == "opened 4"  # the dead writer's marker is broken: its pid is gone
+
+
+# =========================================================================== damage is reported
+def _append_damaged_line(path: Path) -> bytes:
+    """A complete journal line (it has its newline) whose checksum fails: one changed byte."""
+    lines = journal_path(path).read_bytes().splitlines(keepends=True)
+    good = lines[-1]
+    bad = good.replace(b'"Bob"', b'"Bxb"', 1)
+    assert bad != good
+    journal_path(path).write_bytes(b"".join(lines[:-1]) + bad)
+    return bad
+
+
+def test_a_damaged_complete_last_line_opens_read_only_and_is_dropped_only_by_repair(session_path, file_bytes, tmp_path):
+    """Before: a complete last line with a bad checksum was dropped without a word and its
+    seq given to the next action. Now: reported, nothing modified, read-only until `banker
+    repair` keeps it aside and drops it."""
+    die(play(session_path, GAME[:3], close=False))  # entries 1-3 in the journal only
+    bad = _append_damaged_line(session_path)  # entry 3, Bob's rent, damaged
+    before = file_bytes(session_path)
+
+    with pytest.raises(SessionError) as info:
+        Session.open(session_path)
+    message = str(info.value)
+    assert "\n" not in message
+    assert "its last line (line 4" in message and "it would be entry 3" in message
+    assert "is complete but damaged (checksum mismatch), so it is not a crash leftover" in message
+    assert 'it reads "Bob pays Ann $100 rent on Boardwalk' in message
+    assert "opens read-only" in message
+    assert f"`banker repair {session_path}` keeps the line aside in game.json.journal.damaged-3 and drops it" in message
+    assert file_bytes(session_path) == before and lock_holder(session_path) is None
+
+    with Session.open(session_path, readonly=True) as reader:  # what is readable, with the damage said
+        assert [e["seq"] for e in reader.entries] == [1, 2]
+        assert reader.damage_message == message
+        with pytest.raises(SessionError, match="read-only because it is damaged"):
+            reader.apply(GAME[3])
+    proc = run_cli("apply", str(session_path), "-", stdin=json.dumps(GAME[3]) + "\n")
+    assert "it would be entry 3" in one_line_error(proc)
+    state = run_cli("state", str(session_path))
+    assert state.returncode == 0 and "warning:" in state.stderr and "it would be entry 3" in state.stderr
+    assert file_bytes(session_path) == before
+
+    refused = run_cli("repair", str(session_path))  # no terminal to ask: refused until --yes
+    assert refused.returncode == 1 and "--yes" in refused.stderr
+    assert file_bytes(session_path) == before
+    done = run_cli("repair", str(session_path), "--yes")
+    assert done.returncode == 0, done.stderr
+    assert "kept the damaged line aside in game.json.journal.damaged-3" in done.stdout
+    aside = session_path.with_name("game.json.journal.damaged-3")
+    assert aside.read_bytes() == bad
+    with Session.open(session_path) as writer:
+        assert writer.apply(GAME[3])["seq"] == 3  # entry 3 is now Cid's salary, said and chosen
+    assert [e["seq"] for e in read_entries(session_path)[1]] == [1, 2, 3]
+
+
+def test_a_damaged_last_line_followed_by_a_torn_tail_is_kept_aside_whole(session_path):
+    die(play(session_path, GAME[:3], close=False))
+    bad = _append_damaged_line(session_path)
+    with open(journal_path(session_path), "ab") as f:
+        f.write(b"1234abcd {\"seq\": 4")  # and the next line was being written when it died
+    assert main(["repair", str(session_path), "--yes"]) == 0
+    assert session_path.with_name("game.json.journal.damaged-3").read_bytes() == bad + b"1234abcd {\"seq\": 4"
+
+
+def test_an_edited_amount_in_the_checkpoint_is_found_and_named(session_path, file_bytes):
+    """Before: changing a stored amount changed the state silently, and the next checkpoint
+    made it permanent. Now every entry is checksummed: the entry and what changed are named."""
+    play(session_path, GAME)
+    edit_file(session_path, lambda d: d["entries"]["3"]["effects"][0].update(amount=350), reseal_it=False)
+    before = file_bytes(session_path)
+    with pytest.raises(SessionError) as info:
+        Session.open(session_path)
+    message = str(info.value)
+    assert "entry 3 is not what its checksum was made over: its effect 1 (pay) says amount 350 where the rules " \
+           "give 100" in message
+    assert "restore a backup, or `banker repair" in message and "--accept-changes" in message
+    assert file_bytes(session_path) == before
+    with Session.open(session_path, readonly=True) as reader:
+        assert reader.damage and reader.damage[0].seq == 3
+    audit = run_cli("audit", str(session_path))
+    assert audit.returncode == 1 and "entry 3 is not what its checksum was made over" in audit.stdout
+
+    refused = run_cli("repair", str(session_path), "--yes")  # not without --accept-changes
+    assert refused.returncode == 1 and "--accept-changes" in refused.stderr
+    assert file_bytes(session_path) == before
+    done = run_cli("repair", str(session_path), "--yes", "--accept-changes")
+    assert done.returncode == 0 and "accepted game.json as it is now (entries 3)" in done.stdout
+    with Session.open(session_path) as writer:  # the banker chose: the file as it is now
+        assert writer.entries[2]["effects"][0]["amount"] == 350
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d["entries"]["2"].update(ts="2020-01-01T00:00:00.000+00:00"),
+     "entry 2 is not what its checksum was made over: its command, effects and text agree with the rules, so the "
+     "change is in what they cannot check"),
+    (lambda d: d["entries"]["4"]["command"].update(player="Bob"),
+     "entry 4 is not what its checksum was made over: its effect 1 (pay) says to Cid where the rules give Bob"),
+    (lambda d: d["entries"]["1"].update(text="Ann buys Park Place for $1"),
+     'entry 1 is not what its checksum was made over: its text reads "Ann buys Park Place for $1" where the rules '
+     'write "Ann buys Park Place for $350"'),
+    (lambda d: d["session"]["1"].update(players=["Ann", "Bob", "Cyd"]),
+     "its setup (edition, variant, players, house rules, name, times) is not what its checksum was made over"),
+    (lambda d: d["entries"].pop("5"), "entry 5 is missing from the end: its checkpoint held 5 entries, the file holds 4"),
+    (lambda d: d["entries"]["3"].pop("sum"), "entry 3 has no checksum"),
+])
+def test_any_change_to_the_checkpoint_is_found(session_path, file_bytes, change, words):
+    play(session_path, GAME)
+    edit_file(session_path, change, reseal_it=False)
+    before = file_bytes(session_path)
+    with pytest.raises(SessionError) as info:
+        Session.open(session_path)
+    assert words in str(info.value), str(info.value)
+    assert file_bytes(session_path) == before
+
+
+def test_an_edited_journal_line_with_its_crc_made_anew_is_found(session_path):
+    """The journal line's CRC finds a torn or damaged line; a line edited by someone who also
+    made its CRC anew is found by the entry's own chained checksum."""
+    from banker.ledger.journal import decode_line, frame
+
+    die(play(session_path, GAME[:3], close=False))
+    lines = journal_path(session_path).read_bytes().splitlines(keepends=True)
+    entry = decode_line(lines[2].rstrip(b"\n"))
+    entry["effects"][0]["amount"] = 1
+    lines[2] = frame(json.dumps(entry, separators=(",", ":")).encode())
+    journal_path(session_path).write_bytes(b"".join(lines))
+    with pytest.raises(SessionError, match=r"entry 2 \(game.json.journal line 3\) is not what its checksum was made "
+                                           r"over: its effect 1 \(pay\) says amount 1 where the rules give 400"):
+        Session.open(session_path)
+
+
+def test_a_version_1_session_still_opens_and_its_writer_seals_it(session_path):
+    """Files from before the checksums (format 1, as sample_sessions/) open as they are; the
+    first writer upgrades them to format 2, so that later edits are found."""
+    play(session_path, GAME[:3])
+
+    def to_version_1(d):
+        doc = d["session"]["1"]
+        doc["version"] = 1
+        doc.pop("sum")
+        doc.pop("checkpoint")
+        for e in d["entries"].values():
+            e.pop("sum")
+
+    edit_file(session_path, to_version_1, reseal_it=False)
+    with Session.open(session_path, readonly=True) as reader:
+        assert len(reader.entries) == 3 and not reader.damage
+    with Session.open(session_path) as writer:
+        writer.apply(GAME[3])
+    data = json.loads(session_path.read_text())
+    assert data["session"]["1"]["version"] == 2 and all(len(e["sum"]) == 8 for e in data["entries"].values())
+    edit_file(session_path, lambda d: d["entries"]["1"]["effects"][0].update(amount=1), reseal_it=False)
+    with pytest.raises(SessionError, match="entry 1 is not what its checksum was made over"):
+        Session.open(session_path)
+
+
+# =========================================================================== fsync failures
+def _failing_fsync(monkeypatch, which: str) -> list[int]:
+    """Make os.fsync fail (EIO) on directories or on files; returns the fds it failed on."""
+    real = os.fsync
+    failed: list[int] = []
+
+    def fsync(fd):
+        is_dir = stat.S_ISDIR(os.fstat(fd).st_mode)
+        if (which == "dir") == is_dir:
+            failed.append(fd)
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    return failed
+
+
+@pytest.mark.parametrize("which", ["dir", "file"])
+def test_a_failed_fsync_in_a_checkpoint_stops_it_with_the_journal_as_it_was(session_path, monkeypatch, which):
+    """Before: fsync_dir swallowed every error, so the journal was cut before the checkpoint's
+    rename was durable. Now any failed fsync stops the checkpoint, journal untouched."""
+    session = play(session_path, GAME, close=False)
+    journal = journal_path(session_path).read_bytes()
+    failed = _failing_fsync(monkeypatch, which)
+    with pytest.raises(SessionError) as info:
+        session.checkpoint()
+    assert failed
+    assert "Input/output error" in str(info.value) and "nothing was lost" in str(info.value)
+    assert journal_path(session_path).read_bytes() == journal
+    monkeypatch.undo()
+    session.apply({"op": "salary", "player": "Bob"})  # the session goes on
+    session.close()
+    assert [e["seq"] for e in read_entries(session_path)[1]] == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_failed_fsync_of_the_journal_records_nothing(session_path, monkeypatch, file_bytes):
+    session = play(session_path, GAME[:2], close=False)
+    before = file_bytes(session_path)
+    _failing_fsync(monkeypatch, "file")
+    with pytest.raises(SessionError, match="Input/output error.*nothing was recorded"):
+        session.apply(GAME[2])
+    monkeypatch.undo()
+    assert file_bytes(session_path) == before and len(session.entries) == 2
+    session.close()
+
+
+def test_a_failed_fsync_in_create_leaves_nothing(session_path, monkeypatch):
+    _failing_fsync(monkeypatch, "dir")
+    with pytest.raises(SessionError, match="nothing was left behind"):
+        Session.create(session_path, SETUP)
+    assert list(session_path.parent.iterdir()) == []
+
+
+# =========================================================================== a symlinked session
+def test_a_symlinked_session_file_stays_a_link_and_never_forks(tmp_path):
+    """Before: the journal and lock were named after the link, and the checkpoint's rename
+    replaced the link with a regular file: two diverging copies of the game."""
+    real = tmp_path / "games" / "friday.json"
+    real.parent.mkdir()
+    play(real, GAME[:2])
+    link = tmp_path / "desk" / "tonight.json"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    with Session.open(link) as s:
+        s.apply(GAME[2])
+        assert lock_file(real).exists() and not lock_file(link).exists()
+        assert journal_path(real).exists() and not journal_path(link).exists()
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert sorted(p.name for p in link.parent.iterdir()) == ["tonight.json"]
+    assert len(read_entries(real)[1]) == 3 and len(read_entries(link)[1]) == 3
+    proc = run_cli("apply", str(link), "-", stdin=json.dumps(GAME[3]) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    assert link.is_symlink() and len(read_entries(real)[1]) == 4
+
+
+# =========================================================================== hostile files
+def test_a_deeply_nested_session_file_is_refused_in_one_line(session_path):
+    """Before: a RecursionError traceback in every command."""
+    session_path.write_text('{"session": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    for readonly in (False, True):
+        with pytest.raises(SessionError, match="not a banker session .*nested too deeply"):
+            Session.open(session_path, readonly=readonly)
+    proc = run_cli("log", str(session_path))
+    assert "nested too deeply" in one_line_error(proc)
+
+
+def test_a_deeply_nested_journal_line_is_damage_not_a_traceback(session_path):
+    from banker.ledger.journal import frame
+
+    die(play(session_path, GAME[:2], close=False))
+    deep = frame(b"[" * 100_000 + b"]" * 100_000)
+    with open(journal_path(session_path), "ab") as f:
+        f.write(deep)
+    with pytest.raises(SessionError, match=r"it would be entry 3\) is complete but damaged \(JSON nested too deeply\)"):
+        Session.open(session_path)
+    with open(journal_path(session_path), "ab") as f:  # and in the middle of the journal: refused
+        f.write(frame(b'{"seq": 4}'))
+    proc = run_cli("state", str(session_path))
+    assert "damaged at line 4 (JSON nested too deeply)" in one_line_error(proc)
+
+
+@pytest.mark.parametrize("which", ["session", "journal"])
+def test_a_fifo_as_session_file_or_journal_is_refused_without_blocking(session_path, which):
+    """Before: opening a FIFO blocked every command forever (the child here would time out)."""
+    play(session_path, GAME[:1])
+    target = session_path if which == "session" else journal_path(session_path)
+    target.unlink()
+    os.mkfifo(target)
+    for command in ("state", "log", "apply"):
+        args = [command, str(session_path)] + (["-"] if command == "apply" else [])
+        proc = run_cli(*args, timeout=30, stdin=json.dumps(GAME[1]) + "\n")
+        assert f"{target} is a named pipe (FIFO), not a file banker reads" in one_line_error(proc)
+
+
+def _memory_capped() -> None:  # in the child: 1 GB of address space, so a runaway read fails fast
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+
+def test_a_device_or_a_huge_file_is_refused_without_reading_it(tmp_path):
+    """Before: /dev/zero as the session file grew the memory by 1.6 GB/s (here the child's
+    memory is capped, so the old code fails with a MemoryError instead)."""
+    link = tmp_path / "zero.json"
+    link.symlink_to("/dev/zero")
+    proc = subprocess.run([sys.executable, "-m", "banker", "state", str(link)], cwd=ROOT, env=ENV, capture_output=True,
+                          text=True, timeout=60, preexec_fn=_memory_capped)
+    assert "/dev/zero is a device, not a file banker reads" in one_line_error(proc)
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as f:
+        f.truncate(65 * 2**20)  # sparse: no disk used
+    with pytest.raises(SessionError, match=r"huge.json is 65.0 MB, more than banker reads in such a file \(64.0 MB\)"):
+        Session.open(huge)
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_an_edition_file_that_is_not_a_file_is_refused(tmp_path, kind):
+    """Before: a folder as the edition file gave a traceback (and a FIFO would block)."""
+    edition = tmp_path / "board.toml"
+    if kind == "folder":
+        edition.mkdir()
+    else:
+        os.mkfifo(edition)
+    proc = run_cli("new", str(tmp_path / "g.json"), "--players", "Ann,Bob", "--edition", str(edition), timeout=30)
+    assert "board.toml: is a " in one_line_error(proc) and "not a board file" in proc.stderr
+    assert not (tmp_path / "g.json").exists()
+
+
+# =========================================================================== a full disk
+def _disk_full_on(monkeypatch, predicate, err: int = errno.ENOSPC) -> None:
+    """Make writes whose file matches ``predicate(path_of_fd)`` fail with ``err`` after a
+    few bytes, as a full disk (or a file-size limit, EFBIG) does."""
+    real = os.write
+
+    def write(fd, data):
+        try:
+            name = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            name = ""
+        if predicate(name):
+            real(fd, bytes(data[:5]))
+            raise OSError(err, os.strerror(err))
+        return real(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+    monkeypatch.setattr(ledger_storage.os, "write", write)
+
+
+@pytest.mark.parametrize("where", ["session file", "journal"])
+@pytest.mark.parametrize("err", [errno.ENOSPC, errno.EFBIG])
+def test_a_full_disk_in_new_leaves_nothing_half_made(tmp_path, monkeypatch, capsys, where, err):
+    """Before: `banker new` with 8 KB free printed a traceback and left a session file whose
+    journal was never made, which could then not be created again."""
+    path = tmp_path / "game.json"
+    if where == "session file":
+        _disk_full_on(monkeypatch, lambda name: name.endswith(".tmp") and ".game.json." in name
+                      and ".journal" not in name, err)
+    else:
+        _disk_full_on(monkeypatch, lambda name: ".game.json.journal." in name, err)
+    assert main(["new", str(path), "--players", "Ann,Bob"]) == 1
+    err_text = capsys.readouterr().err
+    assert err_text.count("\n") == 1 and "Traceback" not in err_text
+    assert os.strerror(err) in err_text and "nothing was left behind" in err_text
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    assert main(["new", str(path), "--players", "Ann,Bob"]) == 0  # with room again: the same name works
+
+
+def test_a_full_disk_at_close_says_what_was_kept(session_path, monkeypatch):
+    """Before: the checkpoint at close died with a traceback. Now one line: every action is
+    kept in the journal, and the next open folds it in."""
+    session = play(session_path, GAME, close=False)
+    _disk_full_on(monkeypatch, lambda name: name.endswith(".tmp"))
+    with pytest.raises(SessionError) as info:
+        session.close()
+    assert str(info.value) == ("could not fold the journal into game.json (No space left on device); nothing was lost: "
+                               "every action is kept in game.json or game.json.journal, and the next open folds them in")
+    assert session.closed and lock_holder(session_path) is None
+    assert not [p for p in session_path.parent.iterdir() if p.name.endswith(".tmp")]
+    monkeypatch.undo()
+    assert [e["seq"] for e in read_entries(session_path)[1]] == [1, 2, 3, 4, 5]
+    with Session.open(session_path) as again:
+        assert len(again.entries) == 5
+
+
+def test_a_full_disk_at_close_in_the_cli_is_one_line(session_path, monkeypatch, capsys, tmp_path):
+    play(session_path, GAME[:2])
+    script = tmp_path / "moves.jsonl"
+    script.write_text("\n".join(json.dumps(c) for c in GAME[2:]) + "\n")
+    _disk_full_on(monkeypatch, lambda name: name.endswith(".tmp"))
+    assert main(["apply", str(session_path), str(script)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nothing was lost" in err
+    monkeypatch.undo()
+    assert len(read_entries(session_path)[1]) == 5
+
+
+def test_a_full_disk_at_open_refuses_the_writer_and_keeps_everything(session_path, monkeypatch, file_bytes):
+    die(play(session_path, GAME, close=False))  # a journal to fold in on open
+    before = file_bytes(session_path)
+    _disk_full_on(monkeypatch, lambda name: name.endswith(".tmp"))
+    with pytest.raises(SessionError, match="cannot open .* for writing.*No space left on device.*nothing was lost"):
+        Session.open(session_path)
+    assert file_bytes(session_path) == before and lock_holder(session_path) is None

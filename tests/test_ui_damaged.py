@@ -1,0 +1,60 @@
+"""The console and a damaged session: it opens read-only, says what is damaged and what to
+do, and records nothing (issue #9: damage is reported, never silently dropped)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from banker.ledger import journal_path
+from banker.ui.app import BankerApp
+from banker.ui.screens.table import TableScreen
+
+from .ui_helpers import Banker, make_session, screen_text
+
+
+def _damage_last_line(path: Path) -> None:
+    """Entries 1-3 in the journal, the last one's line damaged (its newline kept)."""
+    from banker.ledger import Session
+
+    session = Session.open(path)
+    for cmd in ({"op": "salary", "player": "Ann"}, {"op": "salary", "player": "Bob"}, {"op": "salary", "player": "Cid"}):
+        session.apply(cmd)
+    session._release()  # killed: no checkpoint
+    data = journal_path(path).read_bytes()
+    journal_path(path).write_bytes(data[:-20] + b"X" + data[-19:])
+
+
+async def test_a_damaged_session_opens_read_only_saying_why_and_records_nothing(tmp_path: Path) -> None:
+    path = make_session(tmp_path / "friday.json", commands=[{"op": "buy", "player": "Ann", "space": 39}])
+    _damage_last_line(path)
+    before = (path.read_bytes(), journal_path(path).read_bytes())
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.session.readonly and len(app.session.entries) == 3
+        header = screen_text(app.screen.query_one("#table-header"))
+        assert header.endswith("· READ-ONLY")
+        message = screen_text(app.screen.query_one("#message"))
+        assert message.startswith("Opened read-only: the session log is damaged")
+        assert "it would be entry 4" in message and "banker repair" in message
+        await b.key("s")  # salary: refused before any dialog, nothing recorded
+        await b.settle()
+        assert isinstance(app.screen, TableScreen)
+        refusal = screen_text(app.screen.query_one("#message"))
+        assert refusal.startswith("This session is open read-only, so nothing can be recorded")
+        assert len(app.session.entries) == 3
+    assert (path.read_bytes(), journal_path(path).read_bytes()) == before
+
+
+async def test_a_damaged_session_is_explained_in_russian(tmp_path: Path) -> None:
+    path = make_session(tmp_path / "friday.json")
+    _damage_last_line(path)
+    app = BankerApp(path, lang="ru")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert screen_text(app.screen.query_one("#table-header")).endswith("· ТОЛЬКО ЧТЕНИЕ")
+        assert screen_text(app.screen.query_one("#message")).startswith("Открыто только для чтения")
