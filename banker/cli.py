@@ -15,6 +15,7 @@ then exactly as they were. See docs/commands.md.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -26,10 +27,12 @@ from typing import NoReturn
 from banker.ledger import Session, SessionError, lock_holder, read_session_doc
 from banker.ledger.lock import describe_holder
 from banker.rules import BoardError, HouseRules, Refused, Setup
+from banker.rules.state import forbidden_char
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
+EXIT_INTERNAL = 70  # a bug in banker (sysexits' EX_SOFTWARE): reported in one line
 
 
 class CliError(Exception):
@@ -54,12 +57,39 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageExit(status)
 
 
+def _terminal_safe(text: str, keep_newlines: bool = False) -> str:
+    """``text`` with every control or invisible character (ESC, CR, LF, NUL, bidi overrides, bytes that
+    were not UTF-8...) written as a ``\\uXXXX`` escape: what an old log holds never drives the
+    terminal nor splits a line. The escape is also valid inside a JSON string."""
+    if text.isprintable():
+        return text
+    return "".join(f"\\u{ord(c):04x}" if forbidden_char(c) and not (keep_newlines and c == "\n") else c
+                   for c in text)
+
+
+def _cut(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    return _terminal_safe(" ".join(str(text).split()))
 
 
 def _say_error(text: str) -> None:
-    print(_one_line(text), file=sys.stderr)
+    try:
+        print(_one_line(text), file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr closed: the exit status still says it
+        pass
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null (after a broken pipe), so that Python's own flush at exit
+    neither fails nor prints a second line."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no real stdout (tests)
+        pass
 
 
 # --------------------------------------------------------------------------- new
@@ -85,9 +115,20 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- apply
-def _script_lines(source: str) -> Iterable[str]:
+#: a number written with more digits than this is refused while the line is read (the engine
+#: bounds every amount far below; this only keeps int() of a 5,000-digit literal out)
+MAX_DIGITS = 30
+
+
+class _LineError(Exception):
+    """A script line that cannot be read as a command: the reason, for ``line N: ...``."""
+
+
+def _script_lines(source: str) -> Iterable[str | bytes]:
     if source == "-":
-        return sys.stdin
+        # bytes, decoded line by line: a line that is not UTF-8 is refused by number, and the
+        # lines before it are applied as they arrive (typed live)
+        return getattr(sys.stdin, "buffer", sys.stdin)
     path = Path(source)
     try:
         return path.read_text(encoding="utf-8-sig").splitlines()
@@ -101,25 +142,77 @@ def _script_lines(source: str) -> Iterable[str]:
         raise CliError(f"cannot read {source}: {e.strerror}") from None
 
 
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _LineError(f"a number of {len(text.lstrip('-'))} digits is far more than any table holds")
+    return int(text)
+
+
+def _json_constant(name: str) -> float:
+    raise _LineError(f"{name} is not a number JSON allows")
+
+
+#: what :func:`_read_command` returns for a blank or comment line (JSON's null is a line to refuse)
+_SKIP = object()
+
+
+def _read_command(raw: str | bytes) -> object:
+    """One script line as a command (``_SKIP`` for a blank or comment line); :class:`_LineError` says why not."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _LineError("not UTF-8 text") from None
+    line = raw.strip().lstrip("\ufeff")
+    if not line or line.startswith("#"):
+        return _SKIP
+    try:
+        return json.loads(line, parse_int=_json_int, parse_constant=_json_constant)
+    except RecursionError:
+        raise _LineError("not a command: its JSON is nested too deep") from None
+    except json.JSONDecodeError as e:
+        raise _LineError(f"not valid JSON ({e.msg} at column {e.colno})") from None
+    except ValueError as e:
+        raise _LineError(f"not valid JSON ({_cut(str(e))})") from None
+
+
+def _write_line(text: str) -> str | None:
+    """Print one applied action; the reason when standard output cannot take it (closed pipe, full disk)."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()  # each line at once: a closed pipe is seen at the line it happens
+    except OSError as e:
+        _silence_stdout()
+        return "the output pipe was closed" if isinstance(e, BrokenPipeError) else (e.strerror or str(e))
+    return None
+
+
 def cmd_apply(args: argparse.Namespace) -> int:
     lines = _script_lines(args.script)  # a missing script is refused before the session is touched
+    last = None  # the number of the last line applied
     with Session.open(args.file) as session:
         for n, raw in enumerate(lines, 1):
-            line = raw.strip().lstrip("\ufeff")
-            if not line or line.startswith("#"):
-                continue
             try:
-                command = json.loads(line)
-            except ValueError as e:
-                msg = f"{e.msg} at column {e.colno}" if isinstance(e, json.JSONDecodeError) else str(e)
-                _say_error(f"line {n}: not valid JSON ({msg})")
+                command = _read_command(raw)
+            except _LineError as e:
+                _say_error(f"line {n}: {e}")
                 return EXIT_REFUSED
+            if command is _SKIP:
+                continue
             try:
                 entry = session.apply(command)
             except (Refused, SessionError) as e:
                 _say_error(f"line {n}: {e}")
                 return EXIT_REFUSED
-            print(entry["text"], flush=args.script == "-")
+            except RecursionError:
+                _say_error(f"line {n}: not a command: its JSON is nested too deep")
+                return EXIT_REFUSED
+            last = n
+            failed = _write_line(_terminal_safe(entry["text"]))
+            if failed:
+                _say_error(f"banker apply: stopped after line {last}, which is applied and recorded, because "
+                           f"{failed}; the lines after it were not applied")
+                return EXIT_REFUSED
     return EXIT_OK
 
 
@@ -188,13 +281,19 @@ def render_state(session: Session) -> str:
         out.append(f"winner: {result['winner']} ({result['reason']})")
     else:
         out.append(f"game over ({result['reason']}): tie between {', '.join(result.get('tied') or [])}")
-    return "\n".join(out)
+    return "\n".join(_terminal_safe(line) for line in out)
 
 
 def cmd_state(args: argparse.Namespace) -> int:
     session = Session.open(args.file, readonly=True)
     if args.json:
-        print(json.dumps(session.state.to_json(), indent=2, ensure_ascii=False))
+        try:
+            text = json.dumps(session.state.to_json(), indent=2, ensure_ascii=False)
+        except ValueError:  # a number of over 4,300 digits, from a log written before amounts were bounded
+            raise CliError(f"{args.file} holds an amount too large for JSON (recorded before amounts were bounded); "
+                           "`banker state` without --json shows it, and undoing that action in the console "
+                           "removes it") from None
+        print(_terminal_safe(text, keep_newlines=True))
     else:
         print(render_state(session))
     return EXIT_OK
@@ -212,13 +311,13 @@ def cmd_log(args: argparse.Namespace) -> int:
     _doc, entries = read_session_doc(args.file)
     if args.json:
         for entry in entries:
-            print(json.dumps(entry, ensure_ascii=False))
+            print(_terminal_safe(json.dumps(entry, ensure_ascii=False)))
         return EXIT_OK
     undone_by = {e["undoes"]: e["seq"] for e in entries if e.get("undoes") is not None}
     width = len(str(len(entries))) if entries else 1
     for e in entries:
         mark = f"[undone by {undone_by[e['seq']]}] " if e["seq"] in undone_by else ""
-        print(f"{e['seq']:>{width}}  {_local_time(e['ts'])}  {mark}{e['text']}")
+        print(f"{e['seq']:>{width}}  {_local_time(e['ts'])}  {mark}{_terminal_safe(e['text'])}")
     if not entries:
         print(f"{args.file}: no actions yet", file=sys.stderr)
     return EXIT_OK
@@ -315,7 +414,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or int(text) > 65535:
+    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"not a port number: {text!r} (0 to 65535; 0 takes any free port)")
     return int(text)
 
@@ -402,6 +501,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``banker`` command; returns the exit status."""
+    for stream in (sys.stdout, sys.stderr):  # a name from bytes that were not UTF-8 is escaped, never fatal
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -417,10 +519,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _say_error("banker: interrupted; every action acknowledged so far is recorded")
         return 130
-    except BrokenPipeError:  # `banker log game.json | head`
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):  # pragma: no cover
-            pass
+    except BrokenPipeError:  # `banker log game.json | head`: a reader that has seen enough
+        _silence_stdout()
         return EXIT_OK
+    except Exception as e:  # a bug: one line, never a traceback (BANKER_TRACEBACK=1 shows it)
+        if os.environ.get("BANKER_TRACEBACK"):
+            raise
+        _say_error(f"banker {args.command}: unexpected error ({type(e).__name__}: {_cut(str(e), 200)}); every action "
+                   "recorded before it stays recorded; please report it (BANKER_TRACEBACK=1 shows the details)")
+        return EXIT_INTERNAL

@@ -128,6 +128,7 @@ class StartScreen(Screen):
         try:  # the engine checks the setup (player count, names, variant) before any file is made
             from banker.rules import game_from_setup
 
+            setup = setup.for_new_game()  # a new game's names: no control characters, not the bank's words...
             game_from_setup(setup)
             load_variant(str(variant))
         except Refused as e:
