@@ -172,13 +172,13 @@ def test_fuzz_every_hostile_case_is_refused_in_one_line_and_touches_nothing(tmp_
 
 
 @pytest.mark.parametrize("label, argv, script", [
-    ("deep", ["apply", "{table}", "{script}"], b"[" * 100_000 + b"\n"),
-    ("huge", ["apply", "{table}", "{script}"], b'{"op": "transfer", "from": "bank", "to": "Ann", "amount": '
-                                               + b"9" * 4300 + b"}\n"),
-    ("escape", ["apply", "{table}", "{script}"], b'{"op": "transfer", "from": "Ann", "to": "Bob", "amount": 1, '
-                                                 b'"memo": "\\u001b[2J"}\n'),
-    ("not utf-8", ["apply", "{table}", "{script}"], b'{"op": "salary", "player": "\xff"}\n'),
-    ("bad players", ["new", "{new}", "--players", "Ann,the bank"], None),
+    pytest.param("deep", ["apply", "{table}", "{script}"], b"[" * 100_000 + b"\n", id="deep"),
+    pytest.param("huge", ["apply", "{table}", "{script}"],
+                 b'{"op": "transfer", "from": "bank", "to": "Ann", "amount": ' + b"9" * 4300 + b"}\n", id="huge"),
+    pytest.param("escape", ["apply", "{table}", "{script}"],
+                 b'{"op": "transfer", "from": "Ann", "to": "Bob", "amount": 1, "memo": "\\u001b[2J"}\n', id="escape"),
+    pytest.param("not utf-8", ["apply", "{table}", "{script}"], b'{"op": "salary", "player": "\xff"}\n', id="not-utf8"),
+    pytest.param("bad players", ["new", "{new}", "--players", "Ann,the bank"], None, id="bad-players"),
 ])
 def test_fuzz_a_few_cases_in_a_real_process(tmp_path, table, file_bytes, label, argv, script) -> None:
     work = tmp_path / "work"
