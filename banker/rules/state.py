@@ -77,6 +77,8 @@ def new_players(names: Iterable[Any]) -> tuple[str, ...]:
         if key in RESERVED_NAMES or key.removeprefix("the ") in RESERVED_NAMES:
             raise Refused("players", Msg("setup.reserved", name=repr(name)))
         if key in seen:
+            if name.lower() == seen[key].lower():  # the same letters (once composed)
+                raise Refused("players", Msg("setup.same", name=repr(name)))
             raise Refused("players", Msg("setup.same-as", name=repr(name), other=repr(seen[key])))
         seen[key] = name
         out.append(name)
