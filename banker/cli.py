@@ -287,13 +287,7 @@ def render_state(session: Session) -> str:
 def cmd_state(args: argparse.Namespace) -> int:
     session = Session.open(args.file, readonly=True)
     if args.json:
-        try:
-            text = json.dumps(session.state.to_json(), indent=2, ensure_ascii=False)
-        except ValueError:  # a number of over 4,300 digits, from a log written before amounts were bounded
-            raise CliError(f"{args.file} holds an amount too large for JSON (recorded before amounts were bounded); "
-                           "`banker state` without --json shows it, and undoing that action in the console "
-                           "removes it") from None
-        print(_terminal_safe(text, keep_newlines=True))
+        print(_terminal_safe(json.dumps(session.state.to_json(), indent=2, ensure_ascii=False), keep_newlines=True))
     else:
         print(render_state(session))
     return EXIT_OK
@@ -522,9 +516,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `banker log game.json | head`: a reader that has seen enough
         _silence_stdout()
         return EXIT_OK
+    except ValueError as e:
+        if "integer string conversion" not in str(e) or os.environ.get("BANKER_TRACEBACK"):
+            return _unexpected(args.command, e)
+        # a number of over 4,300 digits in a log written before amounts were bounded
+        _say_error(f"banker {args.command}: the session holds an amount too large to write out (recorded before "
+                   "amounts were bounded); `banker state` shows it by its size, and undoing that action in the "
+                   "console removes it")
+        return EXIT_REFUSED
     except Exception as e:  # a bug: one line, never a traceback (BANKER_TRACEBACK=1 shows it)
-        if os.environ.get("BANKER_TRACEBACK"):
-            raise
-        _say_error(f"banker {args.command}: unexpected error ({type(e).__name__}: {_cut(str(e), 200)}); every action "
-                   "recorded before it stays recorded; please report it (BANKER_TRACEBACK=1 shows the details)")
-        return EXIT_INTERNAL
+        return _unexpected(args.command, e)
+
+
+def _unexpected(command: str, e: Exception) -> int:
+    """A bug: one line, never a traceback (``BANKER_TRACEBACK=1`` shows it)."""
+    if os.environ.get("BANKER_TRACEBACK"):
+        raise e
+    _say_error(f"banker {command}: unexpected error ({type(e).__name__}: {_cut(str(e), 200)}); every action "
+               "recorded before it stays recorded; please report it (BANKER_TRACEBACK=1 shows the details)")
+    return EXIT_INTERNAL
