@@ -27,7 +27,7 @@ from typing import NoReturn
 from banker.ledger import Session, SessionError, lock_holder, read_session_doc
 from banker.ledger.lock import describe_holder
 from banker.rules import BoardError, HouseRules, Refused, Setup
-from banker.rules.state import forbidden_char
+from banker.rules.state import check_text, forbidden_char
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -104,13 +104,16 @@ def cmd_new(args: argparse.Namespace) -> int:
         rules = HouseRules.from_mapping(wanted)
     except ValueError as e:
         raise CliError(str(e)) from None
+    if args.name is not None:
+        check_text("new", "--name", args.name)  # shown in the resume list, on the page, by banker state
     setup = Setup(args.edition, args.variant, players, rules, args.end_time)
     with Session.create(args.file, setup, name=args.name) as session:
         state = session.state
         on = [r for r, v in rules.to_mapping().items() if v]
         extra = f"; house rules: {', '.join(on)}" if on else ""
-        print(f"created {args.file}: {state.edition.name}, {state.variant.name.lower()} game; "
-              f"players {', '.join(state.players)} with {state.edition.fmt(state.cash[state.players[0]])} each{extra}")
+        print(_terminal_safe(f"created {args.file}: {state.edition.name}, {state.variant.name.lower()} game; players "
+                             f"{', '.join(state.players)} with {state.edition.fmt(state.cash[state.players[0]])} each"
+                             f"{extra}"))
     return EXIT_OK
 
 
@@ -131,7 +134,8 @@ def _script_lines(source: str) -> Iterable[str | bytes]:
         return getattr(sys.stdin, "buffer", sys.stdin)
     path = Path(source)
     try:
-        return path.read_text(encoding="utf-8-sig").splitlines()
+        # split at line feeds only: a U+2028 or U+0085 inside a JSON string is not a new line
+        return path.read_text(encoding="utf-8-sig").split("\n")
     except FileNotFoundError:
         raise CliError(f"no script file {source}") from None
     except IsADirectoryError:

@@ -19,8 +19,8 @@ from banker.ledger import Session
 from banker.rules import Refused, Setup, new_game
 from banker.rules import parse as parse_module
 from banker.rules.messages import Msg
-from banker.rules.parse import AMOUNT_FACTOR, DEPTH_LIMIT, TEXT_LIMIT, amount_limit
-from banker.rules.state import NAME_LIMIT, RESERVED_NAMES, name_key
+from banker.rules.parse import AMOUNT_FACTOR, DEPTH_LIMIT, amount_limit
+from banker.rules.state import NAME_LIMIT, RESERVED_NAMES, TEXT_LIMIT, name_key
 
 LIMIT = 1_200_000  # AMOUNT_FACTOR x 8 players x 1,500 starting cash, in every edition shipped
 HUGE = int("9" * 4300)  # the issue's 4,300-digit transfer: the most digits json.loads still reads
@@ -271,6 +271,27 @@ def test_banker_new_refuses_a_bad_name_in_one_line_and_makes_no_file(capsys, tmp
     code, out, err = run(capsys, "new", str(path), "--players", "Zoe\u0308,Bob")
     assert code == 0 and "players Zoë, Bob" in out
     assert json.loads(path.read_text(encoding="utf-8"))["session"]["1"]["players"] == ["Zoë", "Bob"]
+
+
+def test_the_session_name_and_end_time_of_a_new_game_are_plain_bounded_text(capsys, tmp_path) -> None:
+    path = tmp_path / "g.json"
+    code, out, err = run(capsys, "new", str(path), "--players", "Ann,Bob", "--name", "Friday\x1b[2J")
+    assert (code, out) == (1, "") and err == ('banker new: new: "--name" holds a control or invisible character '
+                                              "(U+001B); type plain text\n")
+    code, out, err = run(capsys, "new", str(path), "--players", "Ann,Bob", "--variant", "timed", "--end-time", "9" * 300)
+    assert code == 1 and err.startswith('banker new: new: "end_time" is 300 characters long')
+    assert not path.exists()
+
+
+def test_a_script_line_is_split_at_line_feeds_only(capsys, tmp_path) -> None:
+    """U+2028 and U+0085 are not new lines in a JSON-lines script: the line numbers stay the editor's."""
+    path = tmp_path / "g.json"
+    run(capsys, "new", str(path), "--players", "Ann,Bob")
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"op": "salary", "player": "Ann", "memo": "a\u2028b\x85c"}\n{"op": "salary", "player": "Zed"}\n',
+                      encoding="utf-8")
+    code, out, err = run(capsys, "apply", str(path), str(script))
+    assert code == 1 and err == 'line 1: salary: "memo" holds a control or invisible character (U+2028); type plain text\n'
 
 
 def test_an_old_session_with_names_todays_rules_refuse_still_opens(tmp_path, capsys) -> None:

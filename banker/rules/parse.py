@@ -5,7 +5,7 @@ was expected, so a bad script line is reported, never half-applied.
 
 :func:`check_command` holds the limits every *new* command meets before any handler reads it
 (every whole number at most :func:`amount_limit`, text without control characters and at most
-:data:`TEXT_LIMIT` characters, a small object): they keep what a table cannot hold out of the
+:data:`banker.rules.state.TEXT_LIMIT` characters, a small object): they keep what a table cannot hold out of the
 log, and with it everything that would break the screens, the page or an export.
 """
 
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .edition import Edition, Space
 from .errors import Refused
 from .messages import Msg, shown
-from .state import BANK, MAX_PLAYERS, forbidden_char, name_key
+from .state import BANK, MAX_PLAYERS, check_text, forbidden_char, name_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -27,8 +27,6 @@ if TYPE_CHECKING:  # pragma: no cover
 #: (all the notes in a box are about 15,000-20,000); anything more is a typing slip, and kept out of
 #: the log it can never overflow a screen, the page or an export.
 AMOUNT_FACTOR = 100
-#: the longest text a command may carry (a memo, an undo reason, any other string), in characters
-TEXT_LIMIT = 200
 #: how deeply a command's objects and lists may nest (the deepest real one, a trade, uses 3)
 DEPTH_LIMIT = 8
 #: how many values (keys, items) one command may hold in all (a trade of every deed uses about 40)
@@ -61,7 +59,7 @@ def check_command(state: GameState, cmd: Mapping[str, Any]) -> None:
             continue
         if isinstance(value, str):
             if value not in state.cash:  # a player's name as recorded at the start passes, whatever it holds
-                _check_text(op_shown, path, value)
+                check_text(op_shown, path, value)
             continue
         if isinstance(value, Mapping):
             items = list(value.items())
@@ -82,18 +80,12 @@ def check_command(state: GameState, cmd: Mapping[str, Any]) -> None:
                 if len(key) > 30 or forbidden_char(key):  # an unknown key, stored with the command
                     shown_key = "".join(c if c.isprintable() else repr(c)[1:-1] for c in key[:20])
                     where = (f"{path}." if path else "") + shown_key + ("…" if len(key) > 20 else "")
-                    _check_text(op_shown, where, key)
+                    check_text(op_shown, where, key)
                     if len(key) > 30:
                         raise Refused("input", Msg("input.too-long", op=op_shown, key=where, n=len(key), limit=30))
             stack.append((sub, item, depth + 1))
 
 
-def _check_text(op: str, path: str, text: str) -> None:
-    if len(text) > TEXT_LIMIT:
-        raise Refused("input", Msg("input.too-long", op=op, key=path, n=len(text), limit=TEXT_LIMIT))
-    bad = forbidden_char(text)
-    if bad:
-        raise Refused("input", Msg("input.control", op=op, key=path, char=bad))
 
 
 def field(cmd: Mapping[str, Any], key: str) -> Any:

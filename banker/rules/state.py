@@ -50,6 +50,20 @@ def forbidden_char(text: str) -> str | None:
     return None
 
 
+#: the longest text a command or a setup may carry (a memo, an undo reason, a session's name...), in characters
+TEXT_LIMIT = 200
+
+
+def check_text(op: str, key: str, text: str) -> None:
+    """Refuse ``text`` (the field ``key`` of ``op``) if it is longer than :data:`TEXT_LIMIT` or holds a
+    control or invisible character (see :data:`FORBIDDEN_CATEGORIES`)."""
+    if len(text) > TEXT_LIMIT:
+        raise Refused("input", Msg("input.too-long", op=op, key=key, n=len(text), limit=TEXT_LIMIT))
+    bad = forbidden_char(text)
+    if bad:
+        raise Refused("input", Msg("input.control", op=op, key=key, char=bad))
+
+
 def name_key(name: str) -> str:
     """What two names are compared by: NFKC-normalised, case-folded, spaces collapsed
     ("Zoë" typed two ways, "ＡＮＮ" and "ann", "Ann  Lee" and "Ann Lee" are the same name)."""
@@ -127,6 +141,10 @@ class Setup:
         control or invisible characters, not too long, not the bank's words, no two alike); raises
         :class:`Refused`. Called where a session is created: a recorded session replays with the
         names it was created with, even if they would be refused today."""
+        if self.end_time is not None:
+            if not isinstance(self.end_time, str):
+                raise Refused("input", Msg("input.text", op="new", key="end_time", value=shown(self.end_time)))
+            check_text("new", "end_time", self.end_time)
         return replace(self, players=new_players(self.players))
 
 
