@@ -17,6 +17,7 @@ then exactly as they were. See docs/commands.md.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -29,10 +30,12 @@ from banker.ledger import Session, SessionError, lock_holder, read_session, read
 from banker.ledger import repair as repair_session
 from banker.ledger.lock import describe_holder
 from banker.rules import BoardError, HouseRules, Refused, Setup
+from banker.rules.state import check_text, forbidden_char
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
+EXIT_INTERNAL = 70  # a bug in banker (sysexits' EX_SOFTWARE): reported in one line
 
 
 class CliError(Exception):
@@ -57,12 +60,39 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageExit(status)
 
 
+def _terminal_safe(text: str, keep_newlines: bool = False) -> str:
+    """``text`` with every control or invisible character (ESC, CR, LF, NUL, bidi overrides, bytes that
+    were not UTF-8...) written as a ``\\uXXXX`` escape: what an old log holds never drives the
+    terminal nor splits a line. The escape is also valid inside a JSON string."""
+    if text.isprintable():
+        return text
+    return "".join(f"\\u{ord(c):04x}" if forbidden_char(c) and not (keep_newlines and c == "\n") else c
+                   for c in text)
+
+
+def _cut(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    return _terminal_safe(" ".join(str(text).split()))
 
 
 def _say_error(text: str) -> None:
-    print(_one_line(text), file=sys.stderr)
+    try:
+        print(_one_line(text), file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr closed: the exit status still says it
+        pass
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null (after a broken pipe), so that Python's own flush at exit
+    neither fails nor prints a second line."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no real stdout (tests)
+        pass
 
 
 # --------------------------------------------------------------------------- new
@@ -77,23 +107,38 @@ def cmd_new(args: argparse.Namespace) -> int:
         rules = HouseRules.from_mapping(wanted)
     except ValueError as e:
         raise CliError(str(e)) from None
+    if args.name is not None:
+        check_text("new", "--name", args.name)  # shown in the resume list, on the page, by banker state
     setup = Setup(args.edition, args.variant, players, rules, args.end_time)
     with Session.create(args.file, setup, name=args.name) as session:
         state = session.state
         on = [r for r, v in rules.to_mapping().items() if v]
         extra = f"; house rules: {', '.join(on)}" if on else ""
-        print(f"created {args.file}: {state.edition.name}, {state.variant.name.lower()} game; "
-              f"players {', '.join(state.players)} with {state.edition.fmt(state.cash[state.players[0]])} each{extra}")
+        print(_terminal_safe(f"created {args.file}: {state.edition.name}, {state.variant.name.lower()} game; players "
+                             f"{', '.join(state.players)} with {state.edition.fmt(state.cash[state.players[0]])} each"
+                             f"{extra}"))
     return EXIT_OK
 
 
 # --------------------------------------------------------------------------- apply
-def _script_lines(source: str) -> Iterable[str]:
+#: a number written with more digits than this is refused while the line is read (the engine
+#: bounds every amount far below; this only keeps int() of a 5,000-digit literal out)
+MAX_DIGITS = 30
+
+
+class _LineError(Exception):
+    """A script line that cannot be read as a command: the reason, for ``line N: ...``."""
+
+
+def _script_lines(source: str) -> Iterable[str | bytes]:
     if source == "-":
-        return sys.stdin
+        # bytes, decoded line by line: a line that is not UTF-8 is refused by number, and the
+        # lines before it are applied as they arrive (typed live)
+        return getattr(sys.stdin, "buffer", sys.stdin)
     path = Path(source)
     try:
-        return path.read_text(encoding="utf-8-sig").splitlines()
+        # split at line feeds only: a U+2028 or U+0085 inside a JSON string is not a new line
+        return path.read_text(encoding="utf-8-sig").split("\n")
     except FileNotFoundError:
         raise CliError(f"no script file {source}") from None
     except IsADirectoryError:
@@ -104,25 +149,77 @@ def _script_lines(source: str) -> Iterable[str]:
         raise CliError(f"cannot read {source}: {e.strerror}") from None
 
 
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _LineError(f"a number of {len(text.lstrip('-'))} digits is far more than any table holds")
+    return int(text)
+
+
+def _json_constant(name: str) -> float:
+    raise _LineError(f"{name} is not a number JSON allows")
+
+
+#: what :func:`_read_command` returns for a blank or comment line (JSON's null is a line to refuse)
+_SKIP = object()
+
+
+def _read_command(raw: str | bytes) -> object:
+    """One script line as a command (``_SKIP`` for a blank or comment line); :class:`_LineError` says why not."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _LineError("not UTF-8 text") from None
+    line = raw.strip().lstrip("\ufeff")
+    if not line or line.startswith("#"):
+        return _SKIP
+    try:
+        return json.loads(line, parse_int=_json_int, parse_constant=_json_constant)
+    except RecursionError:
+        raise _LineError("not a command: its JSON is nested too deep") from None
+    except json.JSONDecodeError as e:
+        raise _LineError(f"not valid JSON ({e.msg} at column {e.colno})") from None
+    except ValueError as e:
+        raise _LineError(f"not valid JSON ({_cut(str(e))})") from None
+
+
+def _write_line(text: str) -> str | None:
+    """Print one applied action; the reason when standard output cannot take it (closed pipe, full disk)."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()  # each line at once: a closed pipe is seen at the line it happens
+    except OSError as e:
+        _silence_stdout()
+        return "the output pipe was closed" if isinstance(e, BrokenPipeError) else (e.strerror or str(e))
+    return None
+
+
 def cmd_apply(args: argparse.Namespace) -> int:
     lines = _script_lines(args.script)  # a missing script is refused before the session is touched
+    last = None  # the number of the last line applied
     with Session.open(args.file) as session:
         for n, raw in enumerate(lines, 1):
-            line = raw.strip().lstrip("\ufeff")
-            if not line or line.startswith("#"):
-                continue
             try:
-                command = json.loads(line)
-            except ValueError as e:
-                msg = f"{e.msg} at column {e.colno}" if isinstance(e, json.JSONDecodeError) else str(e)
-                _say_error(f"line {n}: not valid JSON ({msg})")
+                command = _read_command(raw)
+            except _LineError as e:
+                _say_error(f"line {n}: {e}")
                 return EXIT_REFUSED
+            if command is _SKIP:
+                continue
             try:
                 entry = session.apply(command)
             except (Refused, SessionError) as e:
                 _say_error(f"line {n}: {e}")
                 return EXIT_REFUSED
-            print(entry["text"], flush=args.script == "-")
+            except RecursionError:
+                _say_error(f"line {n}: not a command: its JSON is nested too deep")
+                return EXIT_REFUSED
+            last = n
+            failed = _write_line(_terminal_safe(entry["text"]))
+            if failed:
+                _say_error(f"banker apply: stopped after line {last}, which is applied and recorded, because "
+                           f"{failed}; the lines after it were not applied")
+                return EXIT_REFUSED
     return EXIT_OK
 
 
@@ -191,7 +288,7 @@ def render_state(session: Session) -> str:
         out.append(f"winner: {result['winner']} ({result['reason']})")
     else:
         out.append(f"game over ({result['reason']}): tie between {', '.join(result.get('tied') or [])}")
-    return "\n".join(out)
+    return "\n".join(_terminal_safe(line) for line in out)
 
 
 def _warn_damage(command: str, message: str | None) -> None:
@@ -204,7 +301,7 @@ def cmd_state(args: argparse.Namespace) -> int:
     session = Session.open(args.file, readonly=True)
     _warn_damage("state", session.damage_message)
     if args.json:
-        print(json.dumps(session.state.to_json(), indent=2, ensure_ascii=False))
+        print(_terminal_safe(json.dumps(session.state.to_json(), indent=2, ensure_ascii=False), keep_newlines=True))
     else:
         print(render_state(session))
     return EXIT_OK
@@ -224,13 +321,13 @@ def cmd_log(args: argparse.Namespace) -> int:
     entries = read.entries
     if args.json:
         for entry in entries:
-            print(json.dumps(entry, ensure_ascii=False))
+            print(_terminal_safe(json.dumps(entry, ensure_ascii=False)))
         return EXIT_OK
     undone_by = {e["undoes"]: e["seq"] for e in entries if e.get("undoes") is not None}
     width = len(str(len(entries))) if entries else 1
     for e in entries:
         mark = f"[undone by {undone_by[e['seq']]}] " if e["seq"] in undone_by else ""
-        print(f"{e['seq']:>{width}}  {_local_time(e['ts'])}  {mark}{e['text']}")
+        print(f"{e['seq']:>{width}}  {_local_time(e['ts'])}  {mark}{_terminal_safe(e['text'])}")
     if not entries:
         print(f"{args.file}: no actions yet", file=sys.stderr)
     return EXIT_OK
@@ -400,7 +497,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or int(text) > 65535:
+    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"not a port number: {text!r} (0 to 65535; 0 takes any free port)")
     return int(text)
 
@@ -499,6 +596,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``banker`` command; returns the exit status."""
+    for stream in (sys.stdout, sys.stderr):  # a name from bytes that were not UTF-8 is escaped, never fatal
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -514,12 +614,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _say_error("banker: interrupted; every action acknowledged so far is recorded")
         return 130
-    except BrokenPipeError:  # `banker log game.json | head`
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):  # pragma: no cover
-            pass
+    except BrokenPipeError:  # `banker log game.json | head`: a reader that has seen enough
+        _silence_stdout()
         return EXIT_OK
     except OSError as e:  # anything the session log did not turn into a sentence of its own
         where = f" ({e.filename})" if getattr(e, "filename", None) else ""
@@ -528,3 +624,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RecursionError:
         _say_error(f"banker {args.command}: the input is nested too deeply to read; nothing was recorded from it")
         return EXIT_REFUSED
+    except ValueError as e:
+        if "integer string conversion" not in str(e) or os.environ.get("BANKER_TRACEBACK"):
+            return _unexpected(args.command, e)
+        # a number of over 4,300 digits in a log written before amounts were bounded
+        _say_error(f"banker {args.command}: the session holds an amount too large to write out (recorded before "
+                   "amounts were bounded); `banker state` shows it by its size, and undoing that action in the "
+                   "console removes it")
+        return EXIT_REFUSED
+    except Exception as e:  # a bug: one line, never a traceback (BANKER_TRACEBACK=1 shows it)
+        return _unexpected(args.command, e)
+
+
+def _unexpected(command: str, e: Exception) -> int:
+    """A bug: one line, never a traceback (``BANKER_TRACEBACK=1`` shows it)."""
+    if os.environ.get("BANKER_TRACEBACK"):
+        raise e
+    _say_error(f"banker {command}: unexpected error ({type(e).__name__}: {_cut(str(e), 200)}); every action "
+               "recorded before it stays recorded; please report it (BANKER_TRACEBACK=1 shows the details)")
+    return EXIT_INTERNAL

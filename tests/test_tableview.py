@@ -334,7 +334,7 @@ def test_stop_frees_the_port_and_closes_open_connections(game: Path) -> None:
     srv = TableServer(game, host="127.0.0.1").start()
     port = srv.port
     keep = socket.create_connection(("127.0.0.1", port))
-    keep.sendall(f"GET /{srv.token}/state.json HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    keep.sendall(f"GET /{srv.token}/state.json HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
     keep.settimeout(WAIT)
     assert keep.recv(12).startswith(b"HTTP/1.1 200")
     threads = list(srv._threads)

@@ -7,7 +7,7 @@ import os
 from datetime import date
 from pathlib import Path
 
-from textual.widgets import OptionList
+from textual.widgets import Input, OptionList
 
 from banker.ui.app import BankerApp
 from banker.ui.screens.start import StartScreen
@@ -33,6 +33,25 @@ async def test_a_bad_player_list_is_refused_and_nothing_is_written(tmp_path: Pat
         await b.type("Solo")
         await b.key("ctrl+n")
         assert "2" in screen_text(app.screen.query_one("#start-error"))
+        assert list(tmp_path.iterdir()) == []
+
+
+async def test_the_start_screen_refuses_a_name_a_new_game_cannot_take(tmp_path: Path) -> None:
+    """Issue #9: the same name rules as `banker new` (here the bank's word and an invisible character)."""
+    app = BankerApp(lang="ru", data_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("ctrl+a", "ctrl+k")
+        await b.type("Аня, Банк")
+        await b.key("ctrl+n")
+        assert isinstance(app.screen, StartScreen)
+        error = screen_text(app.screen.query_one("#start-error"))
+        assert error == "Имя 'Банк' зарезервировано за банком; выберите другое имя игрока"
+        app.screen.query_one("#player-names", Input).value = "Аня, Бо\u200bря"  # pasted: a key cannot type it
+        await b.key("ctrl+n")
+        error = screen_text(app.screen.query_one("#start-error"))
+        assert "есть управляющий или невидимый символ (U+200B)" in error
         assert list(tmp_path.iterdir()) == []
 
 

@@ -121,7 +121,7 @@ def audit(path: str | os.PathLike[str]) -> AuditReport:
         seq = entry["seq"]
         if engine is not None:
             try:
-                move = engine.push(entry["command"])
+                move = engine.push(entry["command"], replay=True)
             except Refused as e:
                 problems.append(Problem(seq, f"the rules refuse it ({e}); later entries are not recomputed"))
                 engine = None

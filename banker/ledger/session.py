@@ -564,7 +564,7 @@ def _replay_into(state: GameState, entries: Iterable[dict[str, Any]], divergent:
     for entry in entries:
         seq = entry["seq"]
         try:
-            move = state.push(entry["command"])
+            move = state.push(entry["command"], replay=True)
         except Refused as e:
             raise SessionError(f"{path}: entry {seq} ({entry['text']}) no longer replays: {e}; "
                                "the file was left untouched") from None
@@ -639,6 +639,7 @@ class Session:
         if not path.parent.is_dir():
             raise SessionError(f"cannot create {path}: the folder {path.parent} does not exist")
         try:  # a setup the rules refuse raises Refused before any file is made
+            setup = setup.for_new_game()  # today's rules for new players' names (NFC, no control characters...)
             game_from_setup(setup)
         except BoardError as e:
             raise SessionError(f"cannot create {path}: {e}") from None
@@ -903,7 +904,7 @@ class Session:
     def _take_back(self, move: Move) -> None:
         """Undo ``move`` in memory only (its write failed)."""
         if move.command.get("op") == "undo":
-            redone = self.state.push(move.info["undone_command"])
+            redone = self.state.push(move.info["undone_command"], replay=True)
             redone.seq = move.undoes
         else:
             self.state.pop()

@@ -15,7 +15,7 @@ from .building import run_build, run_building_auction, run_sell_building
 from .cards import run_card, run_jail_card
 from .debts import bank_account, charge, settle, spend, who
 from .errors import Refused
-from .messages import Msg
+from .messages import Msg, shown
 from .mortgage import run_mortgage, run_unmortgage
 from .rent import run_rent
 from .state import BANK, POT
@@ -152,7 +152,7 @@ def run(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     op = cmd.get("op")
     handler = HANDLERS.get(op) if isinstance(op, str) else None
     if handler is None:
-        raise Refused("input", Msg("input.unknown-op", op=repr(op), ops=list(OPS)))
+        raise Refused("input", Msg("input.unknown-op", op=shown(op), ops=list(OPS)))
     if state.over:
         raise Refused("game-over", Msg("game-over", winner=state.winner or Msg("game-over.nobody")))
     handler(state, tx, cmd)

@@ -9,6 +9,7 @@ asks which edition it is playing.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
@@ -31,6 +32,8 @@ CARD_EFFECTS = {
     "go_to_jail": (),
     "jail_card": (),
 }
+#: from this size on an amount is shown as a power of ten (see Money)
+HUGE_AMOUNT = 10**30
 HOTEL_SALES = ("break_down", "exchange", "exchange_or_whole")
 BANKRUPT_TO_BANK = ("auction_all",)
 
@@ -116,7 +119,12 @@ class Money:
 
     def __call__(self, amount: int) -> str:
         sign = "-" if amount < 0 else ""
-        digits = f"{abs(amount):,}".replace(",", self.thousands)
+        if abs(amount) >= HUGE_AMOUNT:
+            # only in a log written before amounts were bounded (banker.rules.parse.amount_limit):
+            # shown as its size, never converted whole (Python refuses ints of over 4,300 digits)
+            digits = f"≈10^{int(math.log10(abs(amount)))}"
+        else:
+            digits = f"{abs(amount):,}".replace(",", self.thousands)
         return sign + self.format.format(symbol=self.symbol, amount=digits)
 
 

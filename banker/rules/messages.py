@@ -13,6 +13,7 @@ forms chosen by the parameter ``n``: English ``[one, other]``; Russian and Ukrai
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -102,6 +103,15 @@ def _from_json(value: Any) -> Any:
     return value
 
 
+def shown(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` as a refusal quotes it: cut to ``limit`` characters, control characters
+    escaped (``repr`` does that), and a huge whole number as its size (never converted whole)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return ("-" if value < 0 else "") + f"≈10^{int(math.log10(abs(value)))}"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def render_parts(parts: list[Mapping[str, Any]], catalog: Mapping[str, Template] | None = None,
                  lang: str = "en") -> str:
     """A logged description (a list of message JSONs) as one line."""
@@ -148,12 +158,22 @@ EN: dict[str, Template] = {
     "input.jail-card-use": "jail_card: only \"use\": true is an action (keeping a card is the default)",
     "input.unknown-card": "Unknown card {card} for {edition}; list them with `banker cards --edition {edition}`",
     "input.bank-lift": "bankrupt: \"lift\" is the creditor's choice, and here the creditor is the bank",
+    "input.too-large": "{op}: \"{key}\" is more than a table can hold: at most {limit}",
+    "input.too-long": ["{op}: \"{key}\" is {n} character long; the limit is {limit}",
+                       "{op}: \"{key}\" is {n} characters long; the limit is {limit}"],
+    "input.control": "{op}: \"{key}\" holds a control or invisible character ({char}); type plain text",
+    "input.too-deep": "{op}: \"{key}\" is nested too deep (more than {limit} levels); a command is a small JSON object",
+    "input.too-big": "{op}: the command holds too many values (more than {limit}); a command is a small JSON object",
     # --- setup
     "setup.variant": "The {edition} rule book has no {variant}; choose one of: {variants}",
     "setup.count": "A game needs 2 to 8 players, not {n}",
     "setup.name": "Player name {name} must be non-empty text without outer spaces",
     "setup.reserved": "{name} is reserved for the bank; choose another player name",
     "setup.same": "Two players are called {name}; names must differ",
+    "setup.same-as": "{name} and {other} are the same name written differently; names must differ",
+    "setup.name-char": "Player name {name} holds a control or invisible character ({char}); type it in plain letters",
+    "setup.name-long": ["Player name {name} is {n} character long; the limit is {limit}",
+                        "Player name {name} is {n} characters long; the limit is {limit}"],
     # --- general refusals
     "bankrupt.out": "{player} is bankrupt and out of the game",
     "not-a-deed": "{space} (space {pos}) is not a property: it has no title deed",

@@ -2,6 +2,11 @@
 
 Every problem is a :class:`Refused` with rule ``"input"`` and a sentence saying what
 was expected, so a bad script line is reported, never half-applied.
+
+:func:`check_command` holds the limits every *new* command meets before any handler reads it
+(every whole number at most :func:`amount_limit`, text without control characters and at most
+:data:`banker.rules.state.TEXT_LIMIT` characters, a small object): they keep what a table cannot hold out of the
+log, and with it everything that would break the screens, the page or an export.
 """
 
 from __future__ import annotations
@@ -9,13 +14,78 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .edition import Space
+from .edition import Edition, Space
 from .errors import Refused
-from .messages import Msg
-from .state import BANK
+from .messages import Msg, shown
+from .state import BANK, MAX_PLAYERS, check_text, forbidden_char, name_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
+
+#: one amount may be at most this many times all the starting cash of a full table (8 players):
+#: 100 x 8 x 1,500 = 1,200,000 in every edition shipped. A real table never moves that much at once
+#: (all the notes in a box are about 15,000-20,000); anything more is a typing slip, and kept out of
+#: the log it can never overflow a screen, the page or an export.
+AMOUNT_FACTOR = 100
+#: how deeply a command's objects and lists may nest (the deepest real one, a trade, uses 3)
+DEPTH_LIMIT = 8
+#: how many values (keys, items) one command may hold in all (a trade of every deed uses about 40)
+SIZE_LIMIT = 200
+
+
+def amount_limit(edition: Edition) -> int:
+    """The largest amount (or any other whole number) a command may carry at this edition's table."""
+    return AMOUNT_FACTOR * MAX_PLAYERS * edition.start_cash
+
+
+def check_command(state: GameState, cmd: Mapping[str, Any]) -> None:
+    """Refuse a new command that breaks an input limit (see the module docstring), naming the
+    field (``give.cash``) and the limit. Walks the whole command, keys and values, without recursion."""
+    op = cmd.get("op") if isinstance(cmd.get("op"), str) else None
+    op_shown = op if op is not None and len(op) <= 30 and not forbidden_char(op) else "command"
+    limit = amount_limit(state.edition)
+    stack: list[tuple[str, Any, int]] = [("", cmd, 1)]
+    count = 0
+    while stack:
+        path, value, depth = stack.pop()
+        count += 1
+        if count > SIZE_LIMIT:
+            raise Refused("input", Msg("input.too-big", op=op_shown, limit=SIZE_LIMIT))
+        if isinstance(value, bool) or value is None or isinstance(value, float):
+            continue
+        if isinstance(value, int):
+            if not -limit <= value <= limit:
+                raise Refused("input", Msg("input.too-large", op=op_shown, key=path, limit=state.edition.fmt(limit)))
+            continue
+        if isinstance(value, str):
+            if value not in state.cash:  # a player's name as recorded at the start passes, whatever it holds
+                check_text(op_shown, path, value)
+            continue
+        if isinstance(value, Mapping):
+            items = list(value.items())
+        elif isinstance(value, (list, tuple)):
+            items = [(f"[{i}]", v) for i, v in enumerate(value)]
+        else:
+            continue  # not JSON: the handler reading the field refuses it
+        if depth >= DEPTH_LIMIT and items:
+            raise Refused("input", Msg("input.too-deep", op=op_shown, key=path or op_shown, limit=DEPTH_LIMIT))
+        is_list = not isinstance(value, Mapping)
+        for key, item in reversed(items):
+            if is_list:
+                sub = f"{path}{key}"
+            else:
+                if not isinstance(key, str):
+                    continue  # not JSON (JSON keys are text): recording the command refuses it
+                sub = f"{path}.{key}" if path else key
+                if len(key) > 30 or forbidden_char(key):  # an unknown key, stored with the command
+                    shown_key = "".join(c if c.isprintable() else repr(c)[1:-1] for c in key[:20])
+                    where = (f"{path}." if path else "") + shown_key + ("…" if len(key) > 20 else "")
+                    check_text(op_shown, where, key)
+                    if len(key) > 30:
+                        raise Refused("input", Msg("input.too-long", op=op_shown, key=where, n=len(key), limit=30))
+            stack.append((sub, item, depth + 1))
+
+
 
 
 def field(cmd: Mapping[str, Any], key: str) -> Any:
@@ -31,14 +101,17 @@ def player(state: GameState, cmd: Mapping[str, Any], key: str = "player", *,
     if bank and isinstance(name, str) and name.lower() == BANK:
         return BANK
     if not isinstance(name, str):
-        raise Refused("input", Msg("input.player-type", op=cmd.get("op"), key=key, value=repr(name)))
+        raise Refused("input", Msg("input.player-type", op=cmd.get("op"), key=key, value=shown(name)))
     found = name if name in state.cash else None
     if found is None:
         matches = [p for p in state.players if p.casefold() == name.casefold()]
+        if not matches:  # the same name typed another way (NFC/NFD, full-width letters, two spaces)
+            key_ = name_key(name)
+            matches = [p for p in state.players if name_key(p) == key_]
         found = matches[0] if matches else None
     if found is None:
         who = list(state.players) + (["bank"] if bank else [])
-        raise Refused("input", Msg("input.unknown-player", name=repr(name), players=who))
+        raise Refused("input", Msg("input.unknown-player", name=shown(name), players=who))
     if active and found in state.bankrupt:
         raise Refused("bankrupt", Msg("bankrupt.out", player=found))
     return found
@@ -47,7 +120,7 @@ def player(state: GameState, cmd: Mapping[str, Any], key: str = "player", *,
 def space(state: GameState, cmd: Mapping[str, Any], key: str = "space") -> Space:
     pos = field(cmd, key)
     if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(state.edition.spaces):
-        raise Refused("input", Msg("input.space", op=cmd.get("op"), key=key, value=repr(pos)))
+        raise Refused("input", Msg("input.space", op=cmd.get("op"), key=key, value=shown(pos)))
     return state.edition.spaces[pos]
 
 
@@ -68,9 +141,9 @@ def street(state: GameState, cmd: Mapping[str, Any], key: str = "space") -> Spac
 def amount(cmd: Mapping[str, Any], key: str, minimum: int = 1) -> int:
     value = field(cmd, key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise Refused("input", Msg("input.whole", op=cmd.get("op"), key=key, value=repr(value)))
+        raise Refused("input", Msg("input.whole", op=cmd.get("op"), key=key, value=shown(value)))
     if value < minimum:
-        raise Refused("input", Msg("input.at-least", op=cmd.get("op"), key=key, minimum=minimum, value=value))
+        raise Refused("input", Msg("input.at-least", op=cmd.get("op"), key=key, minimum=minimum, value=shown(value)))
     return value
 
 
@@ -81,14 +154,14 @@ def optional_amount(cmd: Mapping[str, Any], key: str, default: int = 0) -> int:
 def text(cmd: Mapping[str, Any], key: str, default: str = "") -> str:
     value = cmd.get(key, default)
     if not isinstance(value, str):
-        raise Refused("input", Msg("input.text", op=cmd.get("op"), key=key, value=repr(value)))
+        raise Refused("input", Msg("input.text", op=cmd.get("op"), key=key, value=shown(value)))
     return value.strip()
 
 
 def flag(cmd: Mapping[str, Any], key: str, default: bool = False) -> bool:
     value = cmd.get(key, default)
     if not isinstance(value, bool):
-        raise Refused("input", Msg("input.flag", op=cmd.get("op"), key=key, value=repr(value)))
+        raise Refused("input", Msg("input.flag", op=cmd.get("op"), key=key, value=shown(value)))
     return value
 
 
@@ -96,7 +169,7 @@ def positions(state: GameState, value: Any, what: str) -> list[int]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise Refused("input", Msg("input.positions", what=what, value=repr(value)))
+        raise Refused("input", Msg("input.positions", what=what, value=shown(value)))
     out: list[int] = []
     for pos in value:
         s = prop(state, {"op": what, "space": pos})

@@ -10,17 +10,93 @@ stores, and undoing applies their inverses in reverse order.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .edition import Edition, HouseRules, Variant
 from .errors import Refused
-from .messages import Msg, render_parts
+from .messages import Msg, render_parts, shown
 
 BANK = "bank"
 POT = "pot"  # the Free Parking pot (house rule)
 RESERVED = {BANK, POT}
+#: players at one table (every rule book: 2 to 8)
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+#: the longest player name a new game accepts, in characters: room for a first name and a
+#: patronymic or surname ("Александра Владимировна" is 23), short enough for the console's and
+#: the page's columns beside the cash
+NAME_LIMIT = 32
+#: what the bank and the pot are called in the log and on screen, in every interface language
+#: (the engine catalogs' "the-bank"/"the-pot", the console's bank.name/bank.pot; a test keeps this
+#: list in step with the catalogs): a new player may not take one of these names, compared as
+#: :func:`name_key` compares names.
+RESERVED_NAMES = frozenset({
+    "bank", "the bank", "pot", "the pot", "free parking pot", "the free parking pot",
+    "банк", "касса", "касса стоянки", "касса «бесплатная стоянка»", "каса", "каса «безкоштовне паркування»",
+})
+#: Unicode categories no name or text of a command may hold: controls (ESC, CR, LF, NUL, DEL, C1),
+#: format characters (zero-width spaces and joiners, bidi overrides), lone surrogates (bytes that
+#: were not UTF-8), and line / paragraph separators
+FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def forbidden_char(text: str) -> str | None:
+    """The first character of ``text`` that no name or memo may hold, as ``U+XXXX``; else None."""
+    for ch in text:
+        if unicodedata.category(ch) in FORBIDDEN_CATEGORIES:
+            return f"U+{ord(ch):04X}"
+    return None
+
+
+#: the longest text a command or a setup may carry (a memo, an undo reason, a session's name...), in characters
+TEXT_LIMIT = 200
+
+
+def check_text(op: str, key: str, text: str) -> None:
+    """Refuse ``text`` (the field ``key`` of ``op``) if it is longer than :data:`TEXT_LIMIT` or holds a
+    control or invisible character (see :data:`FORBIDDEN_CATEGORIES`)."""
+    if len(text) > TEXT_LIMIT:
+        raise Refused("input", Msg("input.too-long", op=op, key=key, n=len(text), limit=TEXT_LIMIT))
+    bad = forbidden_char(text)
+    if bad:
+        raise Refused("input", Msg("input.control", op=op, key=key, char=bad))
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: NFKC-normalised, case-folded, spaces collapsed
+    ("Zoë" typed two ways, "ＡＮＮ" and "ann", "Ann  Lee" and "Ann Lee" are the same name)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def new_players(names: Iterable[Any]) -> tuple[str, ...]:
+    """The players of a new game by today's rules, NFC-normalised; :class:`Refused` says which
+    name is refused and why. Sessions already recorded keep their names (see :meth:`Setup.for_new_game`)."""
+    players = list(names)
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise Refused("players", Msg("setup.count", n=len(players)))
+    out: list[str] = []
+    seen: dict[str, str] = {}
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or name != name.strip():
+            raise Refused("players", Msg("setup.name", name=shown(name)))
+        bad = forbidden_char(name)
+        if bad:
+            raise Refused("players", Msg("setup.name-char", name=shown(name), char=bad))
+        name = unicodedata.normalize("NFC", name)
+        if len(name) > NAME_LIMIT:
+            raise Refused("players", Msg("setup.name-long", name=shown(name), n=len(name), limit=NAME_LIMIT))
+        key = name_key(name)
+        if key in RESERVED_NAMES or key.removeprefix("the ") in RESERVED_NAMES:
+            raise Refused("players", Msg("setup.reserved", name=repr(name)))
+        if key in seen:
+            if name.lower() == seen[key].lower():  # the same letters (once composed)
+                raise Refused("players", Msg("setup.same", name=repr(name)))
+            raise Refused("players", Msg("setup.same-as", name=repr(name), other=repr(seen[key])))
+        seen[key] = name
+        out.append(name)
+    return tuple(out)
 
 
 @dataclass
@@ -59,6 +135,17 @@ class Setup:
             house_rules=HouseRules.from_mapping(data.get("house_rules")),
             end_time=data.get("end_time"),
         )
+
+    def for_new_game(self) -> Setup:
+        """This setup with its players checked by today's rules for a *new* session (NFC names, no
+        control or invisible characters, not too long, not the bank's words, no two alike); raises
+        :class:`Refused`. Called where a session is created: a recorded session replays with the
+        names it was created with, even if they would be refused today."""
+        if self.end_time is not None:
+            if not isinstance(self.end_time, str):
+                raise Refused("input", Msg("input.text", op="new", key="end_time", value=shown(self.end_time)))
+            check_text("new", "end_time", self.end_time)
+        return replace(self, players=new_players(self.players))
 
 
 @dataclass
@@ -144,7 +231,7 @@ class GameState:
             raise Refused("variant", Msg("setup.variant", edition=edition.name, variant=variant.name.lower(),
                                          variants=list(edition.variants)))
         players = list(setup.players)
-        if not 2 <= len(players) <= 8:
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise Refused("players", Msg("setup.count", n=len(players)))
         seen: set[str] = set()
         for name in players:
@@ -238,12 +325,19 @@ class GameState:
             raise ValueError(f"unknown effect {t!r}")
 
     # ----------------------------------------------------------------- push/pop
-    def push(self, command: Mapping[str, Any]) -> Move:
-        """Apply one command; on refusal nothing changes and :class:`Refused` is raised."""
-        from . import commands  # local import: commands depends on this module
+    def push(self, command: Mapping[str, Any], *, replay: bool = False) -> Move:
+        """Apply one command; on refusal nothing changes and :class:`Refused` is raised.
+
+        A new command first meets today's input limits (:func:`banker.rules.parse.check_command`:
+        amounts a table can hold, text without control characters...). ``replay=True`` is for a
+        command already in a session log: it was accepted when it was recorded, and replays as it did.
+        """
+        from . import commands, parse  # local import: both depend on this module
 
         if not isinstance(command, Mapping):
             raise Refused("input", Msg("input.not-object"))
+        if not replay:
+            parse.check_command(self, command)
         if command.get("op") == "undo":
             return self.undo(command.get("reason"))
         tx = Tx(self)
@@ -286,7 +380,7 @@ class GameState:
             return False
         if move.command.get("op") == "undo":
             # put the undone move back exactly as it was
-            self.push(move.info["undone_command"])
+            self.push(move.info["undone_command"], replay=True)
         else:
             self.pop()
         return True

@@ -44,8 +44,14 @@ def serve(path: str, host: str | None = None, port: int = 0, lang: str | None = 
         print(code, file=out)
         where = "every interface" if server.host in ("0.0.0.0", "::") else f"{server.host} only"
         print(f"listening on {where}, port {server.port}; Ctrl+C stops it", file=out, flush=True)
+        said = None
         while True:
-            time.sleep(3600)
+            time.sleep(1.0)
+            fault = server.fault
+            if fault and fault != said:  # a fault in banker: the page shows the last good table, and says so
+                print(f"banker serve: the page cannot show the table as it stands ({fault}); it shows the last "
+                      "good one and says so", file=out, flush=True)
+            said = fault
     except KeyboardInterrupt:
         print("banker serve: stopped (the session file was only read)", file=out, flush=True)
         return 0

@@ -9,8 +9,13 @@ here nor a stuck client can touch the session or hold the console up.
 - One snapshot JSON is built per change (a background thread looks for new entries every
   ``interval`` seconds) and shared by every client; a request never replays anything.
 - Every path is ``/<token>/...``; a wrong or missing token, an unknown path and any method but
-  GET and HEAD get 404. Each connection is its own daemon thread with short socket timeouts,
-  and the number of connections is capped.
+  GET and HEAD get 404; a ``Host`` that names neither the address the client connected to nor
+  this machine gets 421 (DNS rebinding). Each connection is its own daemon thread; a request's
+  whole head must arrive within ``HEAD_DEADLINE`` seconds (a client trickling bytes is dropped);
+  the connections are capped in all and per client address, so one device cannot crowd out the
+  table's phones.
+- A fault while building the snapshot is logged, shown on the page (the last good table, marked)
+  and kept in :attr:`TableServer.fault` for the console; it never stops the page.
 - Nothing is loaded from elsewhere: the page, its script and its stylesheet are served from
   ``banker/tableview/static``, under a Content-Security-Policy of ``default-src 'self'``.
 
@@ -22,11 +27,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import html
+import io
+import ipaddress
 import json
 import logging
 import secrets
 import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
@@ -35,7 +43,7 @@ from typing import Any
 from banker.i18n import Translator
 from banker.ledger import Session, SessionError
 
-from .snapshot import build_snapshot
+from .snapshot import PAGE_LABELS, build_snapshot
 
 log = logging.getLogger("banker.tableview")
 log.addHandler(logging.NullHandler())  # never Python's last-resort handler writing on the console's terminal
@@ -44,8 +52,15 @@ log.addHandler(logging.NullHandler())  # never Python's last-resort handler writ
 REFRESH_INTERVAL = 0.15
 #: seconds a connection may stay silent (a request being sent, or idle between requests)
 SOCKET_TIMEOUT = 5.0
+#: seconds for a whole request head (request line and headers) from the moment the server waits
+#: for it, however the bytes trickle in: a client sending a byte every second is dropped too
+HEAD_DEADLINE = 5.0
 #: connections served at once; more are closed at once (a client cannot exhaust the process)
 MAX_CONNECTIONS = 200
+#: connections from one address at once (a phone polls on one or two; a browser opens at most six;
+#: a guest network behind one NAT address holds a table's phones with room to spare); more are
+#: closed at once, so one device can never take the connections the others need
+MAX_PER_CLIENT = 64
 
 SECURITY_HEADERS = (
     ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
@@ -72,6 +87,24 @@ def lan_address() -> str:
     return address if address and address != "0.0.0.0" else "127.0.0.1"
 
 
+def _is_loopback(address: Any) -> bool:
+    try:
+        return ipaddress.ip_address(str(address).split("%")[0]).is_loopback
+    except ValueError:
+        return str(address).lower() == "localhost"
+
+
+def _same_address(name: str, local: str) -> bool:
+    """Whether ``name`` (from a Host header) is the IP address ``local`` (IPv4-mapped forms alike)."""
+    try:
+        a, b = ipaddress.ip_address(name.split("%")[0]), ipaddress.ip_address(local.split("%")[0])
+    except ValueError:
+        return False
+    a = getattr(a, "ipv4_mapped", None) or a
+    b = getattr(b, "ipv4_mapped", None) or b
+    return a == b
+
+
 class ServeError(Exception):
     """The page server cannot start (address in use, not an address of this machine...): one line."""
 
@@ -85,20 +118,50 @@ class TableSource:
         self.tr = Translator(lang)
         self.session = Session.open(path, readonly=True, trust_effects=True)
         self.error: str | None = None
+        #: a fault (a bug) while reading or building, as one line; None when the last build went well
+        self.fault: str | None = None
         self._lock = threading.Lock()
         #: (body, etag, version), replaced as a whole: a handler reads one consistent triple
         self.current: tuple[bytes, str, int] = (b"", '""', -1)
+        self._good: dict[str, Any] | None = None  # the last document built without a fault
         self.builds = 0
         self._build()
 
     def _build(self) -> None:
-        doc = build_snapshot(self.session, self.tr, self.error)
-        # "<" escaped even inside strings: the document can never be read as markup
-        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
-        body = text.encode("utf-8")
+        try:
+            doc = build_snapshot(self.session, self.tr, self.error)
+            body = self._encode(doc)
+        except Exception as e:  # a bug (or a number no JSON can hold): said on the page and to the console
+            log.exception("building the table view failed")
+            self.fault = _fault(e)
+            doc = self._fault_document()
+            body = self._encode(doc)
+        else:
+            self.fault = None
+            self._good = doc
         etag = '"' + hashlib.sha256(body).hexdigest()[:24] + '"'
         self.current = (body, etag, doc["version"])
         self.builds += 1
+
+    @staticmethod
+    def _encode(doc: dict[str, Any]) -> bytes:
+        # "<" escaped even inside strings: the document can never be read as markup
+        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+        return text.encode("utf-8")
+
+    def _fault_document(self) -> dict[str, Any]:
+        """The last good table marked with the fault, or an empty table saying it (nothing built yet)."""
+        tr = self.tr
+        if self._good is not None:
+            doc = dict(self._good)
+        else:
+            name = self.session.name
+            doc = {"version": -1, "lang": tr.lang, "name": name, "header": "", "title": tr("tableview.page_title", name=name),
+                   "labels": {key: tr(f"tableview.{key}") for key in PAGE_LABELS}, "players": [],
+                   "bank": {"lines": [], "notes": []}, "actions": []}
+        doc["error"] = self.fault
+        doc["error_text"] = tr("tableview.fault", error=self.fault)
+        return doc
 
     def update(self) -> bool:
         """Look for new entries; rebuild the snapshot if there are. True when it changed."""
@@ -122,18 +185,73 @@ class TableSource:
                 return True
             return False
 
+    def report(self, e: BaseException) -> None:
+        """A fault outside the build (reading the session): shown as a build fault is."""
+        with self._lock:
+            fault = _fault(e)
+            if fault != self.fault:
+                self.fault = fault
+                body = self._encode(self._fault_document())
+                etag = '"' + hashlib.sha256(body).hexdigest()[:24] + '"'
+                self.current = (body, etag, self.current[2])
+
     def close(self) -> None:
         with self._lock:
             self.session.close()
 
 
+def _fault(e: BaseException) -> str:
+    text = " ".join(str(e).split())
+    if len(text) > 200:
+        text = text[:199] + "…"
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
 # --------------------------------------------------------------------------- HTTP
+class _HeadReader(io.RawIOBase):
+    """A connection's input, read under a deadline for a whole request head rather than per
+    ``recv`` (while ``deadline`` is set): a trickle of bytes does not keep a connection alive."""
+
+    def __init__(self, sock: socket.socket, idle: float | None) -> None:
+        self.sock = sock
+        self.idle = idle
+        self.deadline: float | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the request head took too long")
+            self.sock.settimeout(min(left, self.idle) if self.idle else left)
+        return self.sock.recv_into(buffer)
+
+
 class _Handler(BaseHTTPRequestHandler):
     server_version = "banker-tableview"
     sys_version = ""
     protocol_version = "HTTP/1.1"  # keep-alive: a phone polling twice a second reuses its connection
     timeout = SOCKET_TIMEOUT
     server: _HTTPServer
+
+    def setup(self) -> None:
+        super().setup()
+        self._reader = _HeadReader(self.connection, self.timeout)
+        self.rfile.close()  # the file StreamRequestHandler made; the socket stays open
+        self.rfile = io.BufferedReader(self._reader)
+
+    def handle_one_request(self) -> None:
+        # the deadline runs from now (the accept, or the end of the last answer) to the end of the head
+        self._reader.deadline = time.monotonic() + HEAD_DEADLINE
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        ok = super().parse_request()  # reads the headers, under the deadline
+        self._reader.deadline = None
+        self.connection.settimeout(self.timeout)
+        return ok
 
     # ---- everything but GET and HEAD is refused as if nothing were there
     def __getattr__(self, name: str) -> Any:
@@ -153,6 +271,17 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _route(self, head: bool) -> None:
         owner = self.server.owner
+        host = self.headers.get("Host")
+        if host is None:
+            self.close_connection = True
+            self._send(400, b"a Host header is required\n", "text/plain; charset=utf-8", head)
+            return
+        if not owner.host_allowed(host, self.connection):
+            # a name this server was not started for: a page of another site reaching it through a
+            # rebound DNS name is refused before the token is even looked at
+            self.close_connection = True
+            self._send(421, b"misdirected request\n", "text/plain; charset=utf-8", head)
+            return
         path = self.path.split("?", 1)[0].split("#", 1)[0] if self.path.startswith("/") else ""
         token, sep, rest = path[1:].partition("/")
         if not path or not hmac.compare_digest(token.encode("utf-8"), owner.token.encode("utf-8")):
@@ -218,16 +347,39 @@ class _HTTPServer(ThreadingHTTPServer):
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._open: set[socket.socket] = set()
         self._open_lock = threading.Lock()
+        self._per_client: dict[str, int] = {}
+        self.refused = 0  # connections closed at once (over a cap)
         super().__init__(address, _Handler)
 
+    def _take(self, client: str) -> bool:
+        with self._open_lock:
+            held = self._per_client.get(client, 0)
+            if held >= MAX_PER_CLIENT:
+                return False
+            if not self._slots.acquire(blocking=False):
+                return False
+            self._per_client[client] = held + 1
+            return True
+
+    def _give_back(self, client: str) -> None:
+        with self._open_lock:
+            held = self._per_client.get(client, 0) - 1
+            if held > 0:
+                self._per_client[client] = held
+            else:
+                self._per_client.pop(client, None)
+            self._slots.release()
+
     def process_request(self, request: Any, client_address: Any) -> None:
-        if not self._slots.acquire(blocking=False):
-            self.shutdown_request(request)  # full: this one is dropped, the others go on
+        client = str(client_address[0])
+        if not self._take(client):
+            self.refused += 1
+            self.shutdown_request(request)  # full, in all or for this address: this one is dropped, the others go on
             return
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._slots.release()
+            self._give_back(client)
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
@@ -238,7 +390,7 @@ class _HTTPServer(ThreadingHTTPServer):
         finally:
             with self._open_lock:
                 self._open.discard(request)
-            self._slots.release()
+            self._give_back(str(client_address[0]))
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         log.debug("request from %s failed", client_address, exc_info=True)  # never on the terminal
@@ -279,6 +431,7 @@ class TableServer:
         self.static: dict[str, bytes] = {}
         self.answered = 0
         self.stopping = False
+        self._names: set[str] = set()
         self._httpd: _HTTPServer | None = None
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
@@ -299,6 +452,54 @@ class TableServer:
     @property
     def running(self) -> bool:
         return self._httpd is not None and not self.stopping
+
+    @property
+    def fault(self) -> str | None:
+        """A fault (a bug) that keeps the page from showing the table as it stands, as one line; None
+        when all is well. The page shows it too; the console polls this to say it."""
+        return self.source.fault if self.source is not None else None
+
+    def host_allowed(self, host: str, connection: socket.socket | None = None) -> bool:
+        """Whether a request's ``Host`` header names this server: the address the client connected
+        to, the address or name it was started with, or (on loopback or every interface) localhost
+        and this machine's name; with this server's port (or none, on port 80)."""
+        host = host.strip().lower()
+        if host.startswith("["):
+            name, _, rest = host[1:].partition("]")
+            port = rest[1:] if rest.startswith(":") else ("" if not rest else None)
+        elif host.count(":") == 1:
+            name, _, port = host.partition(":")
+        else:
+            name, port = host, ""
+        if port is None or (port != str(self.port) and not (port == "" and self.port == 80)):
+            return False
+        name = name.rstrip(".")
+        if not name:
+            return False
+        if name in self._names:
+            return True
+        if connection is not None:
+            try:
+                local = connection.getsockname()[0]
+            except OSError:
+                return False
+            return _same_address(name, local)
+        return False
+
+    def _known_names(self) -> set[str]:
+        names = {self.host.lower().rstrip(".")}
+        bound = self._httpd.server_address[0] if self._httpd is not None else self.host
+        names.add(str(bound).lower())
+        loopback = _is_loopback(bound)
+        if bound in ("0.0.0.0", "::") or loopback:
+            names |= {"localhost", "127.0.0.1", "::1"}
+        if bound in ("0.0.0.0", "::") or not loopback:
+            machine = socket.gethostname().lower().rstrip(".")
+            if machine:
+                names |= {machine, machine.split(".")[0] + ".local"}
+        if bound in ("0.0.0.0", "::"):
+            names.add(lan_address())
+        return names
 
     # ---- life
     def start(self) -> TableServer:
@@ -322,6 +523,7 @@ class TableServer:
         self.static = {name: _static(name) for name in STATIC}
         self._httpd = httpd
         self.port = httpd.server_address[1]
+        self._names = self._known_names()
         self._stop.clear()
         serve = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.2},
                                  name="tableview-http", daemon=True)
@@ -357,8 +559,9 @@ class TableServer:
         while not self._stop.wait(self.interval):
             try:
                 self.source.update()
-            except Exception:  # a bug here must not end the page, nor reach the console
+            except Exception as e:  # a bug here must not end the page: it is shown there and to the console
                 log.exception("refreshing the table view failed")
+                self.source.report(e)
                 self._stop.wait(1.0)
 
     def stop(self) -> None:

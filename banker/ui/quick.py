@@ -86,6 +86,10 @@ class Parsed:
         return not self.missing and self.op not in ("trade", "debt")
 
 
+#: the most digits a typed number may have (amounts are bounded by the engine far below)
+MAX_DIGITS = 12
+
+
 class QuickError(ValueError):
     """A line that cannot be understood; the message says what to type instead."""
 
@@ -178,7 +182,7 @@ def parse(state: GameState, line: str) -> Parsed:
         if not tok:
             i += 1
             continue
-        if tok.startswith("#") and tok[1:].isdigit():
+        if re.fullmatch(r"#[0-9]{1,3}", tok):  # ASCII digits only: int() of "²" or of 5,000 digits raises
             spaces.append(int(tok[1:]))
             i += 1
             continue
@@ -186,7 +190,9 @@ def parse(state: GameState, line: str) -> Parsed:
             text_words.append(rest[i])  # everything after the amount is the memo
             i += 1
             continue
-        if re.fullmatch(r"\d+", tok) and not (op == "tax" and tok == "200"):
+        if re.fullmatch(r"[0-9]+", tok) and not (op == "tax" and tok == "200"):
+            if len(tok) > MAX_DIGITS:  # the engine names the limit; this only keeps int() safe
+                raise QuickError(f"{tok[:12]}… has {len(tok)} digits: no amount at a table is that large")
             numbers.append(int(tok))
             i += 1
             continue

@@ -120,7 +120,8 @@
   }
 
   function showStale() {
-    showStatus(shown && shown.error ? (labels.stale || shown.error) : null, "stale");
+    // error_text: a fault in banker, worded by the server; otherwise the file cannot be read
+    showStatus(shown && shown.error ? (shown.error_text || labels.stale || shown.error) : null, "stale");
   }
 
   function showStatus(text, kind) {

@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from banker.boards import EDITIONS, load_edition, load_variant
 from banker.rules import HouseRules, Refused, Setup
+from banker.rules.state import check_text
 
 from ..keys import localize_bindings
 from ..widgets.footer import BankFooter
@@ -135,6 +136,8 @@ class StartScreen(Screen):
         try:  # the engine checks the setup (player count, names, variant) before any file is made
             from banker.rules import game_from_setup
 
+            setup = setup.for_new_game()  # a new game's names: no control characters, not the bank's words...
+            check_text("new", "name", name)
             game_from_setup(setup)
             load_variant(str(variant))
         except Refused as e:

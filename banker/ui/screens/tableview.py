@@ -53,10 +53,32 @@ def start_table_server(app: Any) -> TableServer:
     server = TableServer(app.session.path, lang=app.lang, **table_server_options())
     server.start()
     app.table_server = server
+    watch_fault(app, server)
     # the page's own copy of the game lives as long as the server: out of the collector's way, as
     # the console's is (a full collection never walks it in the middle of an action)
     gc.freeze()
     return server
+
+
+#: seconds between two looks at the page server's fault
+FAULT_POLL = 1.0
+
+
+def watch_fault(app: Any, server: TableServer) -> None:
+    """Say in the console when the page server cannot show the table (a fault in banker), once per
+    fault, for as long as this server is the app's; the page says it to the players too."""
+    said: list[str | None] = [None]
+
+    def check() -> None:
+        if getattr(app, "table_server", None) is not server or not server.running:
+            timer.stop()
+            return
+        fault = server.fault
+        if fault and fault != said[0]:
+            app.notify(app.tr("tableview.console_fault", error=fault), severity="error", timeout=30)
+        said[0] = fault
+
+    timer = app.set_interval(FAULT_POLL, check, name="tableview-fault")
 
 
 def stop_table_server(app: Any) -> None:
@@ -133,6 +155,7 @@ class TableViewScreen(Dialog):
         self.qr_size = (len(lines[0]), len(lines))
         self.query_one("#tv-url", Static).update(Text(self.server.url, no_wrap=True, overflow="fold"))
         self._fit()
+        self.set_interval(FAULT_POLL, self._fit)  # a fault of the page shows here while it lasts
 
     def on_resize(self) -> None:
         self._fit()
@@ -145,10 +168,11 @@ class TableViewScreen(Dialog):
         screen = self.app.size
         need = (width + CHROME_COLUMNS, height + CHROME_LINES)
         qr = self.query_one("#tv-qr", Static)
+        fault = self.server.fault
         if screen.width >= need[0] and screen.height >= need[1]:
             qr.update(Text(self.qr, no_wrap=True))
             qr.display = True
-            self.query_one("#tv-error", Static).update("")
+            self.query_one("#tv-error", Static).update(self.app.tr("tableview.console_fault", error=fault) if fault else "")
         else:
             qr.update("")
             qr.display = False
