@@ -144,8 +144,9 @@ class GameState:
             raise Refused("variant", Msg("setup.variant", edition=edition.name, variant=variant.name.lower(),
                                          variants=list(edition.variants)))
         players = list(setup.players)
-        if not 2 <= len(players) <= 8:
-            raise Refused("players", Msg("setup.count", n=len(players)))
+        if not edition.min_players <= len(players) <= edition.max_players:
+            raise Refused("players", Msg("setup.count", edition=edition.name, low=edition.min_players,
+                                         high=edition.max_players, n=len(players)))
         seen: set[str] = set()
         for name in players:
             if not isinstance(name, str) or not name.strip() or name != name.strip():
