@@ -198,6 +198,6 @@ def finish(state: GameState, tx: Tx, reason: str) -> None:
 def run_end_game(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     debtors = [p for p in state.active_players if state.debts.get(p)]
     if debtors:
-        raise Refused("end-debt", Msg("end.debt", players=debtors))
+        raise Refused("end-debt", Msg("end.debt", players=debtors, n=len(debtors)))
     tx.say("log.end")
     finish(state, tx, "time" if state.variant.timed else "agreed")

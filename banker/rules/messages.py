@@ -258,7 +258,8 @@ EN: dict[str, Template] = {
     "bankrupt.avoidable": "{player} can still raise {can} (selling buildings, mortgaging) for a debt of {debt}: "
                           "bankruptcy is only for a debt that cannot be paid",
     "bankrupt.lift": "\"lift\" names {space}, not a mortgaged deed {player} receives",
-    "end.debt": "{players} still owe money: settle the debt or declare bankruptcy before ending the game",
+    "end.debt": ["{players} still owes money: settle the debt or declare bankruptcy before ending the game",
+                 "{players} still owe money: settle the debts or declare bankruptcy before ending the game"],
     # --- log descriptions
     "log.salary": "{player} collects {amount} salary",
     "log.salary-landed": "{player} collects {amount} salary for landing on GO",

@@ -370,6 +370,7 @@ class GameState:
                 "cash": self.cash[p],
                 "jail_cards": len(self.jail_cards_of(p)),
                 "jail_card_ids": self.jail_cards_of(p),
+                "jail_card_decks": [self.edition.cards[c].deck for c in self.jail_cards_of(p)],
                 "bankrupt": p in self.bankrupt,
                 "debt": debt,
                 "deeds": sorted(self.deeds_of(p)),
