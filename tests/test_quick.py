@@ -38,6 +38,11 @@ def g():
     ("buy cid #1", {"op": "buy", "player": "Cid", "space": 1}),
     ("buy cid st charles", {"op": "buy", "player": "Cid", "space": 11}),
     ("fine cid", {"op": "jail_fine", "player": "Cid"}),
+    ("sell park all", {"op": "sell_building", "space": 37, "player": "Ann", "all": True}),
+    ("продать park все", {"op": "sell_building", "space": 37, "player": "Ann", "all": True}),
+    ("jailcard ann chance", {"op": "jail_card", "player": "Ann", "use": True, "card": "chance"}),
+    ("jailcard ann chest", {"op": "jail_card", "player": "Ann", "use": True, "card": "chest"}),
+    ("jailcard ann", {"op": "jail_card", "player": "Ann", "use": True}),
     ("end", {"op": "end_game"}),
 ])
 def test_complete_lines(g, line, command):

@@ -58,10 +58,15 @@ class RaiseCashScreen(Dialog):
         self.query_one("#debt-summary", Static).update(summary)
         options = self.query_one("#debt-options", OptionList)
         options.clear_options()
-        self.options = view["sales"] + view["mortgages"]
+        self.options = view["sales"] + view["group_sales"] + view["mortgages"]
         for i, opt in enumerate(self.options):
-            name = state.edition.spaces[opt["space"]].name
-            label = tr("debt.sell", space=name) if opt["op"] == "sell_building" else tr("debt.mortgage", space=name)
+            space = state.edition.spaces[opt["space"]]
+            if opt.get("all"):
+                label = tr("debt.sell_all", group=state.edition.groups[space.group].name)
+            elif opt["op"] == "sell_building":
+                label = tr("debt.sell", space=space.name)
+            else:
+                label = tr("debt.mortgage", space=space.name)
             prompt = Text(label)
             prompt.append(f"  +{fmt(opt['proceeds'])}", "green")
             options.add_option(Option(prompt, id=str(i)))
@@ -74,7 +79,7 @@ class RaiseCashScreen(Dialog):
     @on(OptionList.OptionSelected, "#debt-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         opt = self.options[int(event.option.id)]
-        cmd = {"op": opt["op"], "player": self.player, "space": opt["space"]}
+        cmd = {"op": opt["op"], "player": self.player, "space": opt["space"], **({"all": True} if opt.get("all") else {})}
         from ..actions import Flow
 
         flow = Flow(self.app)
