@@ -48,6 +48,14 @@ def g():
 def test_complete_lines(g, line, command):
     if line.startswith("lift"):
         g.push({"op": "mortgage", "player": "Ann", "space": 39})
+    if line.startswith(("sell", "продать")):
+        g.push({"op": "transfer", "from": "bank", "to": "Ann", "amount": 1000, "memo": "x"})
+        g.push({"op": "build", "player": "Ann", "space": 37})
+    if line.startswith("jailcard"):
+        g.push({"op": "card", "player": "Ann", "card": "ch-jail-free"})
+        g.push({"op": "card", "player": "Ann", "card": "cc-jail-free"})
+        if line == "jailcard ann":
+            g.push({"op": "jail_card", "player": "Ann", "card": "chest"})
     parsed = parse(g, line)
     assert parsed.command == command
     assert parsed.complete
