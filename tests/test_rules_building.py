@@ -352,7 +352,7 @@ def test_us_only_a_shortage_forces_an_uneven_breakdown(houses, accepted):
 
 
 def test_ru_hotels_sold_whole_go_together_and_swaps_stay_one_at_a_time():
-    """ru-2004-rules.md "Продажа имущества": "При продаже Отеля Банк платит Вам половину стоимости Отеля плюс
+    """ru-2004-rules.md "Продажа недвижимости": "При продаже Отеля Банк платит Вам половину стоимости Отеля плюс
     половину стоимости четырех Домов ... Все Отели одной цветовой группы должны продаваться одновременно." (the
     Russian original, not only the translation); and "Отели могут быть снова заменены Домами ... продать Отель
     Банку и получить взамен четыре Дома плюс половину стоимости самого Отеля" — one hotel at a time."""
