@@ -192,3 +192,36 @@ async def test_eleven_players_on_the_us_board(tmp_path: Path, capsys) -> None:
         assert app.session.state.players == tuple(f"P{i}" for i in range(1, 12))
         card = app.screen.query_one("#player-10")
         assert card.border_title == "P11" and "$1,500" in screen_text(card)
+
+
+async def test_the_raise_cash_view_warns_of_a_sale_that_lowers_what_can_be_raised(tmp_path: Path) -> None:
+    """UK, four houses in the bank: exchanging a dark-blue hotel first (the other then needs four more) would leave
+    the pinks and the other hotel unsellable; the view says so beside that sale, not beside the others."""
+    cmds = [{"op": "transfer", "from": "bank", "to": p, "amount": 50_000, "memo": "x"} for p in ("Ann", "Bob")]
+    cmds += [{"op": "buy", "player": "Ann", "space": s} for s in (37, 39, 11, 13, 14)]
+    cmds += [{"op": "build", "player": "Ann", "space": s} for s in [37, 39] * 5 + [11, 13, 14] * 4 + [11]]
+    bob = [6, 8, 9, 31, 32, 34, 16, 18, 19]
+    cmds += [{"op": "buy", "player": "Bob", "space": s} for s in bob]
+    cmds += [{"op": "build", "player": "Bob", "space": s} for s in (bob * 4)[:20]]
+    path = make_session(tmp_path / "game.json", ("Ann", "Bob"), edition="uk", commands=cmds)
+    state = file_state(path)
+    assert state["bank"]["houses"] == 4
+    cash_left = state["players"]["Ann"]["cash"]
+    path2 = make_session(tmp_path / "debt.json", ("Ann", "Bob"), edition="uk", commands=cmds + [
+        {"op": "transfer", "from": "Ann", "to": "bank", "amount": cash_left, "memo": "x"},
+        {"op": "tax", "player": "Ann", "space": 4}])
+    app = BankerApp(path2, lang="en")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        b = Banker(app, pilot)
+        await b.act("w")
+        from textual.widgets import OptionList
+
+        options = app.screen.query_one("#debt-options", OptionList)
+        shown = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert "Most that can be raised: £2,245" in screen_text(app.screen.query_one("#debt-summary"))
+        park = [s for s in shown if s.startswith("Sell a building on Park Lane")]
+        assert park == ["Sell a building on Park Lane  +£100  lowers the most that can be raised to £100"]
+        assert not any("lowers" in s for s in shown if not s.startswith(("Sell a building on Park Lane",
+                                                                          "Sell a building on Mayfair")))
+        assert any(s.startswith("Sell every building on the Pink group") for s in shown)

@@ -506,7 +506,8 @@ class Flow:
                 mark = " " + self.tr("deed.mortgaged_mark") if e["space"] in view["mortgaged"] else ""
                 lines.append(Text(f"  {name}{mark} → {to}", "cyan"))
             elif e["t"] == "jail_card":
-                lines.append(Text("  " + self.tr("bankrupt.jail_card", to=self.tr.account(e["new"] or BANK)),
+                deck = state.edition.decks[state.edition.cards[e["card"]].deck]
+                lines.append(Text("  " + self.tr("bankrupt.jail_card", deck=deck, to=self.tr.account(e["new"] or BANK)),
                                   "cyan"))
         for e in view["effects"]:
             if e["t"] == "pay":

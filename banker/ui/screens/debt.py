@@ -69,12 +69,37 @@ class RaiseCashScreen(Dialog):
                 label = tr("debt.mortgage", space=space.name)
             prompt = Text(label)
             prompt.append(f"  +{fmt(opt['proceeds'])}", "green")
+            after = self.most_after(opt)
+            if after is not None and after < view["max_raisable"]:
+                # an order that matters (a UK/Kyiv hotel needs houses from the bank): say what this one costs
+                prompt.append("  " + tr("debt.lowers", amount=fmt(after)), "yellow")
             options.add_option(Option(prompt, id=str(i)))
         if self.options:
             options.highlighted = 0
         else:
             options.add_option(Option(Text(tr("debt.no_options"), "dim"), disabled=True))
         self.query_one("#debt-hint", Static).update(tr("debt.hint"))
+
+    def most_after(self, opt: dict[str, Any]) -> int | None:
+        """The most the debtor could still have in cash after this sale or mortgage (tried and taken back)."""
+        from banker.rules import Refused
+        from banker.rules.raising import raise_plan
+
+        state = self.app.session.state
+        cmd = {k: v for k, v in opt.items() if k != "proceeds"}
+        try:
+            state.push(cmd)
+        except Refused:
+            return None
+        try:
+            return state.cash[self.player] + raise_plan(state, self.player).total + self.paid_since(state)
+        finally:
+            state.pop()
+
+    def paid_since(self, state) -> int:
+        """What the debtor paid off its debt in the last move (a sale that covers the debt pays it at once)."""
+        move = state.history[-1]
+        return sum(e["amount"] for e in move.effects if e["t"] == "pay" and e["from"] == self.player)
 
     @on(OptionList.OptionSelected, "#debt-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
