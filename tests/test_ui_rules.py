@@ -225,3 +225,24 @@ async def test_the_raise_cash_view_warns_of_a_sale_that_lowers_what_can_be_raise
         assert not any("lowers" in s for s in shown if not s.startswith(("Sell a building on Park Lane",
                                                                           "Sell a building on Mayfair")))
         assert any(s.startswith("Sell every building on the Pink group") for s in shown)
+
+
+async def test_no_shortage_auction_is_refused_before_the_bid_is_asked(tmp_path: Path) -> None:
+    """us-classic-rules.txt "Building Shortages": with 31 houses in the bank there is no shortage; the console says
+    so as soon as the lot is chosen, and nothing is written."""
+    cmds = [{"op": "buy", "player": "Ann", "space": s} for s in (37, 39)]
+    cmds += [{"op": "buy", "player": "Bob", "space": s} for s in (1, 3)]
+    cmds += [{"op": "build", "player": "Ann", "space": 39}]
+    path = make_session(tmp_path / "game.json", ("Ann", "Bob"), commands=cmds)
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        before = len(file_entries(path))
+        await b.act("o")
+        await b.choose("ann")
+        await b.choose("park")
+        await b.settle()
+        assert isinstance(app.screen, TableScreen)
+        assert b.message().startswith("No shortage of houses: the bank has 31")
+        assert len(file_entries(path)) == before

@@ -87,7 +87,7 @@ def building_demand(state: GameState, kind: str, bidder: str | None = None) -> d
     building that kind is legal now (full unmortgaged group, evenly, the bank has one); the
     count covers every lot of those groups (houses up to the number before a hotel, one hotel a
     lot). ``bidder``'s cash is not looked at (its bid is checked on its own). See
-    :func:`shortage` and docs/rules.md."""
+    :func:`no_shortage` and docs/rules.md."""
     hbh = state.houses_before_hotel
     out: dict[str, int] = {}
     for p in state.active_players:
@@ -110,20 +110,28 @@ def building_demand(state: GameState, kind: str, bidder: str | None = None) -> d
     return out
 
 
-def shortage(state: GameState, kind: str) -> bool:
-    """A building shortage (us-classic-rules.txt "Building Shortages": "If there are a limited
-    number of houses and hotels available and two or more players wish to buy more than the Bank
-    has"): two or more players may build that kind now and the bank holds fewer than they could
-    take in all."""
-    demand = building_demand(state, kind)
+def no_shortage(state: GameState, kind: str, bidder: str | None = None) -> Refused | None:
+    """Why there is no shortage of ``kind`` now, or None when there is one.
+
+    us-classic-rules.txt "Building Shortages": "If there are a limited number of houses and
+    hotels available and two or more players wish to buy more than the Bank has, the houses or
+    hotels must be sold at auction": a shortage is two or more players who may build that kind
+    now (:func:`building_demand`) and a bank holding fewer than they could take in all."""
+    demand = building_demand(state, kind, bidder)
     stock = state.bank_houses if kind == "house" else state.bank_hotels
-    return len(demand) >= 2 and stock < sum(demand.values())
+    builders = [p for p in state.players if p in demand]
+    if len(builders) < 2:
+        return Refused("building-auction-shortage", Msg(f"building-auction.one-builder.{kind}", players=builders))
+    if stock >= sum(demand.values()):
+        return Refused("building-auction-shortage", Msg(f"building-auction.no-shortage.{kind}", stock=stock,
+                                                        players=builders, want=sum(demand.values())))
+    return None
 
 
 def run_building_auction(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     """The building-shortage auction: the winner puts the building on a lot at the bid.
 
-    Refused when there is no shortage (:func:`shortage`): then the building is bought at the
+    Refused when there is no shortage (:func:`no_shortage`): then the building is bought at the
     printed price."""
     player = parse.player(state, cmd)
     space = parse.street(state, cmd)
@@ -131,14 +139,9 @@ def run_building_auction(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> No
     kind, price = check_build(state, player, space)
     require_no_debt(state, player)
     fmt = state.edition.fmt
-    demand = building_demand(state, kind, bidder=player)
-    stock = state.bank_houses if kind == "house" else state.bank_hotels
-    builders = [p for p in state.players if p in demand]
-    if len(builders) < 2:
-        raise Refused("building-auction-shortage", Msg(f"building-auction.one-builder.{kind}", players=builders))
-    if stock >= sum(demand.values()):
-        raise Refused("building-auction-shortage", Msg(f"building-auction.no-shortage.{kind}", stock=stock,
-                                                       players=builders, want=sum(demand.values())))
+    refusal = no_shortage(state, kind, bidder=player)
+    if refusal is not None:
+        raise refusal
     if bid < auction_min_bid(state, space):
         raise Refused("building-auction-start", Msg("building-auction.start", amount=fmt(price)))
     spend(tx, player, BANK, bid, "building auction", Msg("what.auction-bid", amount=fmt(bid)))

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from banker.rules import BANK, Refused
 from banker.rules.bankruptcy import preview as bankruptcy_preview
-from banker.rules.building import check_build, check_sale, default_sale, legal_group_sales
+from banker.rules.building import check_build, check_sale, default_sale, legal_group_sales, no_shortage
 from banker.rules.legal import deal_plan
 from banker.rules.mortgage import check_mortgage, lift_cost
 from banker.rules.rent import dice_range
@@ -352,6 +352,15 @@ class Flow:
             cmd["space"] = await self.choose(title, self.lot_choices(
                 p, lambda s: check_build(state, p, s) if s.kind == "street" else _not_street(s),
                 lambda pos: self.fmt(state.edition.spaces[pos].house_cost)))
+        try:
+            kind = check_build(state, p, state.edition.spaces[cmd["space"]])[0]
+        except Refused as e:
+            self.app.refuse(e)
+            return None
+        refusal = no_shortage(state, kind, bidder=p)
+        if refusal is not None:  # said before the bid is asked for
+            self.app.refuse(refusal)
+            return None
         if "bid" not in cmd:
             space = state.edition.spaces[cmd["space"]]
             low = space.house_cost if state.edition.rules.building_auction_start == "printed" else 1
