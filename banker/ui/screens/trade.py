@@ -39,7 +39,7 @@ class TradeScreen(Dialog):
                         yield Input(placeholder=tr("trade.cash"), type="integer", id=f"{side}-cash")
                         yield SelectionList[int](*self.deed_selections(who), id=f"{side}-spaces")
                         if state.jail_cards_of(who):
-                            yield SelectionList[str](*self.jail_selections(who), id=f"{side}-jail")
+                            yield SelectionList[str](*self.jail_selections(who), id=f"{side}-jail", classes="trade-jail")
             yield Label(tr("trade.lift"), id="lift-label")
             yield SelectionList[int](id="lift")
             if state.edition.rules.debt_payable_in_kind and any(c[0] == self.b for c in state.debts.get(self.a, [])):
