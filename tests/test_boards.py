@@ -247,6 +247,34 @@ def test_paying_a_debt_in_kind(edition):
     assert _row_value(edition, "paying a debt in kind") is ROWS["paying a debt in kind"][edition]
 
 
+@pytest.mark.parametrize("edition,most", [("classic-us", 11), ("uk", 8), ("ru", 8), ("kyiv", 8)])
+def test_players_are_the_tokens_in_the_box(edition, most):
+    """us-classic-rules.txt "Equipment": "11 MONOPOLY tokens"; uk-2008 "CONTENTS": "8 tokens"; ru-2004 "В КОМПЛЕКТ
+    ВХОДЯТ": "8 золотых фишек-люкс"; ua-kyiv "ВМІСТ": "8 фішок"."""
+    e = load_edition(edition)
+    assert (e.min_players, e.max_players) == (2, most)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_only_ru_sells_the_hotels_of_a_group_together(edition):
+    """ru-2004-rules.md: "Все Отели одной цветовой группы должны продаваться одновременно" — in the Russian
+    original; no other book has it."""
+    assert load_edition(edition).rules.hotels_sold_whole_together is (edition == "ru")
+
+
+@pytest.mark.parametrize("edition,card", [("classic-us", None), ("uk", "cc-fine-or-chance"), ("ru", None),
+                                          ("kyiv", "cc-fare-fine")])
+def test_the_fine_or_chance_card_is_a_choice(edition, card):
+    """The UK Community Chest "Pay a £10 fine or take a Chance" is a choice printed on the card; the Kyiv deck,
+    which follows the UK deck card for card (its book prints no cards), has it in the same slot."""
+    e = load_edition(edition)
+    choosers = [c.id for c in e.cards.values() if c.choices]
+    assert choosers == ([card] if card else [])
+    if card:
+        assert e.cards[card].effect == {"type": "pay_or_draw", "amount": 10, "deck": "chance"}
+        assert e.cards[card].deck == "chest"
+
+
 @pytest.mark.parametrize("edition,variants", [
     ("classic-us", ("classic", "short", "timed")), ("uk", ("classic", "speed-die")),
     ("ru", ("classic", "short", "timed")), ("kyiv", ("classic",))])
@@ -432,6 +460,22 @@ def test_a_card_id_used_twice_is_refused(tmp_path):
         load_edition(path)
 
 
+def test_a_choice_card_without_its_deck_is_refused(tmp_path):
+    path = _broken(tmp_path, "us-choice.toml", 'text = "Doctor\'s fees. Pay $50"\neffect = { type = "pay", amount = 50 }',
+                   'text = "Doctor\'s fees. Pay $50"\neffect = { type = "pay_or_draw", amount = 50 }')
+    with pytest.raises(BoardError, match=r"^us-choice\.toml: card cc-doctor: pay_or_draw needs deck = chance or chest"):
+        load_edition(path)
+
+
+def test_a_player_count_below_two_is_refused(tmp_path):
+    path = _broken(tmp_path, "us-players.toml", "min_players = 2\n", "min_players = 1\n")
+    with pytest.raises(BoardError, match=r"^us-players\.toml: header: min_players must be a whole number >= 2, not 1"):
+        load_edition(path)
+    path = _broken(tmp_path, "us-players2.toml", "max_players = 11\n", "max_players = 1\n")
+    with pytest.raises(BoardError, match=r"^us-players2\.toml: header: max_players must be a whole number >= 2, not 1"):
+        load_edition(path)
+
+
 def test_unknown_edition_is_refused():
     with pytest.raises(BoardError, match=r"unknown edition 'monaco'; editions: classic-us, uk, ru, kyiv"):
         load_edition("monaco")
@@ -439,11 +483,13 @@ def test_unknown_edition_is_refused():
 
 def test_invalid_toml_is_refused(tmp_path):
     path = tmp_path / "garbled.toml"
-    path.write_text(board_text(US).replace('symbol = "$"', "symbol = $"), encoding="utf-8")
+    text = board_text(US)
+    line = text.splitlines().index('symbol = "$"') + 1
+    path.write_text(text.replace('symbol = "$"', "symbol = $"), encoding="utf-8")
     with pytest.raises(BoardError) as e:
         load_edition(str(path))
     assert "garbled.toml: not valid TOML" in str(e.value)
-    assert "line 16" in str(e.value)
+    assert f"line {line}," in str(e.value)
 
 
 def test_missing_file_is_refused(tmp_path):

@@ -221,7 +221,7 @@ def test_new_refuses_an_existing_file_and_bad_setups(capsys, tmp_path, session_p
     assert file_bytes(session_path) == before
     other = tmp_path / "other.json"
     for argv, words in [
-        (["--players", "Ann"], "2 to 8 players"),
+        (["--players", "Ann"], "is for 2 to 11 players"),  # us-classic-rules.txt: "11 MONOPOLY tokens"
         (["--players", "Ann,ann"], "'ann'"),
         (["--players", "Ann,Bob", "--edition", "atlantis"], "unknown edition 'atlantis'"),
         (["--players", "Ann,Bob", "--variant", "marathon"], "unknown variant 'marathon'"),

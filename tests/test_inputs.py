@@ -22,7 +22,7 @@ from banker.rules.messages import Msg
 from banker.rules.parse import AMOUNT_FACTOR, DEPTH_LIMIT, amount_limit
 from banker.rules.state import NAME_LIMIT, RESERVED_NAMES, TEXT_LIMIT, name_key
 
-LIMIT = 1_200_000  # AMOUNT_FACTOR x 8 players x 1,500 starting cash, in every edition shipped
+LIMIT = 1_200_000  # AMOUNT_FACTOR (800) x 1,500 starting cash, in every edition shipped
 HUGE = int("9" * 4300)  # the issue's 4,300-digit transfer: the most digits json.loads still reads
 
 
@@ -54,7 +54,7 @@ def test_the_limit_is_a_multiple_of_a_full_tables_starting_cash_in_every_edition
     assert AMOUNT_FACTOR == 100
     for edition in EDITIONS:
         e = load_edition(edition)
-        assert amount_limit(e) == 100 * 8 * e.start_cash == LIMIT
+        assert amount_limit(e) == AMOUNT_FACTOR * e.start_cash == LIMIT
 
 
 def test_the_issues_4300_digit_transfer_is_refused_naming_the_field_and_the_limit() -> None:

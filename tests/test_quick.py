@@ -38,11 +38,24 @@ def g():
     ("buy cid #1", {"op": "buy", "player": "Cid", "space": 1}),
     ("buy cid st charles", {"op": "buy", "player": "Cid", "space": 11}),
     ("fine cid", {"op": "jail_fine", "player": "Cid"}),
+    ("sell park all", {"op": "sell_building", "space": 37, "player": "Ann", "all": True}),
+    ("продать park все", {"op": "sell_building", "space": 37, "player": "Ann", "all": True}),
+    ("jailcard ann chance", {"op": "jail_card", "player": "Ann", "use": True, "card": "chance"}),
+    ("jailcard ann chest", {"op": "jail_card", "player": "Ann", "use": True, "card": "chest"}),
+    ("jailcard ann", {"op": "jail_card", "player": "Ann", "use": True}),
     ("end", {"op": "end_game"}),
 ])
 def test_complete_lines(g, line, command):
     if line.startswith("lift"):
         g.push({"op": "mortgage", "player": "Ann", "space": 39})
+    if line.startswith(("sell", "продать")):
+        g.push({"op": "transfer", "from": "bank", "to": "Ann", "amount": 1000, "memo": "x"})
+        g.push({"op": "build", "player": "Ann", "space": 37})
+    if line.startswith("jailcard"):
+        g.push({"op": "card", "player": "Ann", "card": "ch-jail-free"})
+        g.push({"op": "card", "player": "Ann", "card": "cc-jail-free"})
+        if line == "jailcard ann":
+            g.push({"op": "jail_card", "player": "Ann", "card": "chest"})
     parsed = parse(g, line)
     assert parsed.command == command
     assert parsed.complete

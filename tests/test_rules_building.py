@@ -187,9 +187,9 @@ def test_short_game_hotel_turn_in_is_one_house_fewer():
     assert g.lots[39].houses == 3
 
 
-def exhaust_houses(g, keep: int):
-    """Let Bob build evenly on three groups until the bank keeps only ``keep`` houses."""
-    lots = [6, 8, 9] + GREEN + ORANGE  # 36 houses' worth, more than the bank has
+def exhaust_houses(g, keep: int, lots=(6, 8, 9, *GREEN, *ORANGE)):
+    """Let Bob build evenly on three groups (36 houses' worth, more than the bank has) until the bank keeps
+    only ``keep`` houses."""
     own(g, "Bob", *lots)
     top_up(g, "Bob", 50_000)
     for _round in range(4):
@@ -301,3 +301,213 @@ def test_mortgage_refusals():
     drain(g, "Ann", 10)
     with pytest.raises(Refused, match="not enough cash"):
         g.push({"op": "unmortgage", "player": "Ann", "space": 1})
+
+
+# ---------------------------------------------------------------- issue #8: evenness, whole groups, shortages
+
+
+def test_us_hotel_breakdown_by_choice_keeps_the_group_even():
+    """us-classic-rules.txt "Selling Property": houses "may be sold one house at a time (one hotel equals five
+    houses), evenly, in reverse of the manner in which they were erected" — with a hotel on Boardwalk too, Park
+    Place's hotel comes down to 4 houses (or none is wanted: the hotel counts five), not to 2 while the bank
+    has houses to give."""
+    g = hotel_game("classic-us")
+    g.push({"op": "build", "player": "Ann", "space": 37})
+    assert g.lots[37].hotel and g.lots[39].hotel and g.bank_houses == 32
+    with pytest.raises(Refused) as e:
+        g.push({"op": "sell_building", "player": "Ann", "space": 37, "houses": 2})
+    assert e.value.rule == "hotel-sale-evenly"
+    assert str(e.value).startswith("Sell evenly: Boardwalk has a hotel, so the hotel on Park Place comes down to at "
+                                   "least 4 houses, not 2")
+    for wanted in (0, 3):
+        with pytest.raises(Refused):
+            g.push({"op": "sell_building", "player": "Ann", "space": 37, "houses": wanted})
+    g.push({"op": "sell_building", "player": "Ann", "space": 37, "houses": 4})
+    # now Boardwalk's hotel may come down to 3 (one below Park Place's 4) or 4
+    with pytest.raises(Refused) as e:
+        g.push({"op": "sell_building", "player": "Ann", "space": 39, "houses": 2})
+    assert e.value.rule == "hotel-sale-evenly"
+    before = g.cash["Ann"]
+    g.push({"op": "sell_building", "player": "Ann", "space": 39, "houses": 3})
+    assert (g.lots[37].houses, g.lots[39].houses) == (4, 3) and g.cash["Ann"] - before == 2 * 100
+
+
+@pytest.mark.parametrize("houses,accepted", [(None, 2), (2, 2), (1, None), (0, None)])
+def test_us_only_a_shortage_forces_an_uneven_breakdown(houses, accepted):
+    """docs/rules.md: a US hotel comes down to as many houses as the bank can supply: with 2 in the bank and a
+    hotel on Boardwalk, Park Place's comes down to 2 — the shortage forces it — and not further by choice."""
+    g = hotel_game("classic-us")
+    g.push({"op": "build", "player": "Ann", "space": 37})
+    exhaust_houses(g, 2)
+    cmd = {"op": "sell_building", "player": "Ann", "space": 37}
+    if houses is not None:
+        cmd["houses"] = houses
+    if accepted is None:
+        with pytest.raises(Refused) as e:
+            g.push(cmd)
+        assert e.value.rule == "hotel-sale-evenly"
+    else:
+        g.push(cmd)
+        assert g.lots[37].houses == accepted and g.bank_houses == 0
+
+
+def test_ru_hotels_sold_whole_go_together_and_swaps_stay_one_at_a_time():
+    """ru-2004-rules.md "Продажа недвижимости": "При продаже Отеля Банк платит Вам половину стоимости Отеля плюс
+    половину стоимости четырех Домов ... Все Отели одной цветовой группы должны продаваться одновременно." (the
+    Russian original, not only the translation); and "Отели могут быть снова заменены Домами ... продать Отель
+    Банку и получить взамен четыре Дома плюс половину стоимости самого Отеля" — one hotel at a time."""
+    g = full_group("ru")
+    own(g, "Ann", *GREEN)
+    for _ in range(5):
+        for pos in GREEN:
+            g.push({"op": "build", "player": "Ann", "space": pos})
+    assert all(g.lots[p].hotel for p in GREEN)
+    # the swap back to four houses: one hotel
+    g.push({"op": "sell_building", "player": "Ann", "space": 31})
+    assert [(g.lots[p].hotel, g.lots[p].houses) for p in GREEN] == [(False, 4), (True, 0), (True, 0)]
+    g.pop()
+    # sold whole: every hotel of the group at once, each with its four houses
+    before = g.cash["Ann"]
+    move = g.push({"op": "sell_building", "player": "Ann", "space": 31, "houses": 0})
+    assert not any(g.level(p) for p in GREEN) and g.bank_hotels == 12 and g.bank_houses == 32
+    assert g.cash["Ann"] - before == 3 * 5 * 100
+    assert move.text.startswith("Ann sells the hotels on " + ", ".join(g.edition.spaces[p].name for p in GREEN))
+    # and when the bank has no houses to swap, the default is the whole sale, together again
+    g.pop()
+    exhaust_houses(g, 3, lots=(6, 8, 9, *ORANGE, 11, 13, 14))
+    g.push({"op": "sell_building", "player": "Ann", "space": 34})
+    assert not any(g.level(p) for p in GREEN)
+
+
+@pytest.mark.parametrize("edition", ["classic-us", "uk", "kyiv"])
+def test_only_ru_sells_the_hotels_of_a_group_together(edition):
+    """The other books have no such sentence: selling one hotel leaves the others standing."""
+    g = hotel_game(edition)
+    g.push({"op": "build", "player": "Ann", "space": 37})
+    g.push({"op": "sell_building", "player": "Ann", "space": 39})
+    assert g.lots[37].hotel and not g.lots[39].hotel
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_sell_every_building_of_a_group_at_once(edition):
+    """us-classic-rules.txt: "All houses on one color-group may be sold at once"; uk-2008: "You must sell all
+    buildings on a color group to the Bank before you can mortgage one of its sites" — one action, each step a
+    legal sale, one log entry; the bank gets back every house and hotel and pays half of each."""
+    g = hotel_game(edition)
+    g.push({"op": "build", "player": "Ann", "space": 37})
+    before = g.cash["Ann"]
+    move = g.push({"op": "sell_building", "player": "Ann", "space": 37, "all": True})
+    assert not any(g.level(p) for p in DARK_BLUE)
+    assert g.bank_houses == 32 and g.bank_hotels == 12
+    assert g.cash["Ann"] - before == move.info["proceeds"] == 2 * 5 * 100
+    assert len([e for e in move.effects if e["t"] == "pay"]) == 1 and len(move.parts) == 1
+    if edition == "classic-us":
+        assert move.text == "Ann sells every building on the Dark Blue group (Park Place, Boardwalk) to the bank for $1,000"
+    g.push({"op": "mortgage", "player": "Ann", "space": 37})
+    with pytest.raises(Refused) as e:
+        g.push({"op": "sell_building", "player": "Ann", "space": 39, "all": True})
+    assert e.value.rule == "sell-nothing"
+
+
+@pytest.mark.parametrize("edition,refused", [("classic-us", False), ("uk", True), ("ru", False), ("kyiv", True)])
+def test_selling_a_whole_group_follows_the_hotel_rule(edition, refused):
+    """With two houses in the bank: a US hotel goes back as five houses and an RU hotel is sold whole with its
+    houses, so the whole group can go; a UK/Kyiv hotel must be "exchanged for 4 houses" first, which the bank
+    cannot do — the whole sale is refused with that step's reason, and nothing changes."""
+    g = hotel_game(edition)
+    exhaust_houses(g, 2)
+    before = g.to_json()
+    cmd = {"op": "sell_building", "player": "Ann", "space": 39, "all": True}
+    if refused:
+        with pytest.raises(Refused) as e:
+            g.push(cmd)
+        assert e.value.rule == "hotel-sale-stock" and g.to_json() == before
+    else:
+        g.push(cmd)
+        assert not any(g.level(p) for p in DARK_BLUE) and g.bank_houses == 2 + 4
+
+
+def test_sell_all_refusals():
+    g = hotel_game("classic-us")
+    with pytest.raises(Refused) as e:
+        g.push({"op": "sell_building", "player": "Ann", "space": 39, "all": True, "houses": 2})
+    assert e.value.rule == "input"
+    with pytest.raises(Refused) as e:
+        g.push({"op": "sell_building", "player": "Bob", "space": 39, "all": True})
+    assert e.value.rule == "sell-owner"
+    with pytest.raises(Refused) as e:
+        g.push({"op": "sell_building", "player": "Ann", "space": 39, "all": "yes"})
+    assert e.value.rule == "input"
+
+
+def two_builders(edition):
+    """Ann (dark blues) and Bob (light blues) may both build."""
+    g = full_group(edition)
+    own(g, "Bob", 6, 8, 9)
+    top_up(g, "Bob", 5000)
+    return g
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_no_shortage_auction_without_a_shortage(edition):
+    """us-classic-rules.txt "Building Shortages": "If there are a limited number of houses and hotels available
+    and two or more players wish to buy more than the Bank has, the houses or hotels must be sold at auction";
+    uk-2008 "Building shortage?" and ua-kyiv "Бракує споруд?" alike. With 31 houses in the bank and two players
+    who could take 8 + 12 = 20 at most, there is no shortage: the auction is refused, saying why."""
+    g = two_builders(edition)
+    g.push({"op": "build", "player": "Ann", "space": 39})
+    assert g.bank_houses == 31
+    bid = g.edition.spaces[37].house_cost
+    with pytest.raises(Refused) as e:
+        g.push({"op": "building_auction", "player": "Ann", "space": 37, "bid": bid})
+    assert e.value.rule == "building-auction-shortage"
+    if edition == "classic-us":
+        assert str(e.value) == ("No shortage of houses: the bank has 31 and the players who may build one now (Ann, Bob) "
+                                "could take 19 in all; buy at the printed price")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_shortage_needs_two_players_who_may_build(edition):
+    """"two or more players wish to buy": with one house left and only Ann able to build (Bob's group has a
+    mortgage), she buys it at the printed price; once Bob may build too, the house goes to auction."""
+    g = two_builders(edition)
+    g.push({"op": "mortgage", "player": "Bob", "space": 6})
+    lots = GREEN + ORANGE + [11, 13, 14]
+    own(g, "Cid", *lots)
+    top_up(g, "Cid", 50_000)
+    for _round in range(4):
+        for pos in lots:
+            if g.bank_houses > 1:
+                g.push({"op": "build", "player": "Cid", "space": pos})
+    drain(g, "Cid", 0)  # Cid could build more, but has no cash to bid with
+    bid = g.edition.spaces[37].house_cost
+    with pytest.raises(Refused) as e:
+        g.push({"op": "building_auction", "player": "Ann", "space": 37, "bid": bid})
+    assert e.value.rule == "building-auction-shortage"
+    if edition == "classic-us":
+        assert "only Ann may" in str(e.value)
+    g.push({"op": "unmortgage", "player": "Bob", "space": 6})
+    g.push({"op": "building_auction", "player": "Ann", "space": 37, "bid": bid})
+    assert g.lots[37].houses == 1 and g.bank_houses == 0
+
+
+def test_a_shortage_of_hotels():
+    """The same for hotels: two players with four houses on every lot, and the bank's last hotel."""
+    g = two_builders("classic-us")
+    for _ in range(4):
+        for pos in DARK_BLUE + [6, 8, 9]:
+            g.push({"op": "build", "player": "Ann" if pos in DARK_BLUE else "Bob", "space": pos})
+    with pytest.raises(Refused) as e:
+        g.push({"op": "building_auction", "player": "Ann", "space": 37, "bid": 10})
+    assert str(e.value).startswith("No shortage of hotels: the bank has 12 and the players who may build one now "
+                                   "(Ann, Bob) could take 5 in all")
+    own(g, "Cid", 1, 3, 11, 13, 14, 16, 18, 19, 21, 23, 24)
+    top_up(g, "Cid", 50_000)
+    for lots in ([1, 3], [11, 13, 14], [16, 18, 19], [21, 23, 24]):
+        for _ in range(5):
+            for pos in lots:
+                if g.bank_hotels > 1 or g.lots[pos].houses < 4:
+                    g.push({"op": "build", "player": "Cid", "space": pos})
+    assert g.bank_hotels == 1
+    g.push({"op": "building_auction", "player": "Ann", "space": 37, "bid": 10})
+    assert g.lots[37].hotel and g.bank_hotels == 0

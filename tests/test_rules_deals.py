@@ -98,6 +98,121 @@ def test_get_out_of_jail_free_kept_used_and_sold(edition):
     assert e.value.rule == "jail-card-none"
 
 
+@pytest.mark.parametrize("edition,card", [("uk", "cc-fine-or-chance"), ("kyiv", "cc-fare-fine")])
+def test_pay_a_fine_or_take_a_chance(edition, card):
+    """The UK Community Chest card "Pay a £10 fine or take a Chance" (its Kyiv counterpart, which takes its slot
+    in the deck, likewise): both choices. The fine is paid to the bank; taking a Chance moves no money, and the
+    Chance card drawn is recorded next. A card without the choice in the command is the fine (logs recorded
+    before the choice existed)."""
+    g = game(edition)
+    assert g.edition.cards[card].choices == ("pay", "draw")
+    move = g.push({"op": "card", "player": "Ann", "card": card, "choice": "pay"})
+    assert g.cash["Ann"] == 1490 and move.info["choice"] == "pay"
+    move = g.push({"op": "card", "player": "Ann", "card": card, "choice": "draw"})
+    assert g.cash["Ann"] == 1490 and not [e for e in move.effects if e["t"] == "pay"]
+    deck = g.edition.decks["chance"]
+    assert f"takes a {deck} card instead of paying {g.edition.fmt(10)}" in move.text
+    g.push({"op": "card", "player": "Ann", "card": card})
+    assert g.cash["Ann"] == 1480
+    with pytest.raises(Refused) as e:
+        g.push({"op": "card", "player": "Ann", "card": card, "choice": "chest"})
+    assert e.value.rule == "input" and "pay, draw" in str(e.value)
+    drain(g, "Ann", 5)
+    g.push({"op": "card", "player": "Ann", "card": card, "choice": "pay"})
+    assert g.debts["Ann"] == [["bank", 10, "card"]]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_card_without_a_choice_takes_none(edition):
+    """Only a card that prints a choice takes "choice"; the US and RU decks have no such card."""
+    g = game(edition)
+    chooser = [c.id for c in g.edition.cards.values() if c.choices]
+    assert bool(chooser) == (edition in ("uk", "kyiv"))
+    plain = cards_of(g, "pay")[0]
+    with pytest.raises(Refused) as e:
+        g.push({"op": "card", "player": "Ann", "card": plain.id, "choice": "pay"})
+    assert e.value.rule == "input"
+
+
+def both_jail_cards(edition="classic-us"):
+    g = game(edition)
+    for card in cards_of(g, "jail_card"):
+        g.push({"op": "card", "player": "Ann", "card": card.id})
+    assert len(g.jail_cards_of("Ann")) == 2
+    return g
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_jail_cards_are_cards_not_a_count(edition):
+    """uk-2008 "GET OUT OF JAIL FREE": "Put the card to the bottom of the appropriate pile"; a trade is "any
+    combination of cash, other property or Get Out of Jail Free cards": which card changes hands is named by its
+    deck (or id); a bare count is accepted when it leaves no doubt (old logs)."""
+    g = both_jail_cards(edition)
+    chance, chest = (cards_of(g, "jail_card", deck)[0].id for deck in ("chance", "chest"))
+    with pytest.raises(Refused) as e:
+        g.push({"op": "trade", "from": "Ann", "to": "Bob", "give": {"jail_cards": 1}, "get": {"cash": 30}})
+    assert e.value.rule == "jail-card-which"
+    move = g.push({"op": "trade", "from": "Ann", "to": "Bob", "give": {"jail_cards": ["chest"]}, "get": {"cash": 30}})
+    assert g.jail_cards_of("Bob") == [chest] and g.jail_cards_of("Ann") == [chance]
+    assert g.edition.decks["chest"] in move.text
+    g.pop()
+    g.push({"op": "trade", "from": "Ann", "to": "Bob", "give": {"jail_cards": [chance]}})
+    assert g.jail_cards_of("Bob") == [chance]
+    g.pop()
+    g.push({"op": "trade", "from": "Ann", "to": "Bob", "give": {"jail_cards": 2}})  # both: no doubt
+    assert sorted(g.jail_cards_of("Bob")) == sorted([chance, chest])
+    g.push({"op": "trade", "from": "Bob", "to": "Ann", "give": {"jail_cards": ["chance", "chest"]}})
+    for bad, rule in ((["chance", "chance"], "jail-card-none"), ([chance, "chance"], "jail-card-none"),
+                      ([chance, chance], "input"), (["jail"], "input"),
+                      ("chance", "input"), (3, "trade-jail-cards")):
+        with pytest.raises(Refused) as e:
+            g.push({"op": "trade", "from": "Ann", "to": "Bob", "give": {"jail_cards": bad}})
+        assert e.value.rule == rule, bad
+    held = g.to_json()["players"]["Ann"]
+    assert sorted(held["jail_card_decks"]) == ["chance", "chest"] and sorted(held["jail_card_ids"]) == sorted([chance, chest])
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_using_a_jail_card_says_which_and_it_goes_back_to_its_own_deck(edition):
+    """us-classic-rules.txt: the card "is held until used and then returned to the bottom of the deck" — its own
+    deck: with both held, the command says which."""
+    g = both_jail_cards(edition)
+    chance = cards_of(g, "jail_card", "chance")[0].id
+    with pytest.raises(Refused) as e:
+        g.push({"op": "jail_card", "player": "Ann", "use": True})
+    assert e.value.rule == "jail-card-which"
+    move = g.push({"op": "jail_card", "player": "Ann", "use": True, "card": "chance"})
+    assert g.jail_cards[chance] is None and move.info["card"] == chance
+    assert g.edition.decks["chance"] in move.text
+    g.push({"op": "jail_card", "player": "Ann", "use": True})  # one left: no doubt
+    assert g.jail_cards_of("Ann") == []
+
+
+def test_bankruptcy_names_the_jail_cards():
+    """The log names each card that changes hands in a bankruptcy (to the creditor, or back to its deck)."""
+    g = both_jail_cards()
+    drain(g, "Ann", 0)
+    g.push({"op": "jail_fine", "player": "Ann"})
+    move = g.push({"op": "bankrupt", "player": "Ann"})
+    assert ("the Community Chest Get Out of Jail Free card, the Chance Get Out of Jail Free card go back under their "
+            "decks") in move.text
+
+
+@pytest.mark.parametrize("edition,most", [("classic-us", 11), ("uk", 8), ("ru", 8), ("kyiv", 8)])
+def test_how_many_players_the_box_allows(edition, most):
+    """us-classic-rules.txt "Equipment": "11 MONOPOLY tokens"; uk-2008 "CONTENTS: Gameboard, 8 tokens"; ru-2004
+    "8 золотых фишек-люкс"; ua-kyiv "ВМІСТ: ... 8 фішок" — one token a player, and at least two players."""
+    names = [f"P{i}" for i in range(most + 1)]
+    g = game(edition, players=names[:most])
+    assert len(g.players) == most and g.edition.max_players == most
+    for n in (1, most + 1):
+        with pytest.raises(Refused) as e:
+            game(edition, players=names[:n])
+        assert e.value.rule == "players"
+        if edition == "classic-us":
+            assert str(e.value) == f"{g.edition.name} is for 2 to 11 players (one token each), not {n}"
+
+
 def test_unknown_card():
     g = game()
     with pytest.raises(Refused, match="banker cards --edition classic-us"):

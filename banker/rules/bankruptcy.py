@@ -6,11 +6,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import parse
+from .building import run_sell_building
+from .cards import jail_card_name
 from .debts import spend, who
 from .errors import Refused
 from .messages import Msg
+from .mortgage import run_mortgage
+from .raising import RaisePlan, raise_plan
 from .state import BANK, POT
-from .valuation import building_sale_value, interest, max_raisable, valuation
+from .valuation import building_sale_value, interest, valuation
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, Tx
@@ -38,9 +42,9 @@ def preview(state: GameState, player: str) -> dict[str, Any]:
         "player": player,
         "creditor": BANK if creditor == POT else creditor,
         "debt": sum(c[1] for c in claims),
-        "can_raise": max_raisable(state, player),
+        "can_raise": state.cash[player] + raise_plan(state, player).total,
         "cash": state.cash[player],
-        "buildings_value": sum(building_sale_value(state, p) for p in deeds),
+        "buildings_value": 0,  # what the bank pays for the buildings in the bankruptcy itself
         "deeds": deeds,
         "mortgaged": [p for p in deeds if state.lots[p].mortgaged],
         "jail_cards": state.jail_cards_of(player),
@@ -54,6 +58,7 @@ def preview(state: GameState, player: str) -> dict[str, Any]:
         out["refused"] = e
         return out
     state.pop()
+    out["buildings_value"] = sum(e["amount"] for e in move.effects if e["t"] == "pay" and e["for"] == "sell building")
     out["effects"] = move.effects
     out["parts"] = move.parts
     return out
@@ -66,7 +71,8 @@ def run_bankrupt(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     if not claims:
         raise Refused("bankrupt-no-debt", Msg("bankrupt.no-debt", player=p))
     total = sum(c[1] for c in claims)
-    can = max_raisable(state, p)
+    plan = raise_plan(state, p)
+    can = state.cash[p] + plan.total
     if can >= total:
         raise Refused("bankrupt-avoidable", Msg("bankrupt.avoidable", player=p, can=fmt(can), debt=fmt(total)))
     creditor = claims[0][0]
@@ -85,7 +91,7 @@ def run_bankrupt(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     if creditor == BANK:
         _to_bank(state, tx, p, final)
     else:
-        _to_player(state, tx, p, creditor, lift, final)
+        _to_player(state, tx, p, creditor, lift, final, plan)
     tx.add({"t": "bankrupt", "player": p, "creditor": creditor})
     if final:
         finish(state, tx, "bankruptcies")
@@ -93,7 +99,21 @@ def run_bankrupt(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
         finish(state, tx, "last player")
 
 
-def _to_player(state: GameState, tx: Tx, p: str, c: str, lift: list[int], final: bool) -> None:
+def _jail_cards_to(state: GameState, tx: Tx, p: str, to: str | None) -> None:
+    """Every Get Out of Jail Free card the bankrupt holds goes to ``to`` (None: back under its
+    own deck), each named in the log."""
+    cards = state.jail_cards_of(p)
+    for card in cards:
+        tx.jail_card(card, to)
+    if cards:
+        names = [jail_card_name(state, card) for card in cards]
+        if to is None:
+            tx.say("log.bankrupt-jail-cards-back", cards=names, n=len(cards))
+        else:
+            tx.say("log.bankrupt-jail-cards", cards=names, player=to, n=len(cards))
+
+
+def _to_player(state: GameState, tx: Tx, p: str, c: str, lift: list[int], final: bool, plan: RaisePlan) -> None:
     deeds = state.deeds_of(p)
     fmt = state.edition.fmt
     if final:
@@ -101,26 +121,22 @@ def _to_player(state: GameState, tx: Tx, p: str, c: str, lift: list[int], final:
         # buildings included (us-classic-rules.txt, Short Game rule 3).
         for pos in deeds:
             tx.owner(pos, c)
-        for card in state.jail_cards_of(p):
-            tx.jail_card(card, c)
+        _jail_cards_to(state, tx, p, c)
         tx.pay(p, c, state.cash[p], "bankruptcy")
         return
     if state.edition.rules.bankrupt_to_player_mortgages_first:
-        # "Pay whatever money you were able to raise": everything is raised first.
-        for pos in deeds:
-            _return_buildings(state, tx, pos, paid_to=p)
-        for pos in deeds:
-            if not state.lots[pos].mortgaged:
-                tx.mortgaged(pos, True)
-                tx.pay(BANK, p, state.edition.spaces[pos].mortgage, "mortgage")
+        # "Pay whatever money you were able to raise": the sales and mortgages that raise the
+        # most (raise_plan), made now; buildings the bank could not take back (a hotel with no
+        # houses in the bank to exchange it for) stay on their deeds and go with them.
+        for step in plan.steps:
+            (run_sell_building if step["op"] == "sell_building" else run_mortgage)(state, tx, step)
     else:
         for pos in deeds:
             _return_buildings(state, tx, pos, paid_to=c)
     tx.pay(p, c, state.cash[p], "bankruptcy")
     for pos in deeds:
         tx.owner(pos, c)
-    for card in state.jail_cards_of(p):
-        tx.jail_card(card, c)
+    _jail_cards_to(state, tx, p, c)
     for pos in lift:
         if pos not in deeds or not state.lots[pos].mortgaged:
             raise Refused("bankrupt-lift", Msg("bankrupt.lift", space=state.edition.spaces[pos].name, player=c))
@@ -157,8 +173,7 @@ def _to_bank(state: GameState, tx: Tx, p: str, final: bool) -> None:
         tx.mortgaged(pos, False)
         if not final:
             tx.pending(pos, True)  # the bank auctions every deed, unmortgaged
-    for card in state.jail_cards_of(p):
-        tx.jail_card(card, None)  # back to the bottom of its deck
+    _jail_cards_to(state, tx, p, None)  # each back to the bottom of its own deck
     tx.pay(p, BANK, state.cash[p], "bankruptcy")
     if deeds and not final:
         tx.say("log.bank-auctions", spaces=[state.edition.spaces[pos].name for pos in deeds])
@@ -183,6 +198,6 @@ def finish(state: GameState, tx: Tx, reason: str) -> None:
 def run_end_game(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     debtors = [p for p in state.active_players if state.debts.get(p)]
     if debtors:
-        raise Refused("end-debt", Msg("end.debt", players=debtors))
+        raise Refused("end-debt", Msg("end.debt", players=debtors, n=len(debtors)))
     tx.say("log.end")
     finish(state, tx, "time" if state.variant.timed else "agreed")

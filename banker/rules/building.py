@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import parse
-from .debts import spend
+from .debts import require_no_debt, spend
 from .errors import Refused
 from .messages import Msg
 from .state import BANK
@@ -76,14 +76,73 @@ def run_build(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     tx.say("log.build", player=player, kind=what, space=space.name, amount=state.edition.fmt(price))
 
 
+def auction_min_bid(state: GameState, space: Space) -> int:
+    """The lowest bid in a shortage auction for a building on ``space`` (RU: the printed price)."""
+    return space.house_cost if state.edition.rules.building_auction_start == "printed" else 1
+
+
+def building_demand(state: GameState, kind: str, bidder: str | None = None) -> dict[str, int]:
+    """Who may build a ``kind`` ("house" or "hotel") now, and how many of that kind each could
+    still take: every player with no open debt, the cash for the lowest bid, and a lot where
+    building that kind is legal now (full unmortgaged group, evenly, the bank has one); the
+    count covers every lot of those groups (houses up to the number before a hotel, one hotel a
+    lot). ``bidder``'s cash is not looked at (its bid is checked on its own). See
+    :func:`no_shortage` and docs/rules.md."""
+    hbh = state.houses_before_hotel
+    out: dict[str, int] = {}
+    for p in state.active_players:
+        if state.debts.get(p):
+            continue
+        groups: set[str] = set()
+        for pos in state.deeds_of(p):
+            space = state.edition.spaces[pos]
+            if space.kind != "street" or space.group in groups:
+                continue
+            try:
+                what, _price = check_build(state, p, space)
+            except Refused:
+                continue
+            if what == kind and (p == bidder or state.cash[p] >= auction_min_bid(state, space)):
+                groups.add(space.group)
+        if groups:
+            lots = [state.lots[pos] for g in sorted(groups) for pos in state.group_positions(g)]
+            out[p] = sum((hbh - lot.houses if kind == "house" else 1) for lot in lots if not lot.hotel)
+    return out
+
+
+def no_shortage(state: GameState, kind: str, bidder: str | None = None) -> Refused | None:
+    """Why there is no shortage of ``kind`` now, or None when there is one.
+
+    us-classic-rules.txt "Building Shortages": "If there are a limited number of houses and
+    hotels available and two or more players wish to buy more than the Bank has, the houses or
+    hotels must be sold at auction": a shortage is two or more players who may build that kind
+    now (:func:`building_demand`) and a bank holding fewer than they could take in all."""
+    demand = building_demand(state, kind, bidder)
+    stock = state.bank_houses if kind == "house" else state.bank_hotels
+    builders = [p for p in state.players if p in demand]
+    if len(builders) < 2:
+        return Refused("building-auction-shortage", Msg(f"building-auction.one-builder.{kind}", players=builders))
+    if stock >= sum(demand.values()):
+        return Refused("building-auction-shortage", Msg(f"building-auction.no-shortage.{kind}", stock=stock,
+                                                        players=builders, want=sum(demand.values())))
+    return None
+
+
 def run_building_auction(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    """The building-shortage auction: the winner puts the building on a lot at the bid."""
+    """The building-shortage auction: the winner puts the building on a lot at the bid.
+
+    Refused when there is no shortage (:func:`no_shortage`): then the building is bought at the
+    printed price."""
     player = parse.player(state, cmd)
     space = parse.street(state, cmd)
     bid = parse.amount(cmd, "bid", 1)
     kind, price = check_build(state, player, space)
+    require_no_debt(state, player)
     fmt = state.edition.fmt
-    if state.edition.rules.building_auction_start == "printed" and bid < price:
+    refusal = no_shortage(state, kind, bidder=player)
+    if refusal is not None:
+        raise refusal
+    if bid < auction_min_bid(state, space):
         raise Refused("building-auction-start", Msg("building-auction.start", amount=fmt(price)))
     spend(tx, player, BANK, bid, "building auction", Msg("what.auction-bid", amount=fmt(bid)))
     _put_building(tx, space, kind)
@@ -93,7 +152,13 @@ def run_building_auction(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> No
 
 
 def hotel_sale_houses(state: GameState, space: Space, wanted: int | None) -> int:
-    """How many houses stay on a lot whose hotel is sold, per the edition's rule."""
+    """How many houses stay on a lot whose hotel is sold, per the edition's rule.
+
+    ``wanted`` is the command's ``"houses"`` (None: the default). US (``break_down``): the
+    group must stay even ("one hotel equals five houses ... evenly"): the lot keeps at least
+    one house fewer than the highest other lot, unless the bank is short of houses, which
+    forces it down to what the bank has (docs/rules.md).
+    """
     hbh = state.houses_before_hotel
     stock = state.bank_houses
     rule = state.edition.rules.hotel_sale
@@ -112,14 +177,32 @@ def hotel_sale_houses(state: GameState, space: Space, wanted: int | None) -> int
         if wanted and stock < hbh:
             raise Refused("hotel-sale-stock", Msg("hotel-sale.whole-stock", stock=stock, space=name, hbh=hbh))
         return wanted
-    # break_down: a hotel counts as hbh+1 houses, broken down as far as the bank allows
+    # break_down: a hotel counts as hbh+1 houses, broken down evenly as far as the bank allows
+    top = min(hbh, stock)
+    others = [p for p in state.group_positions(space.group) if p != space.position]
+    highest = max(others, key=state.level, default=None)
+    even = max(0, min(hbh, state.level(highest) - 1)) if highest is not None else 0
+    low = min(even, top)  # a shortage of houses may force the lot below the even level, to what the bank has
     if wanted is None:
-        return min(hbh, stock)
+        return top
     if not 0 <= wanted <= hbh:
         raise Refused("input", Msg("input.hotel-houses", high=hbh, value=wanted))
     if wanted > stock:
         raise Refused("hotel-sale-stock", Msg("hotel-sale.stock", stock=stock, space=name))
+    if wanted < low:
+        raise Refused("hotel-sale-evenly", Msg("hotel-sale.evenly", space=name, low=low, n=wanted,
+                                               other=state.edition.spaces[highest].name,
+                                               other_level=describe_level(state, highest)))
     return wanted
+
+
+def hotels_sold(state: GameState, space: Space, left: int) -> list[int]:
+    """The lots whose hotels go in one sale: a hotel sold whole takes every hotel of its group
+    with it where the edition says so (RU: "Все Отели одной цветовой группы должны
+    продаваться одновременно"); an exchange for houses is one hotel at a time."""
+    if left == 0 and state.edition.rules.hotels_sold_whole_together:
+        return [p for p in state.group_positions(space.group) if state.lots[p].hotel]
+    return [space.position]
 
 
 def check_sale(state: GameState, player: str, space: Space) -> None:
@@ -137,6 +220,8 @@ def check_sale(state: GameState, player: str, space: Space) -> None:
 
 
 def sale_proceeds(state: GameState, space: Space, houses_left: int | None = None) -> int:
+    """What the bank pays for one step of selling on ``space``: a house, or its hotel down to
+    ``houses_left`` houses (each house not returned is paid too)."""
     lot = state.lots[space.position]
     each = half(space.house_cost)
     if not lot.hotel:
@@ -144,31 +229,100 @@ def sale_proceeds(state: GameState, space: Space, houses_left: int | None = None
     return each * (1 + state.houses_before_hotel - (houses_left or 0))
 
 
+def default_sale(state: GameState, space: Space) -> tuple[list[int], int]:
+    """The lots a plain ``sell_building`` on ``space`` (no "houses") sells from, and what it pays;
+    raises :class:`Refused` when the hotel cannot be sold now."""
+    if not state.lots[space.position].hotel:
+        return [space.position], sale_proceeds(state, space)
+    left = hotel_sale_houses(state, space, None)
+    lots = hotels_sold(state, space, left)
+    return lots, sum(sale_proceeds(state, state.edition.spaces[p], left) for p in lots)
+
+
+def _sell_hotels(tx: Tx, space: Space, left: int) -> tuple[list[int], int]:
+    """Take the hotel(s) off, leave ``left`` houses on each: the lots and the proceeds (not paid yet)."""
+    state = tx.state
+    lots = hotels_sold(state, space, left)
+    proceeds = 0
+    for pos in lots:
+        proceeds += sale_proceeds(state, state.edition.spaces[pos], left)
+        tx.hotel(pos, False)
+        tx.houses(pos, left)
+        tx.stock(houses=-left, hotels=1)
+    return lots, proceeds
+
+
+def _sell_house(tx: Tx, space: Space) -> int:
+    state = tx.state
+    proceeds = sale_proceeds(state, space)
+    tx.houses(space.position, state.lots[space.position].houses - 1)
+    tx.stock(houses=1)
+    return proceeds
+
+
 def run_sell_building(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     player = parse.player(state, cmd)
     space = parse.street(state, cmd)
+    if parse.flag(cmd, "all"):
+        if "houses" in cmd:
+            raise Refused("input", Msg("input.sell-all-houses"))
+        _sell_group(state, tx, player, space)
+        return
     check_sale(state, player, space)
     lot = state.lots[space.position]
     fmt = state.edition.fmt
+    names = state.edition.spaces
     if lot.hotel:
         wanted = parse.amount(cmd, "houses", 0) if "houses" in cmd else None
         left = hotel_sale_houses(state, space, wanted)
-        proceeds = sale_proceeds(state, space, left)
-        tx.hotel(space.position, False)
-        tx.houses(space.position, left)
-        tx.stock(houses=-left, hotels=1)
+        lots, proceeds = _sell_hotels(tx, space, left)
         tx.pay(BANK, player, proceeds, "sell building")
         if left:
             tx.say("log.sell-hotel", player=player, space=space.name, amount=fmt(proceeds), n=left)
+        elif len(lots) > 1:
+            tx.say("log.sell-hotels-whole", player=player, spaces=[names[p].name for p in lots], amount=fmt(proceeds))
         else:
             tx.say("log.sell-hotel-whole", player=player, space=space.name, amount=fmt(proceeds))
     else:
-        proceeds = sale_proceeds(state, space)
-        tx.houses(space.position, lot.houses - 1)
-        tx.stock(houses=1)
+        proceeds = _sell_house(tx, space)
         tx.pay(BANK, player, proceeds, "sell building")
         tx.say("log.sell-house", player=player, space=space.name, amount=fmt(proceeds))
     tx.info.update(proceeds=proceeds)
+
+
+def _sell_group(state: GameState, tx: Tx, player: str, space: Space) -> None:
+    """``"all": true``: every building of the group in one action, each step a legal sale
+    (us-classic-rules.txt: "All houses on one color-group may be sold at once"): always from
+    a highest lot; a hotel sold whole where the rules allow it, else exchanged or broken
+    down as a single sale would be (a step the rules refuse refuses the whole action)."""
+    group = state.group_positions(space.group)
+    names = state.edition.spaces
+    if state.lots[space.position].owner != player:
+        raise Refused("sell-owner", Msg("sell.owner", player=player, space=space.name))
+    built = [p for p in group if state.level(p)]
+    if not built:
+        raise Refused("sell-nothing", Msg("sell.nothing-group", group=state.edition.groups[space.group].name))
+    houses_before = sum(state.lots[p].houses for p in group)
+    hotels_before = sum(state.lots[p].hotel for p in group)
+    total = 0
+    while True:
+        standing = [p for p in group if state.level(p)]
+        if not standing:
+            break
+        step = names[max(standing, key=lambda p: (state.level(p), p))]
+        if state.lots[step.position].hotel:
+            try:
+                left = hotel_sale_houses(state, step, 0)
+            except Refused:
+                left = hotel_sale_houses(state, step, None)  # its refusal refuses the whole sale
+            total += _sell_hotels(tx, step, left)[1]
+        else:
+            total += _sell_house(tx, step)
+    tx.pay(BANK, player, total, "sell building")
+    tx.info.update(proceeds=total, all=True)
+    tx.say("log.sell-all", player=player, group=state.edition.groups[space.group].name,
+           spaces=[names[p].name for p in built], houses=houses_before, hotels=hotels_before, n=hotels_before,
+           amount=state.edition.fmt(total))
 
 
 def legal_builds(state: GameState, player: str) -> list[tuple[int, str, int]]:
@@ -206,7 +360,8 @@ def build_refusal(state: GameState, player: str) -> Refused | None:
 
 
 def legal_sales(state: GameState, player: str) -> list[tuple[int, int]]:
-    """(position, proceeds) for every building the player may sell now."""
+    """(position, proceeds) for every single sale (``sell_building`` without "houses") the
+    player may make now."""
     out = []
     for pos in state.deeds_of(player):
         space = state.edition.spaces[pos]
@@ -214,8 +369,29 @@ def legal_sales(state: GameState, player: str) -> list[tuple[int, int]]:
             continue
         try:
             check_sale(state, player, space)
-            left = hotel_sale_houses(state, space, None) if state.lots[pos].hotel else None
+            _lots, proceeds = default_sale(state, space)
         except Refused:
             continue
-        out.append((pos, sale_proceeds(state, space, left)))
+        out.append((pos, proceeds))
+    return out
+
+
+def legal_group_sales(state: GameState, player: str) -> list[tuple[int, int]]:
+    """(first lot, proceeds) for every group of the player's with buildings whose every
+    building may be sold now in one action (``"all": true``), found by trying it."""
+    out = []
+    seen: set[str] = set()
+    for pos in sorted(state.deeds_of(player)):
+        space = state.edition.spaces[pos]
+        if space.kind != "street" or space.group in seen:
+            continue
+        seen.add(space.group)
+        if not any(state.level(p) for p in state.group_positions(space.group)):
+            continue
+        try:
+            move = state.push({"op": "sell_building", "player": player, "space": pos, "all": True})
+        except Refused:
+            continue
+        state.pop()
+        out.append((pos, move.info["proceeds"]))
     return out

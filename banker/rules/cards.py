@@ -22,7 +22,7 @@ def card_amount(state: GameState, card: Card, player: str) -> int:
     if card.kind == "repairs":
         houses, hotels = state.buildings_of(player)
         return houses * e["house"] + hotels * e["hotel"]
-    return int(e.get("amount", 0))
+    return int(e.get("amount", 0))  # pay_or_draw: the payment, when that is the choice
 
 
 def describe_effect(state: GameState, card: Card) -> Msg:
@@ -32,6 +32,8 @@ def describe_effect(state: GameState, card: Card) -> Msg:
     t = card.kind
     if t in ("collect", "pay", "pay_each_player", "collect_from_each_player"):
         return Msg(f"effect.{t}", amount=fmt(e["amount"]))
+    if t == "pay_or_draw":
+        return Msg("effect.pay_or_draw", amount=fmt(e["amount"]), deck=state.edition.decks[e["deck"]])
     if t == "repairs":
         return Msg("effect.repairs", house=fmt(e["house"]), hotel=fmt(e["hotel"]))
     if t == "advance":
@@ -54,6 +56,15 @@ def run_card(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     e = card.effect
     t = card.kind
     deck = state.edition.decks[card.deck]
+    choice = cmd.get("choice")
+    if card.choices:
+        # a card that predates its choice in the logs (no "choice") was recorded as the payment
+        choice = card.choices[0] if choice is None else choice
+        if choice not in card.choices:
+            raise Refused("input", Msg("input.card-choice", card=card.id, choices=list(card.choices), value=repr(choice)))
+        tx.info.update(choice=choice)
+    elif choice is not None:
+        raise Refused("input", Msg("input.card-no-choice", card=card.id))
     tx.info.update(card=card.id)
     tx.say("log.card", player=player, deck=deck, text=card.text)
     if t == "collect":
@@ -64,6 +75,11 @@ def run_card(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
             houses, hotels = state.buildings_of(player)
             tx.say("log.card-repairs", houses=houses, hotels=hotels, n=hotels, amount=fmt(amount))
         if amount and not charge(tx, player, bank_account(state, "card"), amount, "card"):
+            tx.say("log.debt-open", player=player, cash=fmt(state.cash[player]))
+    elif t == "pay_or_draw":
+        if choice == "draw":
+            tx.say("log.card-draws", player=player, deck=state.edition.decks[e["deck"]], amount=fmt(e["amount"]))
+        elif not charge(tx, player, bank_account(state, "card"), e["amount"], "card"):
             tx.say("log.debt-open", player=player, cash=fmt(state.cash[player]))
     elif t == "pay_each_player":
         for other in state.active_players:
@@ -89,20 +105,71 @@ def run_card(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
         tx.say("log.card-kept")
 
 
+def jail_card_name(state: GameState, card_id: str) -> Msg:
+    """A Get Out of Jail Free card as the banker says it: by its deck."""
+    return Msg("jail-card.of-deck", deck=state.edition.decks[state.edition.cards[card_id].deck])
+
+
+def held_jail_cards(state: GameState, player: str, wanted: Any, op: str) -> list[str]:
+    """The player's Get Out of Jail Free cards named by ``wanted``: a list of card ids or deck
+    ids ("chance", "chest"), or a bare count, accepted when it leaves no doubt which cards are
+    meant (the player holds cards of one deck only, or gives every card it holds)."""
+    held = state.jail_cards_of(player)
+    cards = state.edition.cards
+    if isinstance(wanted, int) and not isinstance(wanted, bool):
+        if wanted < 0:
+            raise Refused("input", Msg("input.at-least", op=op, key="jail_cards", minimum=0, value=wanted))
+        if wanted > len(held):
+            raise Refused("trade-jail-cards", Msg("trade.jail-cards", player=player, held=len(held), n=wanted))
+        decks = {cards[c].deck for c in held}
+        if 0 < wanted < len(held) and len(decks) > 1:
+            raise Refused("jail-card-which", Msg("jail-card.which", player=player,
+                                                 cards=[jail_card_name(state, c) for c in held],
+                                                 decks=sorted(decks)))
+        return held[:wanted]
+    if not isinstance(wanted, list):
+        raise Refused("input", Msg("input.jail-cards", op=op, value=repr(wanted)))
+    out: list[str] = []
+    for name in wanted:
+        found = None
+        if isinstance(name, str):
+            key = name.strip().casefold()
+            if key in cards and cards[key].kind == "jail_card":
+                found = key if key in held else None
+                if found is None:
+                    raise Refused("jail-card-none", Msg("jail-card.not-held", player=player, card=repr(name)))
+            elif key in state.edition.decks:
+                found = next((c for c in held if cards[c].deck == key and c not in out), None)
+                if found is None:
+                    raise Refused("jail-card-none", Msg("jail-card.not-held-deck", player=player,
+                                                        deck=state.edition.decks[key]))
+        if found is None:
+            raise Refused("input", Msg("input.jail-cards", op=op, value=repr(name)))
+        if found in out:
+            raise Refused("input", Msg("input.jail-card-twice", op=op, card=jail_card_name(state, found)))
+        out.append(found)
+    return out
+
+
 def run_jail_card(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    """Use a held Get Out of Jail Free card: it goes back to the bottom of its deck."""
+    """Use a held Get Out of Jail Free card: it goes back to the bottom of its own deck."""
     player = parse.player(state, cmd)
     if not parse.flag(cmd, "use", True):
         raise Refused("input", Msg("input.jail-card-use"))
     held = state.jail_cards_of(player)
     wanted = cmd.get("card")
     if wanted is not None:
-        if wanted not in held:
-            raise Refused("jail-card-none", Msg("jail-card.not-held", player=player, card=repr(wanted)))
-        card_id = wanted
-    elif held:
-        card_id = held[0]
-    else:
+        if not isinstance(wanted, str):
+            raise Refused("input", Msg("input.jail-cards", op="jail_card", value=repr(wanted)))
+        card_id = held_jail_cards(state, player, [wanted], "jail_card")[0]
+    elif not held:
         raise Refused("jail-card-none", Msg("jail-card.none", player=player))
+    elif len({state.edition.cards[c].deck for c in held}) > 1:
+        raise Refused("jail-card-which", Msg("jail-card.which-use", player=player,
+                                             cards=[jail_card_name(state, c) for c in held],
+                                             decks=sorted({state.edition.cards[c].deck for c in held})))
+    else:
+        card_id = held[0]
     tx.jail_card(card_id, None)
+    tx.info.update(card=card_id)
     tx.say("log.jail-card", player=player, deck=state.edition.decks[state.edition.cards[card_id].deck])

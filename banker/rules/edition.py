@@ -31,6 +31,8 @@ CARD_EFFECTS = {
     "back": ("spaces",),
     "go_to_jail": (),
     "jail_card": (),
+    # a choice printed on the card: pay the amount to the bank, or draw a card of ``deck``
+    "pay_or_draw": ("amount",),
 }
 #: from this size on an amount is shown as a power of ten (see Money)
 HUGE_AMOUNT = 10**30
@@ -82,6 +84,11 @@ class Card:
             return True  # salary when passing GO
         return t not in ("back", "go_to_jail", "jail_card", "advance_nearest")
 
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The choices printed on the card (``"choice"`` in the command), or () for none."""
+        return ("pay", "draw") if self.kind == "pay_or_draw" else ()
+
 
 @dataclass(frozen=True)
 class EditionRules:
@@ -95,6 +102,9 @@ class EditionRules:
     #: exchanged for the houses it replaced), "exchange_or_whole" (exchange, or sell
     #: the hotel with its houses at once for half of all of them)
     hotel_sale: str = "exchange"
+    #: a hotel sold whole (not exchanged for houses) takes every hotel of its group with it,
+    #: in one sale (RU 2004: "Все Отели одной цветовой группы должны продаваться одновременно")
+    hotels_sold_whole_together: bool = False
     #: lowest bid in a building-shortage auction: "one" or "printed" (house cost)
     building_auction_start: str = "one"
     property_auction_min_bid: int = 1
@@ -147,6 +157,10 @@ class Edition:
     cards: Mapping[str, Card]
     decks: Mapping[str, str]
     source: str = "<data>"
+    #: how many may play: the box's tokens (us-classic-rules.txt "11 MONOPOLY tokens"; UK, RU
+    #: and Kyiv boxes hold 8); a game needs two
+    min_players: int = 2
+    max_players: int = 8
 
     def space(self, position: int) -> Space:
         return self.spaces[position]
@@ -293,6 +307,8 @@ def _card(check: _Check, raw: Mapping[str, Any], spaces: tuple[Space, ...]) -> C
             check.fail(where, f"advance to {to}: no such space")
     if effect["type"] == "advance_nearest" and effect.get("kind") not in ("railroad", "utility"):
         check.fail(where, "advance_nearest needs kind = railroad or utility")
+    if effect["type"] == "pay_or_draw" and effect.get("deck") not in DECKS:
+        check.fail(where, f"pay_or_draw needs deck = {' or '.join(DECKS)}")
     return Card(id=cid, deck=deck, text=text, effect=dict(effect))
 
 
@@ -355,6 +371,8 @@ def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Editio
     decks_raw = data.get("decks") or {}
     decks = {d: str(decks_raw.get(d, d.title())) for d in DECKS}
     variants = tuple(data.get("variants") or ("classic",))
+    min_players = check.int_(data, "min_players", "header", 2) if "min_players" in data else 2
+    max_players = check.int_(data, "max_players", "header", min_players) if "max_players" in data else 8
     return Edition(
         id=eid,
         name=check.str_(data, "name", "header"),
@@ -373,6 +391,8 @@ def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Editio
         cards=cards,
         decks=decks,
         source=source,
+        min_players=min_players,
+        max_players=max_players,
     )
 
 

@@ -11,29 +11,35 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .building import legal_builds, legal_sales
+from .building import legal_builds, legal_group_sales, legal_sales
 from .mortgage import legal_mortgages, legal_unmortgages
-from .valuation import max_raisable
+from .raising import raise_plan
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
 
 
 def raise_cash_options(state: GameState, player: str) -> dict[str, Any]:
-    """The "raise cash" view for a debtor: every legal sale and mortgage with its
-    proceeds, and the most that could be raised in all."""
+    """The "raise cash" view for a debtor: every legal sale (one building, or a whole group at
+    once) and mortgage with its proceeds, the most that can be raised in all (cash + what the
+    best legal sequence raises, see :mod:`banker.rules.raising`) and that sequence."""
     sales = [{"op": "sell_building", "player": player, "space": pos, "proceeds": amount}
              for pos, amount in legal_sales(state, player)]
+    groups = [{"op": "sell_building", "player": player, "space": pos, "all": True, "proceeds": amount}
+              for pos, amount in legal_group_sales(state, player)]
     mortgages = [{"op": "mortgage", "player": player, "space": pos, "proceeds": amount}
                  for pos, amount in legal_mortgages(state, player)]
     debt = state.debt_total(player)
-    can = max_raisable(state, player)
+    plan = raise_plan(state, player)
+    can = state.cash[player] + plan.total
     return {
         "player": player,
         "debt": debt,
         "cash": state.cash[player],
         "sales": sales,
+        "group_sales": groups,
         "mortgages": mortgages,
+        "plan": [{**cmd, "proceeds": amount} for cmd, amount in zip(plan.steps, plan.proceeds, strict=True)],
         "max_raisable": can,
         "bankruptcy_unavoidable": bool(debt) and can < debt,
     }
@@ -50,8 +56,8 @@ def legal_actions(state: GameState, player: str | None = None) -> Iterator[dict[
         yield {"op": "salary", "player": p}
         if not in_debt:
             yield {"op": "jail_fine", "player": p}
-        if state.jail_cards_of(p):
-            yield {"op": "jail_card", "player": p, "use": True}
+        for card in state.jail_cards_of(p):
+            yield {"op": "jail_card", "player": p, "use": True, "card": card}
         for pos, lot in state.lots.items():
             space = state.edition.spaces[pos]
             if lot.owner is None and not in_debt:
@@ -65,11 +71,13 @@ def legal_actions(state: GameState, player: str | None = None) -> Iterator[dict[
             yield {"op": "build", "player": p, "space": pos}
         for pos, _ in legal_sales(state, p):
             yield {"op": "sell_building", "player": p, "space": pos}
+        for pos, _ in legal_group_sales(state, p):
+            yield {"op": "sell_building", "player": p, "space": pos, "all": True}
         for pos, _ in legal_mortgages(state, p):
             yield {"op": "mortgage", "player": p, "space": pos}
         for pos, _ in legal_unmortgages(state, p):
             yield {"op": "unmortgage", "player": p, "space": pos}
-        if in_debt and max_raisable(state, p) < state.debt_total(p):
+        if in_debt and cash + raise_plan(state, p).total < state.debt_total(p):
             yield {"op": "bankrupt", "player": p}
     if not any(state.debts.get(p) for p in state.active_players):
         yield {"op": "end_game"}

@@ -166,7 +166,7 @@ EN: dict[str, Template] = {
     "input.too-big": "{op}: the command holds too many values (more than {limit}); a command is a small JSON object",
     # --- setup
     "setup.variant": "The {edition} rule book has no {variant}; choose one of: {variants}",
-    "setup.count": "A game needs 2 to 8 players, not {n}",
+    "setup.count": "{edition} is for {low} to {high} players (one token each), not {n}",
     "setup.name": "Player name {name} must be non-empty text without outer spaces",
     "setup.reserved": "{name} is reserved for the bank; choose another player name",
     "setup.same": "Two players are called {name}; names must differ",
@@ -278,7 +278,8 @@ EN: dict[str, Template] = {
     "bankrupt.avoidable": "{player} can still raise {can} (selling buildings, mortgaging) for a debt of {debt}: "
                           "bankruptcy is only for a debt that cannot be paid",
     "bankrupt.lift": "\"lift\" names {space}, not a mortgaged deed {player} receives",
-    "end.debt": "{players} still owe money: settle the debt or declare bankruptcy before ending the game",
+    "end.debt": ["{players} still owes money: settle the debt or declare bankruptcy before ending the game",
+                 "{players} still owe money: settle the debts or declare bankruptcy before ending the game"],
     # --- log descriptions
     "log.salary": "{player} collects {amount} salary",
     "log.salary-landed": "{player} collects {amount} salary for landing on GO",
@@ -329,4 +330,33 @@ EN: dict[str, Template] = {
     "reason.last player": "one player left",
     "reason.time": "time",
     "reason.agreed": "agreed end",
+    # --- sales of a whole group, shortages, card choices, jail cards by deck
+    "input.sell-all-houses": "sell_building: \"all\" sells every building of the group; leave out \"houses\"",
+    "input.card-choice": "card {card}: \"choice\" must be one of {choices}, not {value}",
+    "input.card-no-choice": "Card {card} offers no choice: leave out \"choice\"",
+    "input.jail-cards": "{op}: a Get Out of Jail Free card is named by its deck (\"chance\", \"chest\") or its card id, not "
+                        "{value}",
+    "input.jail-card-twice": "{op}: {card} is named twice",
+    "sell.nothing-group": "The {group} group has no buildings to sell",
+    "hotel-sale.evenly": "Sell evenly: {other} has {other_level}, so the hotel on {space} comes down to at least {low} houses, "
+                         "not {n} (fewer only when the bank is short of houses)",
+    "building-auction.one-builder.house": "No shortage auction: it is for two or more players who may build a house now, and "
+                                          "only {players} may; buy the house at the printed price",
+    "building-auction.one-builder.hotel": "No shortage auction: it is for two or more players who may build a hotel now, and "
+                                          "only {players} may; buy the hotel at the printed price",
+    "building-auction.no-shortage.house": "No shortage of houses: the bank has {stock} and the players who may build one now "
+                                          "({players}) could take {want} in all; buy at the printed price",
+    "building-auction.no-shortage.hotel": "No shortage of hotels: the bank has {stock} and the players who may build one now "
+                                          "({players}) could take {want} in all; buy at the printed price",
+    "effect.pay_or_draw": "pay {amount} to the bank, or draw a {deck} card",
+    "log.card-draws": "{player} takes a {deck} card instead of paying {amount}",
+    "jail-card.of-deck": "the {deck} Get Out of Jail Free card",
+    "jail-card.which": "{player} holds {cards}: name the one that changes hands by its deck ({decks}) in \"jail_cards\"",
+    "jail-card.which-use": "{player} holds {cards}: say which is used (\"card\": one of {decks})",
+    "jail-card.not-held-deck": "{player} holds no Get Out of Jail Free card from the {deck} deck",
+    "log.sell-hotels-whole": "{player} sells the hotels on {spaces} to the bank for {amount} with their houses (all the hotels "
+                             "of a group go together)",
+    "log.sell-all": "{player} sells every building on the {group} group ({spaces}) to the bank for {amount}",
+    "log.bankrupt-jail-cards": ["{cards} goes to {player}", "{cards} go to {player}"],
+    "log.bankrupt-jail-cards-back": ["{cards} goes back under its deck", "{cards} go back under their decks"],
 }

@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Any
 from .edition import Edition, Space
 from .errors import Refused
 from .messages import Msg, shown
-from .state import BANK, MAX_PLAYERS, check_text, forbidden_char, name_key
+from .state import BANK, check_text, forbidden_char, name_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
 
-#: one amount may be at most this many times all the starting cash of a full table (8 players):
-#: 100 x 8 x 1,500 = 1,200,000 in every edition shipped. A real table never moves that much at once
+#: one amount may be at most this many times a player's starting cash (a hundred times what a table
+#: of eight starts with): 800 x 1,500 = 1,200,000 in every edition shipped. A real table never moves that much at once
 #: (all the notes in a box are about 15,000-20,000); anything more is a typing slip, and kept out of
 #: the log it can never overflow a screen, the page or an export.
-AMOUNT_FACTOR = 100
+AMOUNT_FACTOR = 800
 #: how deeply a command's objects and lists may nest (the deepest real one, a trade, uses 3)
 DEPTH_LIMIT = 8
 #: how many values (keys, items) one command may hold in all (a trade of every deed uses about 40)
@@ -35,7 +35,7 @@ SIZE_LIMIT = 200
 
 def amount_limit(edition: Edition) -> int:
     """The largest amount (or any other whole number) a command may carry at this edition's table."""
-    return AMOUNT_FACTOR * MAX_PLAYERS * edition.start_cash
+    return AMOUNT_FACTOR * edition.start_cash
 
 
 def check_command(state: GameState, cmd: Mapping[str, Any]) -> None:

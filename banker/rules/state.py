@@ -22,8 +22,6 @@ from .messages import Msg, render_parts, shown
 BANK = "bank"
 POT = "pot"  # the Free Parking pot (house rule)
 RESERVED = {BANK, POT}
-#: players at one table (every rule book: 2 to 8)
-MIN_PLAYERS, MAX_PLAYERS = 2, 8
 #: the longest player name a new game accepts, in characters: room for a first name and a
 #: patronymic or surname ("Александра Владимировна" is 23), short enough for the console's and
 #: the page's columns beside the cash
@@ -73,9 +71,7 @@ def name_key(name: str) -> str:
 def new_players(names: Iterable[Any]) -> tuple[str, ...]:
     """The players of a new game by today's rules, NFC-normalised; :class:`Refused` says which
     name is refused and why. Sessions already recorded keep their names (see :meth:`Setup.for_new_game`)."""
-    players = list(names)
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise Refused("players", Msg("setup.count", n=len(players)))
+    players = list(names)  # how many: the edition's box decides (GameState checks it)
     out: list[str] = []
     seen: dict[str, str] = {}
     for name in players:
@@ -231,8 +227,9 @@ class GameState:
             raise Refused("variant", Msg("setup.variant", edition=edition.name, variant=variant.name.lower(),
                                          variants=list(edition.variants)))
         players = list(setup.players)
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise Refused("players", Msg("setup.count", n=len(players)))
+        if not edition.min_players <= len(players) <= edition.max_players:
+            raise Refused("players", Msg("setup.count", edition=edition.name, low=edition.min_players,
+                                         high=edition.max_players, n=len(players)))
         seen: set[str] = set()
         for name in players:
             if not isinstance(name, str) or not name.strip() or name != name.strip():
@@ -463,6 +460,7 @@ class GameState:
                 "cash": self.cash[p],
                 "jail_cards": len(self.jail_cards_of(p)),
                 "jail_card_ids": self.jail_cards_of(p),
+                "jail_card_decks": [self.edition.cards[c].deck for c in self.jail_cards_of(p)],
                 "bankrupt": p in self.bankrupt,
                 "debt": debt,
                 "deeds": sorted(self.deeds_of(p)),

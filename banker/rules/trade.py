@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import parse
+from .cards import held_jail_cards, jail_card_name
 from .debts import describe_debt, spend
 from .errors import Refused
 from .messages import Msg
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
 SIDE_KEYS = ("cash", "spaces", "jail_cards")
 
 
-def _side(state: GameState, raw: Any, giver: str, label: str) -> tuple[int, list[int], int]:
+def _side(state: GameState, raw: Any, giver: str, label: str) -> tuple[int, list[int], list[str]]:
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
@@ -33,7 +34,7 @@ def _side(state: GameState, raw: Any, giver: str, label: str) -> tuple[int, list
         raise Refused("input", Msg("input.trade-keys", label=label, keys=unknown))
     cash = parse.optional_amount(raw, "cash") if "cash" in raw else 0
     spaces = parse.positions(state, raw.get("spaces"), f"trade {label}.spaces")
-    cards = parse.optional_amount(raw, "jail_cards") if "jail_cards" in raw else 0
+    cards = held_jail_cards(state, giver, raw["jail_cards"], f"trade {label}") if "jail_cards" in raw else []
     fmt = state.edition.fmt
     if cash:
         if state.debts.get(giver):
@@ -48,17 +49,13 @@ def _side(state: GameState, raw: Any, giver: str, label: str) -> tuple[int, list
             built = [state.edition.spaces[p].name for p in state.group_positions(space.group) if state.level(p)]
             if built:
                 raise Refused("trade-buildings", Msg("trade.buildings", space=space.name, built=built))
-    held = len(state.jail_cards_of(giver))
-    if cards > held:
-        raise Refused("trade-jail-cards", Msg("trade.jail-cards", player=giver, held=held, n=cards))
     return cash, spaces, cards
 
 
-def _goods(state: GameState, cash: int, spaces: list[int], cards: int) -> list[Any]:
+def _goods(state: GameState, cash: int, spaces: list[int], cards: list[str]) -> list[Any]:
     parts: list[Any] = [state.edition.fmt(cash)] if cash else []
     parts += [state.edition.spaces[p].name for p in spaces]
-    if cards:
-        parts.append(Msg("jail-cards", n=cards))
+    parts += [jail_card_name(state, c) for c in cards]
     return parts or [Msg("nothing")]
 
 
@@ -93,15 +90,13 @@ def run_trade(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     tx.say("log.trade", a=a, b=b, a_goods=_goods(state, a_cash, a_spaces, a_cards),
            b_goods=_goods(state, b_cash, b_spaces, b_cards))
     # -- the exchange
-    jail_a = state.jail_cards_of(a)[:a_cards]
-    jail_b = state.jail_cards_of(b)[:b_cards]
     tx.pay(a, b, a_cash, "trade")
     tx.pay(b, a, b_cash, "trade")
     for pos, receiver in received.items():
         tx.owner(pos, receiver)
-    for card in jail_a:
+    for card in a_cards:
         tx.jail_card(card, b)
-    for card in jail_b:
+    for card in b_cards:
         tx.jail_card(card, a)
     # -- interest on mortgaged deeds received (or the lift, at once)
     for pos, receiver in received.items():

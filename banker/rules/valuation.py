@@ -65,12 +65,9 @@ def net_worth(state: GameState, player: str) -> int:
 
 
 def max_raisable(state: GameState, player: str) -> int:
-    """The most a player could have in cash by selling every building at half price and
-    mortgaging every unmortgaged deed: when it is less than the debt, bankruptcy is
-    unavoidable."""
-    total = state.cash[player]
-    for pos in state.deeds_of(player):
-        total += building_sale_value(state, pos)
-        if not state.lots[pos].mortgaged:
-            total += state.edition.spaces[pos].mortgage
-    return total
+    """The most a player can have in cash now by a legal sequence of sales and mortgages
+    (the bank's stock of houses included): see :mod:`banker.rules.raising`. When it is less
+    than the debt, bankruptcy is unavoidable."""
+    from .raising import max_raisable as achievable  # raising builds on building, which uses this module
+
+    return achievable(state, player)

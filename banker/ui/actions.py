@@ -15,7 +15,7 @@ from rich.text import Text
 
 from banker.rules import BANK, Refused
 from banker.rules.bankruptcy import preview as bankruptcy_preview
-from banker.rules.building import check_build, check_sale, hotel_sale_houses, sale_proceeds
+from banker.rules.building import check_build, check_sale, default_sale, legal_group_sales, no_shortage
 from banker.rules.legal import deal_plan
 from banker.rules.mortgage import check_mortgage, lift_cost
 from banker.rules.rent import dice_range
@@ -256,6 +256,7 @@ class Flow:
 
     async def flow_card(self, cmd, title):
         state = self.state
+        only_deck = cmd.pop("_deck", None)  # the card drawn instead of paying (a card's choice)
         if "player" not in cmd:
             cmd["player"] = await self.ask_player(title)
         if "card" not in cmd:
@@ -263,18 +264,36 @@ class Flow:
 
             choices = []
             for card in state.edition.cards.values():
+                if only_deck and card.deck != only_deck:
+                    continue
                 holder = state.jail_cards.get(card.id)
                 deck = state.edition.decks[card.deck]
                 note = self.tr.msg(describe_effect(state, card))
                 if holder:
                     note = self.tr("flow.card_held", player=holder)
                 choices.append(Choice(card.id, f"{deck}: {card.text}", enabled=holder is None, note=note))
-            cmd["card"] = await self.choose(self.tr("flow.which_card"), choices)
+            which = (self.tr("flow.which_card_of", deck=state.edition.decks[only_deck]) if only_deck
+                     else self.tr("flow.which_card"))
+            cmd["card"] = await self.choose(which, choices)
         card = state.edition.cards.get(cmd["card"])
         if card and card.kind == "advance" and card.effect["to"] != 0 and "passed_go" not in cmd:
             cmd["passed_go"] = await self.choose(title, [Choice(False, self.tr("flow.not_passed_go")),
                                                          Choice(True, self.tr("flow.passed_go"))])
-        return await self.confirm_and_commit(cmd, title)
+        if card and card.choices and "choice" not in cmd:
+            # the choice printed on the card ("Pay a £10 fine or take a Chance")
+            deck = state.edition.decks[card.effect["deck"]]
+            cmd["choice"] = await self.choose(self.tr("flow.card_choice", player=cmd["player"]), [
+                Choice("pay", self.tr("flow.card_pay", amount=self.fmt(card.effect["amount"]))),
+                Choice("draw", self.tr("flow.card_draw", deck=deck))])
+        entry = await self.confirm_and_commit(cmd, title)
+        if entry and card and card.choices and cmd.get("choice") == "draw":
+            # then the card drawn from that deck, as one more action
+            deck_id = card.effect["deck"]
+            try:
+                return await self.flow_card({"op": "card", "player": cmd["player"], "_deck": deck_id}, title)
+            except Cancelled:
+                self.app.show_message(self.tr("flow.draw_later", deck=state.edition.decks[deck_id]))
+        return entry
 
     async def flow_jail_fine(self, cmd, title):
         if "player" not in cmd:
@@ -282,10 +301,16 @@ class Flow:
         return await self.confirm_and_commit(cmd, title)
 
     async def flow_jail_card(self, cmd, title):
+        state = self.state
         cmd.setdefault("use", True)
         if "player" not in cmd:
-            holders = [p for p in self.state.active_players if self.state.jail_cards_of(p)]
+            holders = [p for p in state.active_players if state.jail_cards_of(p)]
             cmd["player"] = await self.ask_player(title, only=holders)
+        held = state.jail_cards_of(cmd["player"]) if cmd["player"] in state.cash else []
+        if "card" not in cmd and len(held) > 1:
+            cmd["card"] = await self.choose(self.tr("flow.which_jail_card", player=cmd["player"]), [
+                Choice(c, self.tr("flow.jail_card_of", deck=state.edition.decks[state.edition.cards[c].deck]))
+                for c in held])
         return await self.confirm_and_commit(cmd, title)
 
     async def flow_transfer(self, cmd, title):
@@ -327,6 +352,15 @@ class Flow:
             cmd["space"] = await self.choose(title, self.lot_choices(
                 p, lambda s: check_build(state, p, s) if s.kind == "street" else _not_street(s),
                 lambda pos: self.fmt(state.edition.spaces[pos].house_cost)))
+        try:
+            kind = check_build(state, p, state.edition.spaces[cmd["space"]])[0]
+        except Refused as e:
+            self.app.refuse(e)
+            return None
+        refusal = no_shortage(state, kind, bidder=p)
+        if refusal is not None:  # said before the bid is asked for
+            self.app.refuse(refusal)
+            return None
         if "bid" not in cmd:
             space = state.edition.spaces[cmd["space"]]
             low = space.house_cost if state.edition.rules.building_auction_start == "printed" else 1
@@ -345,16 +379,59 @@ class Flow:
                 if space.kind != "street" or not state.level(space.position):
                     raise KeyError  # not offered at all
                 check_sale(state, p, space)
-                if state.lots[space.position].hotel:
-                    hotel_sale_houses(state, space, None)
+                default_sale(state, space)
 
             def note(pos):
-                space = state.edition.spaces[pos]
-                left = hotel_sale_houses(state, space, None) if state.lots[pos].hotel else None
-                return "+" + self.fmt(sale_proceeds(state, space, left))
+                return "+" + self.fmt(default_sale(state, state.edition.spaces[pos])[1])
 
-            cmd["space"] = await self.choose(title, self.lot_choices(p, check, note), self.tr("flow.nothing_to_sell"))
+            choices = self.lot_choices(p, check, note)
+            # every building of a group at once ("All houses on one color-group may be sold at once")
+            for pos, amount in legal_group_sales(state, p):
+                group = state.edition.groups[state.edition.spaces[pos].group].name
+                choices.append(Choice(("all", pos), self.tr("flow.sell_all", group=group), note="+" + self.fmt(amount)))
+            value = await self.choose(title, choices, self.tr("flow.nothing_to_sell"))
+            if isinstance(value, tuple):
+                cmd["all"] = True
+                value = value[1]
+            cmd["space"] = value
+        if not cmd.get("all") and "houses" not in cmd and state.lots.get(cmd["space"]) and state.lots[cmd["space"]].hotel:
+            options = self.hotel_sale_choices(cmd)
+            if len(options) > 1:
+                houses = await self.choose(self.tr("flow.hotel_sale", space=state.edition.spaces[cmd["space"]].name),
+                                           options)
+                if houses is not None and houses >= 0:
+                    cmd["houses"] = houses
         return await self.confirm_and_commit(cmd, title)
+
+    def hotel_sale_choices(self, cmd: dict[str, Any]) -> list[Choice]:
+        """The legal ways to sell a hotel (how many houses stay; RU: whole, with the group's other hotels), each
+        tried on the engine; the edition's default first, as the value -1."""
+        state = self.state
+        hbh = state.houses_before_hotel
+        out: list[Choice] = []
+        seen: set[int] = set()
+        for houses in (None, *range(hbh, -1, -1)):
+            trial = {k: v for k, v in cmd.items() if k != "houses"}
+            if houses is not None:
+                trial["houses"] = houses
+            try:
+                move = state.push(trial)
+            except Refused:
+                continue
+            state.pop()
+            left = next((e["new"] for e in move.effects if e["t"] == "houses" and e["space"] == cmd["space"]), 0)
+            if left in seen:
+                continue
+            seen.add(left)
+            hotels = sum(1 for e in move.effects if e["t"] == "hotel")
+            if left:
+                label = self.tr("flow.hotel_keep", n=left)
+            elif hotels > 1:
+                label = self.tr("flow.hotels_whole", n=hotels)
+            else:
+                label = self.tr("flow.hotel_whole")
+            out.append(Choice(-1 if houses is None else houses, label, note="+" + self.fmt(move.info["proceeds"])))
+        return out
 
     async def flow_mortgage(self, cmd, title):
         state = self.state
@@ -438,7 +515,8 @@ class Flow:
                 mark = " " + self.tr("deed.mortgaged_mark") if e["space"] in view["mortgaged"] else ""
                 lines.append(Text(f"  {name}{mark} → {to}", "cyan"))
             elif e["t"] == "jail_card":
-                lines.append(Text("  " + self.tr("bankrupt.jail_card", to=self.tr.account(e["new"] or BANK)),
+                deck = state.edition.decks[state.edition.cards[e["card"]].deck]
+                lines.append(Text("  " + self.tr("bankrupt.jail_card", deck=deck, to=self.tr.account(e["new"] or BANK)),
                                   "cyan"))
         for e in view["effects"]:
             if e["t"] == "pay":

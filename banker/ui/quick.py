@@ -46,6 +46,9 @@ KEYWORDS = {
     "landed": ("landed", "exactly", "ровно", "рівно"),
     "passed": ("passed", "прошел", "пройшов"),
     "bank": ("bank", "банк"),
+    "all": ("all", "все", "всі", "усі"),
+    "chance": ("chance", "шанс"),
+    "chest": ("chest", "казна", "фонд"),
 }
 #: which slots each op fills from the line
 SLOTS: dict[str, tuple[str, ...]] = {
@@ -252,6 +255,9 @@ def _build(state: GameState, op: str, players: list[str], spaces: list[int], num
             cmd["landed"] = True
         if op == "jail_card":
             cmd["use"] = True
+            decks = {"chance", "chest"} & keywords
+            if len(decks) == 1:
+                cmd["card"] = decks.pop()
     elif op in ("buy", "deal"):
         take_player("player")
         take_space()
@@ -315,6 +321,8 @@ def _build(state: GameState, op: str, players: list[str], spaces: list[int], num
             cmd["player"] = owner
         else:
             missing.append("player")
+        if op == "sell_building" and "all" in keywords:
+            cmd["all"] = True
         if op == "building_auction":
             if numbers:
                 cmd["bid"] = numbers.pop(0)

@@ -58,12 +58,21 @@ class RaiseCashScreen(Dialog):
         self.query_one("#debt-summary", Static).update(summary)
         options = self.query_one("#debt-options", OptionList)
         options.clear_options()
-        self.options = view["sales"] + view["mortgages"]
+        self.options = view["sales"] + view["group_sales"] + view["mortgages"]
         for i, opt in enumerate(self.options):
-            name = state.edition.spaces[opt["space"]].name
-            label = tr("debt.sell", space=name) if opt["op"] == "sell_building" else tr("debt.mortgage", space=name)
+            space = state.edition.spaces[opt["space"]]
+            if opt.get("all"):
+                label = tr("debt.sell_all", group=state.edition.groups[space.group].name)
+            elif opt["op"] == "sell_building":
+                label = tr("debt.sell", space=space.name)
+            else:
+                label = tr("debt.mortgage", space=space.name)
             prompt = Text(label)
             prompt.append(f"  +{fmt(opt['proceeds'])}", "green")
+            after = self.most_after(opt)
+            if after is not None and after < view["max_raisable"]:
+                # an order that matters (a UK/Kyiv hotel needs houses from the bank): say what this one costs
+                prompt.append("  " + tr("debt.lowers", amount=fmt(after)), "yellow")
             options.add_option(Option(prompt, id=str(i)))
         if self.options:
             options.highlighted = 0
@@ -71,10 +80,31 @@ class RaiseCashScreen(Dialog):
             options.add_option(Option(Text(tr("debt.no_options"), "dim"), disabled=True))
         self.query_one("#debt-hint", Static).update(tr("debt.hint"))
 
+    def most_after(self, opt: dict[str, Any]) -> int | None:
+        """The most the debtor could still have in cash after this sale or mortgage (tried and taken back)."""
+        from banker.rules import Refused
+        from banker.rules.raising import raise_plan
+
+        state = self.app.session.state
+        cmd = {k: v for k, v in opt.items() if k != "proceeds"}
+        try:
+            state.push(cmd)
+        except Refused:
+            return None
+        try:
+            return state.cash[self.player] + raise_plan(state, self.player).total + self.paid_since(state)
+        finally:
+            state.pop()
+
+    def paid_since(self, state) -> int:
+        """What the debtor paid off its debt in the last move (a sale that covers the debt pays it at once)."""
+        move = state.history[-1]
+        return sum(e["amount"] for e in move.effects if e["t"] == "pay" and e["from"] == self.player)
+
     @on(OptionList.OptionSelected, "#debt-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         opt = self.options[int(event.option.id)]
-        cmd = {"op": opt["op"], "player": self.player, "space": opt["space"]}
+        cmd = {"op": opt["op"], "player": self.player, "space": opt["space"], **({"all": True} if opt.get("all") else {})}
         from ..actions import Flow
 
         flow = Flow(self.app)

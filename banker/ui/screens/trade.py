@@ -39,8 +39,7 @@ class TradeScreen(Dialog):
                         yield Input(placeholder=tr("trade.cash"), type="integer", id=f"{side}-cash")
                         yield SelectionList[int](*self.deed_selections(who), id=f"{side}-spaces")
                         if state.jail_cards_of(who):
-                            yield Input(placeholder=tr("trade.jail_cards", n=len(state.jail_cards_of(who))),
-                                        type="integer", id=f"{side}-jail")
+                            yield SelectionList[str](*self.jail_selections(who), id=f"{side}-jail", classes="trade-jail")
             yield Label(tr("trade.lift"), id="lift-label")
             yield SelectionList[int](id="lift")
             if state.edition.rules.debt_payable_in_kind and any(c[0] == self.b for c in state.debts.get(self.a, [])):
@@ -64,6 +63,12 @@ class TradeScreen(Dialog):
             out.append(Selection(label, pos, False, disabled=built))
         return out
 
+    def jail_selections(self, who: str) -> list[Selection]:
+        """The player's Get Out of Jail Free cards, each by its deck: the trade names which changes hands."""
+        state = self.app.session.state
+        return [Selection(self.app.tr("trade.jail_card", deck=state.edition.decks[state.edition.cards[c].deck]), c, False)
+                for c in state.jail_cards_of(who)]
+
     def on_mount(self) -> None:
         self.update_preview()
 
@@ -84,7 +89,7 @@ class TradeScreen(Dialog):
             if spaces:
                 part["spaces"] = spaces
             if self.query(f"#{side}-jail"):
-                jail = self._int(f"#{side}-jail")
+                jail = list(self.query_one(f"#{side}-jail", SelectionList).selected)
                 if jail:
                     part["jail_cards"] = jail
             cmd[side] = part

@@ -1,0 +1,248 @@
+"""The console offers the choices the rules give (issue #8): a whole group sold at once with one confirmation,
+how a hotel comes down, the card that offers a fine or a Chance, which jail card is used or traded, the raise-cash
+view when nothing can be sold, and games of up to eleven players on the US board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from banker.cli import main
+from banker.ui.app import BankerApp
+from banker.ui.screens.dialogs import ChooseScreen, ConfirmScreen
+from banker.ui.screens.start import StartScreen
+from banker.ui.screens.table import TableScreen
+
+from .ui_helpers import Banker, cash, file_entries, file_state, make_session, midgame_commands, screen_text
+
+PLAYERS = ("Ann", "Bob", "Cid", "Dee", "Eve")
+
+
+async def test_selling_every_building_of_a_group_is_one_choice_and_one_confirmation(tmp_path: Path) -> None:
+    """us-classic-rules.txt: "All houses on one color-group may be sold at once": Cid's three light-blue hotels go
+    back in one action."""
+    path = make_session(tmp_path / "game.json", PLAYERS, commands=midgame_commands(PLAYERS))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        before = len(file_entries(path))
+        await b.act("e")
+        await b.choose("cid")
+        shown = await b.choose("every building")
+        assert shown == ["Every building on the Light Blue group  +$375"]
+        body = await b.confirm()
+        assert "Cid sells every building on the Light Blue group" in body and "Bank → Cid  $375" in body
+        entries = file_entries(path)
+        assert len(entries) == before + 1
+        assert entries[-1]["command"] == {"op": "sell_building", "player": "Cid", "space": 6, "all": True}
+        assert not any(file_state(path)["spaces"][str(p)]["hotel"] for p in (6, 8, 9))
+
+
+async def test_the_quick_line_sells_a_whole_group(tmp_path: Path) -> None:
+    path = make_session(tmp_path / "game.json", PLAYERS, commands=midgame_commands(PLAYERS))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.command("sell oriental all")
+        assert isinstance(app.screen, ConfirmScreen)
+        await b.confirm()
+        assert file_entries(path)[-1]["command"] == {"op": "sell_building", "space": 6, "player": "Cid", "all": True}
+
+
+async def test_an_ru_hotel_is_swapped_for_houses_or_sold_whole_with_the_groups_others(tmp_path: Path) -> None:
+    """ru-2004-rules.md: a hotel is swapped back to four houses, or sold whole — and then "Все Отели одной цветовой
+    группы должны продаваться одновременно": the console asks which."""
+    players = ("Аня", "Боря")
+    cmds = [{"op": "transfer", "from": "bank", "to": "Аня", "amount": 5000, "memo": "x"}]
+    cmds += [{"op": "buy", "player": "Аня", "space": s} for s in (37, 39)]
+    cmds += [{"op": "build", "player": "Аня", "space": s} for s in (37, 39) * 5]
+    path = make_session(tmp_path / "game.json", players, edition="ru", commands=cmds)
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("e")
+        await b.choose("аня")
+        await b.choose("арбат")
+        assert isinstance(app.screen, ChooseScreen)
+        assert b.options() == ["Leave 4 houses  +100 т.р.", "Sell the group's 2 hotels whole, with their houses  +1 000 т.р."]
+        await b.choose("whole")
+        body = await b.confirm()
+        assert "Bank → Аня  1 000 т.р." in body
+        assert file_entries(path)[-1]["command"] == {"op": "sell_building", "player": "Аня", "space": 39, "houses": 0}
+        state = file_state(path)
+        assert not state["spaces"]["37"]["hotel"] and not state["spaces"]["39"]["hotel"]
+
+
+async def test_pay_the_fine_or_take_a_chance(tmp_path: Path) -> None:
+    """The UK card "Pay a £10 fine or take a Chance": the console asks; taking a Chance moves no money and goes on
+    to the Chance card drawn."""
+    path = make_session(tmp_path / "game.json", ("Ann", "Bob"), edition="uk")
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("c")
+        await b.choose("ann")
+        await b.choose("fine or take")
+        assert b.options() == ["Pay £10", "Take a Chance card instead"]
+        await b.choose("take")
+        body = await b.confirm()
+        assert "Ann takes a Chance card instead of paying £10" in body
+        assert len(b.options()) == 16 and all(s.startswith("Chance: ") for s in b.options())  # only that deck now
+        await b.choose("speeding")
+        assert "Ann → Bank  £15" in await b.confirm()
+        commands = [e["command"] for e in file_entries(path)]
+        assert commands == [{"op": "card", "player": "Ann", "card": "cc-fine-or-chance", "choice": "draw"},
+                            {"op": "card", "player": "Ann", "card": "ch-speeding"}]
+        assert cash(path)["Ann"] == 1485
+        # the fine, this time
+        await b.command("card bob fine or take")
+        await b.choose("pay")
+        assert "Bob → Bank  £10" in await b.confirm()
+        assert cash(path)["Bob"] == 1490
+
+
+async def test_which_jail_card_is_used_and_which_is_traded(tmp_path: Path) -> None:
+    """Jail cards are cards: with both held, the console asks which is used, and a trade ticks which changes hands."""
+    cmds = [{"op": "card", "player": "Ann", "card": c} for c in ("ch-jail-free", "cc-jail-free")]
+    path = make_session(tmp_path / "game.json", ("Ann", "Bob"), commands=cmds)
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("d")
+        await b.choose("ann")
+        await b.choose("bob")
+        await b.tab_to("give-jail")
+        await b.pick_in_list("Get Out of Jail Free (Community Chest)")
+        await b.tab_to("get-cash")
+        await b.type("40")
+        await b.key("ctrl+s")
+        body = await b.confirm()
+        assert "the Community Chest Get Out of Jail Free card" in body
+        assert file_entries(path)[-1]["command"]["give"] == {"jail_cards": ["cc-jail-free"]}
+        assert file_state(path)["players"]["Bob"]["jail_card_ids"] == ["cc-jail-free"]
+        # Ann gets it back; with both held, using one asks which
+        await b.act("d")
+        await b.choose("bob")
+        await b.choose("ann")
+        await b.tab_to("give-jail")
+        await b.pick_in_list("Get Out of Jail Free")
+        await b.key("ctrl+s")
+        await b.confirm()
+        await b.act("j")
+        await b.choose("ann")
+        assert b.options() == ["The Community Chest card", "The Chance card"]
+        await b.choose("chance")
+        body = await b.confirm()
+        assert "goes back under the Chance deck" in body
+        assert file_state(path)["players"]["Ann"]["jail_card_ids"] == ["cc-jail-free"]
+
+
+async def test_the_raise_cash_view_when_the_bank_cannot_take_the_hotels_back(tmp_path: Path) -> None:
+    """Issue #8 point 2 in the console: UK hotels with no houses in the bank to exchange them for — the view says
+    nothing can be raised and bankruptcy is unavoidable, and the bankruptcy goes through."""
+    cmds = [{"op": "transfer", "from": "bank", "to": p, "amount": 50_000, "memo": "x"} for p in ("Ann", "Bob")]
+    cmds += [{"op": "buy", "player": "Ann", "space": s} for s in (1, 3)]
+    cmds += [{"op": "build", "player": "Ann", "space": s} for s in (1, 3) * 5]
+    bob = [6, 8, 9, 31, 32, 34, 16, 18, 19]
+    cmds += [{"op": "buy", "player": "Bob", "space": s} for s in bob]
+    cmds += [{"op": "build", "player": "Bob", "space": s} for s in bob * 4][:32]
+    cmds += [{"op": "transfer", "from": "Ann", "to": "bank", "amount": 50_000 + 1500 - 60 - 60 - 500, "memo": "x"},
+             {"op": "tax", "player": "Ann", "space": 4}]
+    path = make_session(tmp_path / "game.json", ("Ann", "Bob"), edition="uk", commands=cmds)
+    assert file_state(path)["bank"]["houses"] == 0 and file_state(path)["players"]["Ann"]["cash"] == 0
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("w")
+        summary = screen_text(app.screen.query_one("#debt-summary"))
+        assert "Most that can be raised: £0" in summary and "bankruptcy is unavoidable" in summary
+        await b.key("k")
+        await b.settle()
+        await b.confirm()
+        assert file_state(path)["players"]["Ann"]["bankrupt"] is True
+
+
+async def test_eleven_players_on_the_us_board(tmp_path: Path, capsys) -> None:
+    """us-classic-rules.txt "Equipment": "11 MONOPOLY tokens": the start screen and `banker new` take eleven players
+    on the US board, and refuse a twelfth saying the edition's limits."""
+    names = ", ".join(f"P{i}" for i in range(1, 12))
+    assert main(["new", str(tmp_path / "cli.json"), "--players", names.replace(" ", "")]) == 0
+    assert len(file_state(tmp_path / "cli.json")["order"]) == 11
+    assert main(["new", str(tmp_path / "cli12.json"), "--players", names.replace(" ", "") + ",P12"]) != 0
+    assert "is for 2 to 11 players" in capsys.readouterr().err
+    app = BankerApp(lang="en", data_dir=tmp_path / "data")
+    async with app.run_test(size=(140, 50)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("ctrl+a", "ctrl+k")
+        await b.type(names + ", P12")
+        await b.key("ctrl+n")
+        assert isinstance(app.screen, StartScreen)
+        assert "is for 2 to 11 players (one token each), not 12" in screen_text(app.screen.query_one("#start-error"))
+        await b.key("ctrl+a", "ctrl+k")
+        await b.type(names)
+        await b.key("ctrl+n")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.session.state.players == tuple(f"P{i}" for i in range(1, 12))
+        card = app.screen.query_one("#player-10")
+        assert card.border_title == "P11" and "$1,500" in screen_text(card)
+
+
+async def test_the_raise_cash_view_warns_of_a_sale_that_lowers_what_can_be_raised(tmp_path: Path) -> None:
+    """UK, four houses in the bank: exchanging a dark-blue hotel first (the other then needs four more) would leave
+    the pinks and the other hotel unsellable; the view says so beside that sale, not beside the others."""
+    cmds = [{"op": "transfer", "from": "bank", "to": p, "amount": 50_000, "memo": "x"} for p in ("Ann", "Bob")]
+    cmds += [{"op": "buy", "player": "Ann", "space": s} for s in (37, 39, 11, 13, 14)]
+    cmds += [{"op": "build", "player": "Ann", "space": s} for s in [37, 39] * 5 + [11, 13, 14] * 4 + [11]]
+    bob = [6, 8, 9, 31, 32, 34, 16, 18, 19]
+    cmds += [{"op": "buy", "player": "Bob", "space": s} for s in bob]
+    cmds += [{"op": "build", "player": "Bob", "space": s} for s in (bob * 4)[:20]]
+    path = make_session(tmp_path / "game.json", ("Ann", "Bob"), edition="uk", commands=cmds)
+    state = file_state(path)
+    assert state["bank"]["houses"] == 4
+    cash_left = state["players"]["Ann"]["cash"]
+    path2 = make_session(tmp_path / "debt.json", ("Ann", "Bob"), edition="uk", commands=cmds + [
+        {"op": "transfer", "from": "Ann", "to": "bank", "amount": cash_left, "memo": "x"},
+        {"op": "tax", "player": "Ann", "space": 4}])
+    app = BankerApp(path2, lang="en")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        b = Banker(app, pilot)
+        await b.act("w")
+        from textual.widgets import OptionList
+
+        options = app.screen.query_one("#debt-options", OptionList)
+        shown = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert "Most that can be raised: £2,245" in screen_text(app.screen.query_one("#debt-summary"))
+        park = [s for s in shown if s.startswith("Sell a building on Park Lane")]
+        assert park == ["Sell a building on Park Lane  +£100  lowers the most that can be raised to £100"]
+        assert not any("lowers" in s for s in shown if not s.startswith(("Sell a building on Park Lane",
+                                                                          "Sell a building on Mayfair")))
+        assert any(s.startswith("Sell every building on the Pink group") for s in shown)
+
+
+async def test_no_shortage_auction_is_refused_before_the_bid_is_asked(tmp_path: Path) -> None:
+    """us-classic-rules.txt "Building Shortages": with 31 houses in the bank there is no shortage; the console says
+    so as soon as the lot is chosen, and nothing is written."""
+    cmds = [{"op": "buy", "player": "Ann", "space": s} for s in (37, 39)]
+    cmds += [{"op": "buy", "player": "Bob", "space": s} for s in (1, 3)]
+    cmds += [{"op": "build", "player": "Ann", "space": 39}]
+    path = make_session(tmp_path / "game.json", ("Ann", "Bob"), commands=cmds)
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        before = len(file_entries(path))
+        await b.act("o")
+        await b.choose("ann")
+        await b.choose("park")
+        await b.settle()
+        assert isinstance(app.screen, TableScreen)
+        assert b.message().startswith("No shortage of houses: the bank has 31")
+        assert len(file_entries(path)) == before
