@@ -51,7 +51,7 @@ def midgame():
 def test_the_limit_is_a_multiple_of_a_full_tables_starting_cash_in_every_edition() -> None:
     from banker.boards import EDITIONS, load_edition
 
-    assert AMOUNT_FACTOR == 100
+    assert AMOUNT_FACTOR == 800
     for edition in EDITIONS:
         e = load_edition(edition)
         assert amount_limit(e) == AMOUNT_FACTOR * e.start_cash == LIMIT
