@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint typecheck contracts bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,12 @@ run: $(VENV)/.installed
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check banker tests bench sample_sessions
+
+typecheck: $(VENV)/.installed-test
+	$(BIN)/mypy
+
+contracts: $(VENV)/.installed-test
+	$(BIN)/lint-imports
 
 test: lint
 	$(BIN)/python -m pytest -q
