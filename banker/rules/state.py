@@ -347,6 +347,17 @@ class GameState:
         self.history.append(move)
         return move
 
+    def push_effects(self, command: Mapping[str, Any], effects: Iterable[Mapping[str, Any]],
+                     parts: Iterable[Mapping[str, Any]], info: Mapping[str, Any] | None = None) -> Move:
+        """Put a recorded move on the stack from its logged effects, without running the rules
+        (opening a session from its log; the replay through the rules is the check). ``pop`` takes
+        it back like any other move."""
+        effects = [dict(e) for e in effects]
+        apply_effects(self, effects)
+        move = Move(command=dict(command), effects=effects, parts=[dict(p) for p in parts], info=dict(info or {}))
+        self.history.append(move)
+        return move
+
     def pop(self) -> Move:
         """Take back the last command (python-chess style); returns it."""
         if not self.history:
