@@ -6,6 +6,7 @@ next to it; each test's docstring names the row or passage it pins.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections import Counter
 from importlib import resources
@@ -13,6 +14,7 @@ from importlib import resources
 import pytest
 
 from banker.boards import EDITIONS, load_edition, load_variant
+from banker.rules.edition import HouseRules, variants_from_dict
 from banker.rules.errors import BoardError
 
 OTHERS = ("uk", "ru", "kyiv")
@@ -69,12 +71,12 @@ def test_spaces_are_where_the_classic_board_has_them(edition):
     the classic layout: corners, Chance, Community Chest, taxes, railroads and utilities in place."""
     e = load_edition(edition)
     for pos, kind in CORNERS.items():
-        assert e.space(pos).kind == kind
-    assert all(e.space(p).kind == "chance" for p in CHANCE)
-    assert all(e.space(p).kind == "chest" for p in CHEST)
-    assert all(e.space(p).kind == "tax" for p in TAXES)
-    assert all(e.space(p).kind == "railroad" for p in RAILROADS)
-    assert all(e.space(p).kind == "utility" for p in UTILITIES)
+        assert e.spaces[pos].kind == kind
+    assert all(e.spaces[p].kind == "chance" for p in CHANCE)
+    assert all(e.spaces[p].kind == "chest" for p in CHEST)
+    assert all(e.spaces[p].kind == "tax" for p in TAXES)
+    assert all(e.spaces[p].kind == "railroad" for p in RAILROADS)
+    assert all(e.spaces[p].kind == "utility" for p in UTILITIES)
     assert tuple(s.position for s in e.spaces if s.kind == "street") == STREETS
 
 
@@ -118,18 +120,28 @@ ADVANCES = {
 def test_move_cards_go_where_their_text_says(edition):
     """Every `advance.to` is the space the card names."""
     e = load_edition(edition)
-    targets = {c.id: e.space(c.effect["to"]).name for c in e.cards.values() if c.kind == "advance"}
+    targets = {c.id: e.spaces[c.effect["to"]].name for c in e.cards.values() if c.kind == "advance"}
     assert targets == ADVANCES[edition]
 
 
-@pytest.mark.parametrize("edition,card", [("uk", "cc-old-kent-road"), ("ru", "cc-zhitnaya"), ("kyiv", "cc-troieshchyna")])
-def test_back_to_the_first_street_is_a_backward_advance(edition, card):
-    """"Go back to Old Kent Road" moves backwards from every Community Chest space, so it never passes GO:
-    an `advance` to 1, whose salary the engine pays only when the command says passed_go."""
+BACKWARDS = {"classic-us": set(), "uk": {"cc-old-kent-road"}, "ru": {"cc-zhitnaya"}, "kyiv": {"cc-troieshchyna"}}
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_back_to_the_first_street_is_a_backward_advance(edition):
+    """"Go back to Old Kent Road" (uk-2008 Community Chest; "Вернитесь на Житную улицу", "Поверніться на
+    Троєщину") moves backwards from every Community Chest space, so it never passes GO: the card data says
+    so (`backwards = true` on its `advance`), and no other move card is backwards."""
     e = load_edition(edition)
-    c = e.cards[card]
-    assert c.effect == {"type": "advance", "to": 1}
-    assert all(p > 1 for p in CHEST)
+    backwards = {c.id for c in e.cards.values() if c.kind == "advance" and c.effect.get("backwards")}
+    assert backwards == BACKWARDS[edition]
+    for card in backwards:
+        c = e.cards[card]
+        assert c.effect == {"type": "advance", "to": 1, "backwards": True}
+        assert c.text.startswith(("Go back", "Вернитесь", "Поверніться"))
+        assert all(p > c.effect["to"] for p in (CHEST if c.deck == "chest" else CHANCE))
+    # the forward move cards say nothing of it (the default is forwards)
+    assert all("backwards" not in c.effect for c in e.cards.values() if c.id not in backwards)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -298,9 +310,9 @@ def test_only_the_us_income_tax_offers_a_choice(edition, percent):
     """README row "income tax space": US "player chooses $200 or 10% of total worth"; UK "pay the amount shown
     (200)"; RU "pay the amount shown"; Kyiv "pay the amount shown ("Metro")"."""
     e = load_edition(edition)
-    assert e.space(4).tax == 200
-    assert e.space(4).tax_percent == percent
-    assert e.space(38).tax_percent == 0
+    assert e.spaces[4].tax == 200
+    assert e.spaces[4].tax_percent == percent
+    assert e.spaces[38].tax_percent == 0
 
 
 @pytest.mark.parametrize("edition,first,second", [("classic-us", 200, 75), ("uk", 200, 100), ("ru", 200, 100),
@@ -309,7 +321,7 @@ def test_tax_amounts(edition, first, second):
     """README rows "income tax space" and "second tax space": "Luxury Tax 75", "Super Tax 100", "pay the amount
     shown" (RU 100), "Marshrutka" (Kyiv 100)."""
     e = load_edition(edition)
-    assert (e.space(4).tax, e.space(38).tax) == (first, second)
+    assert (e.spaces[4].tax, e.spaces[38].tax) == (first, second)
 
 
 # ---------------------------------------------------------------- names, languages, money
@@ -329,31 +341,31 @@ def test_language_money_and_deck_names(edition, language, thousand, decks):
     assert e.fmt(1500) == thousand
     assert e.fmt(-50).startswith("-")
     assert (e.decks["chance"], e.decks["chest"]) == decks
-    assert all(e.space(p).name == decks[0] for p in CHANCE)
-    assert all(e.space(p).name == decks[1] for p in CHEST)
+    assert all(e.spaces[p].name == decks[0] for p in CHANCE)
+    assert all(e.spaces[p].name == decks[1] for p in CHEST)
 
 
 def test_uk_names():
     """The London board of uk-2008-speed-die-rules.md: Old Kent Road to Mayfair, four stations, Super Tax."""
     e = load_edition("uk")
-    assert (e.space(1).name, e.space(39).name, e.space(24).name) == ("Old Kent Road", "Mayfair", "Trafalgar Square")
-    assert [e.space(p).name for p in RAILROADS] == [
+    assert (e.spaces[1].name, e.spaces[39].name, e.spaces[24].name) == ("Old Kent Road", "Mayfair", "Trafalgar Square")
+    assert [e.spaces[p].name for p in RAILROADS] == [
         "King's Cross Station", "Marylebone Station", "Fenchurch St. Station", "Liverpool Street Station"]
-    assert [e.space(p).name for p in UTILITIES] == ["Electric Company", "Water Works"]
-    assert (e.space(4).name, e.space(38).name) == ("Income Tax", "Super Tax")
+    assert [e.spaces[p].name for p in UTILITIES] == ["Electric Company", "Water Works"]
+    assert (e.spaces[4].name, e.spaces[38].name) == ("Income Tax", "Super Tax")
     assert e.money.symbol == "£"
 
 
 def test_ru_names_as_printed():
     """The Moscow board, in Russian: Житная улица to Улица Арбат, four railways, Сверхналог."""
     e = load_edition("ru")
-    assert (e.space(1).name, e.space(39).name) == ("Житная улица", "Улица Арбат")
-    assert [e.space(p).name for p in RAILROADS] == [
+    assert (e.spaces[1].name, e.spaces[39].name) == ("Житная улица", "Улица Арбат")
+    assert [e.spaces[p].name for p in RAILROADS] == [
         "Рижская железная дорога", "Курская железная дорога", "Казанская железная дорога",
         "Ленинградская железная дорога"]
-    assert [e.space(p).name for p in UTILITIES] == ["Электростанция", "Водопровод"]
-    assert (e.space(4).name, e.space(38).name) == ("Подоходный налог", "Сверхналог")
-    assert [e.space(p).name for p in CORNERS] == [
+    assert [e.spaces[p].name for p in UTILITIES] == ["Электростанция", "Водопровод"]
+    assert (e.spaces[4].name, e.spaces[38].name) == ("Подоходный налог", "Сверхналог")
+    assert [e.spaces[p].name for p in CORNERS] == [
         "Вперёд", "Тюрьма / Просто посетили", "Бесплатная стоянка", "Отправляйтесь в тюрьму"]
     assert e.groups["yellow"].name == "Жёлтая"
     assert e.money.unit == "thousand roubles"
@@ -366,13 +378,13 @@ def test_kyiv_names_the_book_gives():
     та Маршрутка"; the corners "СТАРТ", "У В’ЯЗНИЦІ / ТІЛЬКИ ВІДВІДУВАННЯ", "БЕЗКОШТОВНЕ ПАРКУВАННЯ",
     "ЙДІТЬ ДО В’ЯЗНИЦІ"."""
     e = load_edition("kyiv")
-    assert all(e.space(p).name.startswith("Станція метро «") for p in RAILROADS)
-    assert len({e.space(p).name for p in RAILROADS}) == 4
-    assert e.space(12).name == "Міжнародний аеропорт «Жуляни»"
-    assert e.space(28).name == "Міжнародний аеропорт «Бориспіль»"
-    assert (e.space(4).name, e.space(4).tax) == ("Метро", 200)
-    assert (e.space(38).name, e.space(38).tax) == ("Маршрутка", 100)
-    assert [e.space(p).name for p in CORNERS] == [
+    assert all(e.spaces[p].name.startswith("Станція метро «") for p in RAILROADS)
+    assert len({e.spaces[p].name for p in RAILROADS}) == 4
+    assert e.spaces[12].name == "Міжнародний аеропорт «Жуляни»"
+    assert e.spaces[28].name == "Міжнародний аеропорт «Бориспіль»"
+    assert (e.spaces[4].name, e.spaces[4].tax) == ("Метро", 200)
+    assert (e.spaces[38].name, e.spaces[38].tax) == ("Маршрутка", 100)
+    assert [e.spaces[p].name for p in CORNERS] == [
         "СТАРТ", "В’язниця / Тільки відвідування", "Безкоштовне паркування", "Йдіть до в’язниці"]
     assert e.groups["dark_blue"].name == "Синя"
 
@@ -383,7 +395,7 @@ def test_kyiv_names_the_book_leaves_open_are_editable():
     e = load_edition("kyiv")
     streets = [s for s in e.spaces if s.kind == "street"]
     assert len(streets) == 22 and all(s.name_editable for s in streets)
-    assert all(e.space(p).name_editable for p in RAILROADS)
+    assert all(e.spaces[p].name_editable for p in RAILROADS)
     chosen = set(STREETS) | set(RAILROADS)
     assert not any(s.name_editable for s in e.spaces if s.position not in chosen)
     assert len({s.name for s in streets}) == 22
@@ -399,9 +411,9 @@ def test_a_custom_board_file_loads_by_path(tmp_path):
     path = tmp_path / "kyiv-my-board.toml"
     path.write_text(board_text("kyiv").replace('name = "Хрещатик"', 'name = "Володимирська вулиця"'), encoding="utf-8")
     e = load_edition(str(path))
-    assert e.space(39).name == "Володимирська вулиця"
+    assert e.spaces[39].name == "Володимирська вулиця"
     assert e.source == "kyiv-my-board.toml"
-    assert _deed(e.space(39)) == _deed(load_edition("kyiv").space(39))
+    assert _deed(e.spaces[39]) == _deed(load_edition("kyiv").spaces[39])
 
 
 # ---------------------------------------------------------------- refusals
@@ -463,7 +475,7 @@ def test_a_card_id_used_twice_is_refused(tmp_path):
 def test_a_choice_card_without_its_deck_is_refused(tmp_path):
     path = _broken(tmp_path, "us-choice.toml", 'text = "Doctor\'s fees. Pay $50"\neffect = { type = "pay", amount = 50 }',
                    'text = "Doctor\'s fees. Pay $50"\neffect = { type = "pay_or_draw", amount = 50 }')
-    with pytest.raises(BoardError, match=r"^us-choice\.toml: card cc-doctor: pay_or_draw needs deck = chance or chest"):
+    with pytest.raises(BoardError, match=r"^us-choice\.toml: card cc-doctor: missing effect\.deck: one of chance, chest$"):
         load_edition(path)
 
 
@@ -474,6 +486,155 @@ def test_a_player_count_below_two_is_refused(tmp_path):
     path = _broken(tmp_path, "us-players2.toml", "max_players = 11\n", "max_players = 1\n")
     with pytest.raises(BoardError, match=r"^us-players2\.toml: header: max_players must be a whole number >= 2, not 1"):
         load_edition(path)
+
+
+# The schema: every value of a board file is checked for its type, its range and its place when the file is
+# read, never mid-game (a string where a number is wanted used to load and fail at the first rent with a
+# TypeError). Each case: (what the file says, what a mistake makes of it, the message: file, place, problem).
+SCHEMA_REFUSALS = {
+    "a string where a number is wanted": (
+        "houses_before_hotel = 4", 'houses_before_hotel = "4"',
+        r"rules: houses_before_hotel must be a whole number >= 1, not '4'"),
+    "a number out of its range": (
+        "houses_before_hotel = 4", "houses_before_hotel = 0",
+        r"rules: houses_before_hotel must be a whole number >= 1, not 0"),
+    "true where a number is wanted": (
+        "start_cash = 1500", "start_cash = true", r"header: start_cash must be a whole number >= 1, not true"),
+    "a fraction where a whole number is wanted": (
+        "jail_fine = 50", "jail_fine = 50.5", r"header: jail_fine must be a whole number >= 0, not 50.5"),
+    "a string where true or false is wanted": (
+        "debt_payable_in_kind = false", 'debt_payable_in_kind = "no"',
+        r"rules: debt_payable_in_kind must be true or false, not 'no'"),
+    "a price as a string on a space": (
+        'name = "Reading Railroad"\nprice = 200', 'name = "Reading Railroad"\nprice = "200"',
+        r"space 5 \(Reading Railroad\): price must be a whole number >= 1, not '200'"),
+    "a rent that is not a number": (
+        "rent = [50, 200, 600, 1400, 1700, 2000]", 'rent = [50, 200, "600", 1400, 1700, 2000]',
+        r"space 39 \(Boardwalk\): rent item 3 must be a whole number >= 0, not '600'"),
+    "five rents instead of six": (
+        "rent = [50, 200, 600, 1400, 1700, 2000]", "rent = [50, 200, 600, 1400, 1700]",
+        r"space 39 \(Boardwalk\): rent must be a list of 6 whole numbers >= 0, not \[50, 200, 600, 1400, 1700\]"),
+    "an unknown enum value": (
+        'hotel_sale = "break_down"', 'hotel_sale = "melt"',
+        r"rules: hotel_sale must be one of break_down, exchange, exchange_or_whole, not 'melt'"),
+    "an unknown enum value, auction": (
+        'building_auction_start = "one"', 'building_auction_start = "zero"',
+        r"rules: building_auction_start must be one of one, printed, not 'zero'"),
+    "an unknown kind of space": (
+        'position = 20\nkind = "free_parking"', 'position = 20\nkind = "parking"',
+        r"space 20 \(Free Parking\): kind must be one of go, jail, free_parking, go_to_jail, tax, chance, chest, "
+        r"street, railroad, utility, not 'parking'"),
+    "an unknown card effect": (
+        'effect = { type = "advance", to = 39 }', 'effect = { type = "teleport", to = 39 }',
+        r"card ch-boardwalk: effect\.type must be one of collect, pay, .*, pay_or_draw, not 'teleport'"),
+    "an unknown nearest kind": (
+        'effect = { type = "advance_nearest", kind = "utility" }', 'effect = { type = "advance_nearest", kind = "ferry" }',
+        r"card ch-utility: effect\.kind must be one of railroad, utility, not 'ferry'"),
+    "a card amount as a string": (
+        'effect = { type = "pay", amount = 15 }', 'effect = { type = "pay", amount = "15" }',
+        r"card ch-poor-tax: effect\.amount must be a whole number >= 0, not '15'"),
+    "an unknown key in the rules": (
+        "debt_payable_in_kind = false", "debt_payable_in_kind = false\nspeed_die = true",
+        r"rules: unknown field speed_die; known: monopoly_rent_with_mortgaged_lot, houses_before_hotel, .*"),
+    "an unknown key on a space": (
+        'name = "Reading Railroad"\nprice = 200', 'name = "Reading Railroad"\nprice = 200\nrent = [25, 50, 100, 200]',
+        r"space 5 \(Reading Railroad\): unknown field rent; known: kind, position, name, name_editable, price, mortgage$"),
+    "an unknown key on a card effect": (
+        'effect = { type = "advance", to = 39 }', 'effect = { type = "advance", to = 39, salary = true }',
+        r"card ch-boardwalk: unknown field effect\.salary; known: type, to, backwards$"),
+    "an unknown key in the header": (
+        "jail_fine = 50", "jail_fine = 50\njail_fines = 50", r"header: unknown field jail_fines; known: id, name, .*"),
+    "a misspelt table": (
+        "[rules]", "[rulez]", r"header: unknown field rulez; known: .*"),
+    "a list of tables where a table belongs": (
+        "[money]", "[[money]]", r"header: money must be a table \(\[money\] or \{ ... \}\), not a list of tables"),
+    "a table where a list belongs": (
+        "rent = [50, 200, 600, 1400, 1700, 2000]", "rent = { bare = 50, hotel = 2000 }",
+        r"space 39 \(Boardwalk\): rent must be a list of 6 whole numbers >= 0, not a table"),
+    "a list of tables where a table belongs, on a card": (
+        'effect = { type = "advance", to = 39 }', 'effect = [{ type = "advance", to = 39 }]',
+        r"card ch-boardwalk: effect must be a table with type = one of collect, .*, not a list of tables"),
+    "a rule written in the wrong table": (
+        'thousands = ","', 'thousands = ","\nhouses_before_hotel = 4',
+        r"money: unknown field houses_before_hotel; known: symbol, format, thousands, unit$"),
+    "an effect written as a string": (
+        'effect = { type = "advance", to = 39 }', 'effect = "advance"',
+        r"card ch-boardwalk: effect must be a table with type = one of collect, .*, not 'advance'"),
+    "a space without its kind": (
+        'position = 38\nkind = "tax"\n', "position = 38\n",
+        r"space 38 \(Luxury Tax\): missing kind: one of go, jail, .*"),
+    "a blank name": (
+        'name = "Boardwalk"', 'name = "  "', r"space 39 \(  \): name must be text \(not blank\), not '  '"),
+    "a railroad rent for three railroads": (
+        "debt_payable_in_kind = false", "debt_payable_in_kind = false\nrailroad_rent = [25, 50, 100]",
+        r"rules: railroad_rent must be a list of 4 whole numbers >= 0 \(one rent for each railroad held\), not \[25, 50, 100\]"),
+    "one utility multiplier": (
+        "debt_payable_in_kind = false", "debt_payable_in_kind = false\nutility_multipliers = [4]",
+        r"rules: utility_multipliers must be a list of 2 whole numbers >= 0, not \[4\]"),
+    "a group used twice": (
+        '[[groups]]\nid = "light_blue"', '[[groups]]\nid = "brown"', r"group brown: id used twice"),
+}
+
+
+@pytest.mark.parametrize("case", SCHEMA_REFUSALS)
+def test_the_schema_refuses_a_mistake_naming_the_file_the_place_and_the_problem(tmp_path, case):
+    old, new, message = SCHEMA_REFUSALS[case]
+    path = _broken(tmp_path, "my-board.toml", old, new)
+    with pytest.raises(BoardError) as e:
+        load_edition(path)
+    assert re.fullmatch(r"my-board\.toml: " + message, str(e.value)), str(e.value)
+    assert "\n" not in str(e.value)
+
+
+VARIANT_REFUSALS = {
+    "a string where true or false is wanted": (
+        "speed_die = true", 'speed_die = "yes"', r"variant speed-die: speed_die must be true or false, not 'yes'"),
+    "a string where a number is wanted": (
+        "houses_before_hotel = 3", 'houses_before_hotel = "3"',
+        r"variant short: houses_before_hotel must be a whole number >= 1 \(or left out\), not '3'"),
+    "an unknown setting": (
+        "end_at_bankruptcy = 2", "end_at_bankruptcy = 2\nend_at = 2",
+        r"variant short: unknown field end_at; known: id, name, deal_deeds, .*"),
+    "a speed die setting in a table of its own": (
+        "start_cash_bonus = 1000\nspeed_die = true", "start_cash_bonus = 1000\n[variant.speed_die]\non = true",
+        r"variant speed-die: speed_die must be true or false, not a table"),
+    "an id used twice": ('id = "timed"', 'id = "short"', r"variant short: id used twice"),
+}
+
+
+@pytest.mark.parametrize("case", VARIANT_REFUSALS)
+def test_variants_are_checked_by_the_schema_too(case):
+    old, new, message = VARIANT_REFUSALS[case]
+    text = (resources.files("banker.boards") / "variants.toml").read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    with pytest.raises(BoardError) as e:
+        variants_from_dict(tomllib.loads(text.replace(old, new)), "variants.toml")
+    assert re.fullmatch(r"variants\.toml: " + message, str(e.value)), str(e.value)
+
+
+def test_variants_must_be_a_list_of_tables():
+    with pytest.raises(BoardError, match=r"^variants\.toml: header: variant must be a list of tables \(\[\[variant\]\]\), "
+                                         r"not a table$"):
+        variants_from_dict(tomllib.loads('[variant]\nid = "classic"\nname = "Classic"\n'), "variants.toml")
+
+
+def test_the_shipped_variants_pass_the_schema():
+    text = (resources.files("banker.boards") / "variants.toml").read_text(encoding="utf-8")
+    assert set(variants_from_dict(tomllib.loads(text), "variants.toml")) == {"classic", "short", "timed", "speed-die"}
+
+
+@pytest.mark.parametrize("rules,message", [
+    ({"free_parking_pot": "yes"}, "house rule free_parking_pot must be true or false, not 'yes'"),
+    ({"free_parking_pot": 1}, "house rule free_parking_pot must be true or false, not 1"),
+    ({"double_salary": True, "free_parking": True}, "unknown house rule double_salary, free_parking; known: "
+                                                     "free_parking_pot, go_landing_bonus"),
+])
+def test_house_rules_are_true_or_false_and_known(rules, message):
+    """House rules come from a session file or the command line: checked like the board files."""
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        HouseRules.from_mapping(rules)
+    assert HouseRules.from_mapping({"go_landing_bonus": True}) == HouseRules(go_landing_bonus=True)
+    assert HouseRules.from_mapping(None).to_mapping() == {"free_parking_pot": False, "go_landing_bonus": False}
 
 
 def test_unknown_edition_is_refused():

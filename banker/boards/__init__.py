@@ -14,8 +14,9 @@ import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
-from banker.rules.edition import Edition, Variant, edition_from_dict, variant_from_dict
+from banker.rules.edition import Edition, Variant, edition_from_dict, variants_from_dict
 from banker.rules.errors import BoardError
 
 EDITIONS = ("classic-us", "uk", "ru", "kyiv")
@@ -52,7 +53,7 @@ def _read_board_file(path: Path, label: str) -> str:
         raise BoardError(f"{label}: not UTF-8 text") from None
 
 
-def _read_toml(path: Path | resources.abc.Traversable, label: str) -> dict:
+def _read_toml(path: Path | resources.abc.Traversable, label: str) -> dict[str, Any]:
     try:
         text = _read_board_file(path, label) if isinstance(path, Path) else path.read_text(encoding="utf-8")
         return tomllib.loads(text)
@@ -79,12 +80,7 @@ def load_edition(name: str) -> Edition:
 @cache
 def load_variants() -> dict[str, Variant]:
     file = resources.files(__package__) / "variants.toml"
-    data = _read_toml(file, "variants.toml")
-    out = {}
-    for raw in data.get("variant", []):
-        v = variant_from_dict(raw, source="variants.toml")
-        out[v.id] = v
-    return out
+    return variants_from_dict(_read_toml(file, "variants.toml"), source="variants.toml")
 
 
 def load_variant(name: str) -> Variant:

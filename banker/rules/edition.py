@@ -1,50 +1,63 @@
-"""Editions, variants and house rules as data.
+"""Editions, variants and house rules as data, validated by a schema.
 
-An :class:`Edition` is built from a plain mapping (parsed from a board file under
-``banker/boards/``) and validated here, so that a mistake in a board file is refused
-with a message naming the file, the space and the problem. Every difference between
-the rule books is a field of :class:`EditionRules` or :class:`Variant`; the engine never
-asks which edition it is playing.
+A board file (``banker/boards/*.toml``, parsed by :mod:`banker.boards`) is checked against the
+msgspec structs below, strictly: a string where a number is wanted, a value outside an
+enumeration (``Literal``), an unknown key or a table where a list belongs is refused with a
+:class:`BoardError` naming the file, the place (the space, the card, the group, the table) and
+the problem. The cross-checks a schema cannot say (forty spaces in order, GO first, every group
+used, card ids unique, cards moving to real spaces) follow in :func:`edition_from_dict`.
+
+Every difference between the rule books is a field of :class:`EditionRules` or :class:`Variant`;
+the engine never asks which edition it is playing.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Annotated, Any, Literal, TypeVar, get_args
+
+import msgspec
+import msgspec.inspect as mi
+from msgspec import Meta, Struct, field
 
 from .errors import BoardError
 
-PROPERTY_KINDS = ("street", "railroad", "utility")
-SPACE_KINDS = PROPERTY_KINDS + ("go", "jail", "free_parking", "go_to_jail", "tax", "chance", "chest")
-DECKS = ("chance", "chest")
-CARD_EFFECTS = {
-    # type: required integer fields
-    "collect": ("amount",),
-    "pay": ("amount",),
-    "pay_each_player": ("amount",),
-    "collect_from_each_player": ("amount",),
-    "repairs": ("house", "hotel"),
-    "advance": ("to",),
-    "advance_nearest": (),
-    "back": ("spaces",),
-    "go_to_jail": (),
-    "jail_card": (),
-    # a choice printed on the card: pay the amount to the bank, or draw a card of ``deck``
-    "pay_or_draw": ("amount",),
-}
+# --------------------------------------------------------------------------- the vocabulary
+
+PropertyKind = Literal["street", "railroad", "utility"]
+DeckId = Literal["chance", "chest"]
+HotelSale = Literal["break_down", "exchange", "exchange_or_whole"]
+BuildingAuctionStart = Literal["one", "printed"]
+
+PROPERTY_KINDS: tuple[str, ...] = get_args(PropertyKind)
 #: from this size on an amount is shown as a power of ten (see Money)
 HUGE_AMOUNT = 10**30
-HOTEL_SALES = ("break_down", "exchange", "exchange_or_whole")
-BANKRUPT_TO_BANK = ("auction_all",)
+
+#: a whole number >= 0 (an amount, a count)
+Count = Annotated[int, Meta(ge=0)]
+#: a whole number >= 1 (a price, a house cost)
+Positive = Annotated[int, Meta(ge=1)]
+#: text that is not blank
+Text = Annotated[str, Meta(pattern=r"\S")]
 
 
-@dataclass(frozen=True)
-class Group:
-    id: str
-    name: str
-    color: str
+class _Schema(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """Every table of a board file: unknown keys refused, nothing changed once read."""
+
+
+# --------------------------------------------------------------------------- public types
+
+
+class Group(_Schema, frozen=True, kw_only=True):
+    """A colour group (``[[groups]]``)."""
+
+    id: Text
+    name: Text
+    #: a CSS colour for the interface
+    color: str = "white"
 
 
 @dataclass(frozen=True)
@@ -71,6 +84,8 @@ class Card:
     id: str
     deck: str
     text: str
+    #: the effect as written in the file (``{"type": "advance", "to": 1, "backwards": True}``), its
+    #: defaults left out; validated by the effect structs below
     effect: Mapping[str, Any]
 
     @property
@@ -78,50 +93,45 @@ class Card:
         return str(self.effect["type"])
 
     @property
-    def moves_money(self) -> bool:
-        t = self.kind
-        if t == "advance":
-            return True  # salary when passing GO
-        return t not in ("back", "go_to_jail", "jail_card", "advance_nearest")
-
-    @property
     def choices(self) -> tuple[str, ...]:
         """The choices printed on the card (``"choice"`` in the command), or () for none."""
         return ("pay", "draw") if self.kind == "pay_or_draw" else ()
 
 
-@dataclass(frozen=True)
-class EditionRules:
-    """The quirks that differ between rule books (see shared/rules/README.md)."""
+class EditionRules(_Schema, frozen=True, kw_only=True):
+    """The quirks that differ between rule books (see shared/rules/README.md): ``[rules]``."""
 
     #: double rent on unmortgaged lots of a full group even if another lot is mortgaged
     monopoly_rent_with_mortgaged_lot: bool = False
-    houses_before_hotel: int = 4
+    houses_before_hotel: Positive = 4
     #: what selling a hotel means: "break_down" (a hotel counts as five houses and
     #: may be broken down to what the bank can supply), "exchange" (half its price,
     #: exchanged for the houses it replaced), "exchange_or_whole" (exchange, or sell
     #: the hotel with its houses at once for half of all of them)
-    hotel_sale: str = "exchange"
+    hotel_sale: HotelSale = "exchange"
     #: a hotel sold whole (not exchanged for houses) takes every hotel of its group with it,
     #: in one sale (RU 2004: "Все Отели одной цветовой группы должны продаваться одновременно")
     hotels_sold_whole_together: bool = False
     #: lowest bid in a building-shortage auction: "one" or "printed" (house cost)
-    building_auction_start: str = "one"
-    property_auction_min_bid: int = 1
+    building_auction_start: BuildingAuctionStart = "one"
+    property_auction_min_bid: Positive = 1
     #: bankrupt to a player: raise everything first (sell buildings, mortgage every
     #: deed; the creditor receives the cash and the mortgaged deeds), as UK/Kyiv read
     bankrupt_to_player_mortgages_first: bool = False
     #: a creditor may accept deeds instead of cash at an agreed value (RU 2004)
     debt_payable_in_kind: bool = False
-    railroad_rent: tuple[int, ...] = (25, 50, 100, 200)
-    utility_multipliers: tuple[int, ...] = (4, 10)
-    nearest_railroad_multiplier: int = 2
-    nearest_utility_multiplier: int = 10
-    interest_percent: int = 10
+    #: the rent by how many railroads the owner holds: one number per railroad on the board
+    railroad_rent: tuple[Count, ...] = (25, 50, 100, 200)
+    #: the dice multiplier with one utility, with both
+    utility_multipliers: tuple[Count, Count] = (4, 10)
+    nearest_railroad_multiplier: Count = 2
+    nearest_utility_multiplier: Count = 10
+    interest_percent: Count = 10
 
 
-@dataclass(frozen=True)
-class Money:
+class Money(_Schema, frozen=True, kw_only=True):
+    """How an amount is written (``[money]``)."""
+
     symbol: str = "$"
     format: str = "{symbol}{amount}"
     thousands: str = ","
@@ -162,9 +172,6 @@ class Edition:
     min_players: int = 2
     max_players: int = 8
 
-    def space(self, position: int) -> Space:
-        return self.spaces[position]
-
     @property
     def properties(self) -> tuple[Space, ...]:
         return tuple(s for s in self.spaces if s.is_property)
@@ -179,25 +186,25 @@ class Edition:
         return tuple(c for c in self.cards.values() if c.deck == deck)
 
 
-@dataclass(frozen=True)
-class Variant:
-    id: str
-    name: str
+class Variant(_Schema, frozen=True, kw_only=True):
+    """A way to play (``[[variant]]`` in variants.toml)."""
+
+    id: Text
+    name: Text
     #: deeds dealt to each player at the start, paid at the printed price
-    deal_deeds: int = 0
+    deal_deeds: Count = 0
     #: replaces the edition's houses before a hotel when set
-    houses_before_hotel: int | None = None
-    start_cash_bonus: int = 0
+    houses_before_hotel: Positive | None = None
+    start_cash_bonus: Count = 0
     #: the game ends at this many bankruptcies (0: when one player is left)
-    end_at_bankruptcy: int = 0
+    end_at_bankruptcy: Count = 0
     #: the game ends at an agreed time
     timed: bool = False
     speed_die: bool = False
     description: str = ""
 
 
-@dataclass(frozen=True)
-class HouseRules:
+class HouseRules(_Schema, frozen=True, kw_only=True):
     """House rules: off by default, recorded in the session when on."""
 
     #: taxes, fines and card payments to the bank go to a pot on Free Parking,
@@ -208,200 +215,452 @@ class HouseRules:
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(cls))
+        return cls.__struct_fields__
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None) -> HouseRules:
+        """The house rules recorded in a session or asked for; raises :class:`ValueError` naming
+        an unknown rule or a value that is not true or false."""
         data = dict(data or {})
         unknown = sorted(set(data) - set(cls.names()))
         if unknown:
             raise ValueError(
-                f"unknown house rule {', '.join(unknown)}; known: {', '.join(cls.names())}"
+                f"unknown house rule {', '.join(map(str, unknown))}; known: {', '.join(cls.names())}"
             )
-        for k, v in data.items():
-            if not isinstance(v, bool):
-                raise ValueError(f"house rule {k} must be true or false, not {v!r}")
-        return cls(**data)
+        try:
+            return msgspec.convert(data, cls, strict=True)
+        except msgspec.ValidationError:
+            k, v = next((k, v) for k, v in data.items() if not isinstance(v, bool))
+            raise ValueError(f"house rule {k} must be true or false, not {v!r}") from None
 
     def to_mapping(self) -> dict[str, bool]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in self.names()}
+
+
+# --------------------------------------------------------------------------- the file's schema
+# What a board file holds, table by table; turned into the public types above once read.
+
+
+class _SpaceFile(_Schema, tag_field="kind", frozen=True, kw_only=True):
+    position: Count
+    name: Text
+    #: the name is this project's choice, not the rule book's
+    name_editable: bool = False
+
+
+class _Go(_SpaceFile, tag="go", frozen=True, kw_only=True):
+    pass
+
+
+class _Jail(_SpaceFile, tag="jail", frozen=True, kw_only=True):
+    pass
+
+
+class _FreeParking(_SpaceFile, tag="free_parking", frozen=True, kw_only=True):
+    pass
+
+
+class _GoToJail(_SpaceFile, tag="go_to_jail", frozen=True, kw_only=True):
+    pass
+
+
+class _ChanceSpace(_SpaceFile, tag="chance", frozen=True, kw_only=True):
+    pass
+
+
+class _ChestSpace(_SpaceFile, tag="chest", frozen=True, kw_only=True):
+    pass
+
+
+class _Tax(_SpaceFile, tag="tax", frozen=True, kw_only=True):
+    tax: Positive
+    #: only where the player may pay this percentage of total worth instead
+    tax_percent: Positive | None = None
+
+
+class _Street(_SpaceFile, tag="street", frozen=True, kw_only=True):
+    group: Text
+    price: Positive
+    #: bare lot, 1-4 houses, hotel
+    rent: Annotated[tuple[Count, ...], Meta(min_length=6, max_length=6)]
+    house_cost: Positive
+    mortgage: Positive
+
+
+class _Railroad(_SpaceFile, tag="railroad", frozen=True, kw_only=True):
+    price: Positive
+    mortgage: Positive
+
+
+class _Utility(_SpaceFile, tag="utility", frozen=True, kw_only=True):
+    price: Positive
+    mortgage: Positive
+
+
+_SpaceEntry = _Go | _Jail | _FreeParking | _GoToJail | _Tax | _ChanceSpace | _ChestSpace | _Street | _Railroad | _Utility
+
+
+class _Effect(_Schema, tag_field="type", omit_defaults=True, frozen=True, kw_only=True):
+    pass
+
+
+class _Collect(_Effect, tag="collect", frozen=True, kw_only=True):
+    amount: Count
+
+
+class _Pay(_Effect, tag="pay", frozen=True, kw_only=True):
+    amount: Count
+
+
+class _PayEachPlayer(_Effect, tag="pay_each_player", frozen=True, kw_only=True):
+    amount: Count
+
+
+class _CollectFromEachPlayer(_Effect, tag="collect_from_each_player", frozen=True, kw_only=True):
+    amount: Count
+
+
+class _Repairs(_Effect, tag="repairs", frozen=True, kw_only=True):
+    house: Count
+    hotel: Count
+
+
+class _Advance(_Effect, tag="advance", frozen=True, kw_only=True):
+    to: Count
+    #: the token moves back to ``to`` ("Go back to Old Kent Road"): it never passes GO
+    backwards: bool = False
+
+
+class _AdvanceNearest(_Effect, tag="advance_nearest", frozen=True, kw_only=True):
+    kind: Literal["railroad", "utility"]
+
+
+class _Back(_Effect, tag="back", frozen=True, kw_only=True):
+    spaces: Count
+
+
+class _GoToJailCard(_Effect, tag="go_to_jail", frozen=True, kw_only=True):
+    pass
+
+
+class _JailCard(_Effect, tag="jail_card", frozen=True, kw_only=True):
+    pass
+
+
+class _PayOrDraw(_Effect, tag="pay_or_draw", frozen=True, kw_only=True):
+    """A choice printed on the card: pay the amount to the bank, or draw a card of ``deck``."""
+
+    amount: Count
+    deck: DeckId
+
+
+_EffectEntry = (_Collect | _Pay | _PayEachPlayer | _CollectFromEachPlayer | _Repairs | _Advance | _AdvanceNearest | _Back
+                | _GoToJailCard | _JailCard | _PayOrDraw)
+
+
+class _CardFile(_Schema, frozen=True, kw_only=True):
+    id: Text
+    deck: DeckId
+    text: Text
+    effect: _EffectEntry
+
+
+class _Decks(_Schema, frozen=True, kw_only=True):
+    chance: Text = "Chance"
+    chest: Text = "Chest"
+
+
+class _EditionFile(_Schema, frozen=True, kw_only=True):
+    id: Text
+    name: Text
+    language: Text = "en"
+    rule_book: str = ""
+    variants: tuple[Text, ...] = ("classic",)
+    start_cash: Positive
+    salary: Count
+    jail_fine: Count
+    houses: Count
+    hotels: Count
+    min_players: Annotated[int, Meta(ge=2)] = 2
+    max_players: Annotated[int, Meta(ge=2)] = 8
+    money: Money = field(default_factory=Money)
+    rules: EditionRules = field(default_factory=EditionRules)
+    decks: _Decks = field(default_factory=_Decks)
+    groups: tuple[Group, ...] = ()
+    spaces: tuple[_SpaceEntry, ...] = ()
+    cards: tuple[_CardFile, ...] = ()
+
+
+class _VariantsFile(_Schema, frozen=True, kw_only=True):
+    variant: tuple[Variant, ...] = ()
+
+
+# --------------------------------------------------------------------------- schema errors in words
+
+_T = TypeVar("_T")
+_AT = " - at `"
+#: the lists of a file whose items are named in a message (a space by position and name, the others by id)
+_PLACES = {"spaces": "space", "cards": "card", "groups": "group", "variant": "variant"}
+_TABLES = ("money", "rules", "decks")
+
+
+def _convert(data: Mapping[str, Any], schema: type[_T], source: str) -> _T:
+    """``data`` as ``schema``, strictly; a mismatch raises :class:`BoardError` in words."""
+    try:
+        return msgspec.convert(dict(data), schema, strict=True)
+    except msgspec.ValidationError as e:
+        where, problem = _explain(str(e), data, mi.type_info(schema))
+        raise BoardError(f"{source}: {where}: {problem}") from None
+
+
+def _segments(path: str) -> list[str | int]:
+    return [name if name else int(index) for name, index in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path)]
+
+
+def _explain(error: str, data: Mapping[str, Any], schema: mi.Type) -> tuple[str, str]:
+    """msgspec's ``Expected `int`, got `str` - at `$.rules.houses_before_hotel``` as
+    ``("rules", "houses_before_hotel must be a whole number >= 1, not '4'")``."""
+    text, _, path = error.partition(_AT)
+    segs = _segments(path.rstrip("`")) if path else []
+    named = re.fullmatch(r"Object (contains unknown|missing required) field `(.*)`", text, re.DOTALL)
+    if named:  # the path is the table; the key is in the message
+        segs.append(named.group(2))
+    where, key = _place(segs, data)
+    expected, parent = _type_at(schema, segs, data)
+    value = _value_at(data, segs)
+    if named and named.group(1) == "contains unknown":
+        known = ", ".join(_keys(parent, _value_at(data, segs[:-1]))) if parent is not None else ""
+        return where, f"unknown field {key}" + (f"; known: {known}" if known else "")
+    wanted = _describe(expected, str(segs[-1]) if segs else "") if expected is not None else text
+    if named:
+        return where, f"missing {key}: {wanted}"
+    return where, f"{key + ' ' if key else ''}must be {wanted}, not {_show(value)}"
+
+
+def _place(segs: Sequence[str | int], data: Mapping[str, Any]) -> tuple[str, str]:
+    """Where in the file ``segs`` points (a space, a card, a table, the header) and the key there."""
+    def key(rest: Sequence[str | int]) -> str:
+        return "".join(f" item {s + 1}" if isinstance(s, int) else (f".{s}" if i else s) for i, s in enumerate(rest))
+
+    if len(segs) >= 2 and segs[0] in _PLACES and isinstance(segs[1], int):
+        what = _PLACES[str(segs[0])]
+        item = _value_at(data, segs[:2])
+        item = item if isinstance(item, Mapping) else {}
+        if what == "space":
+            pos, name = item.get("position"), item.get("name")
+            if type(pos) is int:
+                where = f"space {pos} ({name})" if isinstance(name, str) else f"space {pos}"
+            else:
+                where = f"space listed at place {segs[1]}"
+        else:
+            ident = item.get("id")
+            where = f"{what} {ident}" if isinstance(ident, str) and ident.strip() else f"{what} {segs[1] + 1} in the file"
+        return where, key(segs[2:])
+    if len(segs) >= 2 and segs[0] in _TABLES:
+        return str(segs[0]), key(segs[1:])
+    return "header", key(segs)
+
+
+def _value_at(data: Any, segs: Sequence[str | int]) -> Any:
+    for s in segs:
+        if isinstance(s, int) and isinstance(data, list) and s < len(data):
+            data = data[s]
+        elif isinstance(s, str) and isinstance(data, Mapping) and s in data:
+            data = data[s]
+        else:
+            return None
+    return data
+
+
+def _member(t: mi.Type, value: Any) -> mi.Type:
+    """The struct of a tagged union that ``value`` names by its tag (or the union itself)."""
+    if isinstance(t, mi.UnionType) and isinstance(value, Mapping):
+        for member in t.types:
+            if isinstance(member, mi.StructType) and member.tag_field and value.get(member.tag_field) == member.tag:
+                return member
+    return t
+
+
+def _type_at(schema: mi.Type, segs: Sequence[str | int], data: Any) -> tuple[mi.Type | None, mi.Type | None]:
+    """The schema's type at ``segs`` and the table (struct) holding it."""
+    t: mi.Type | None = schema
+    parent: mi.Type | None = None
+    for s in segs:
+        if t is None:
+            return None, None
+        t = _member(t, data)
+        parent = t
+        if isinstance(s, int):
+            if isinstance(t, (mi.ListType, mi.VarTupleType)):
+                t = t.item_type
+            elif isinstance(t, mi.TupleType) and s < len(t.item_types):
+                t = t.item_types[s]
+            else:
+                t = None
+        elif isinstance(t, mi.StructType):
+            t = next((f.type for f in t.fields if f.encode_name == s), None)
+        elif isinstance(t, mi.UnionType) and (tags := _tags(t)) and s == tags[0]:
+            t = mi.LiteralType(tuple(tags[1:]))
+        else:
+            t = None
+        data = _value_at(data, [s])
+    return t, parent
+
+
+def _tags(t: mi.UnionType) -> list[str]:
+    """[tag field, tag, tag, ...] of a tagged union of structs (or [])."""
+    members = [m for m in t.types if isinstance(m, mi.StructType) and m.tag_field]
+    if not members:
+        return []
+    return [str(members[0].tag_field)] + [str(m.tag) for m in members]
+
+
+def _keys(t: mi.Type, value: Any) -> list[str]:
+    t = _member(t, value)
+    if isinstance(t, mi.StructType):
+        return ([t.tag_field] if t.tag_field else []) + [f.encode_name for f in t.fields]
+    return []
+
+
+def _bounds(t: mi.IntType) -> str:
+    if t.ge is not None:
+        return f" >= {t.ge}"
+    return ""
+
+
+def _describe(t: mi.Type, key: str = "", plural: bool = False) -> str:
+    """What a value of type ``t`` is, in words ("a whole number >= 1", "one of one, printed")."""
+    if isinstance(t, mi.Metadata):
+        return _describe(t.type, key, plural)
+    if isinstance(t, mi.IntType):
+        return ("whole numbers" if plural else "a whole number") + _bounds(t)
+    if isinstance(t, mi.BoolType):
+        return "true or false"
+    if isinstance(t, mi.StrType):
+        return ("texts" if plural else "text") + (" (not blank)" if t.pattern else "")
+    if isinstance(t, mi.LiteralType):
+        return "one of " + ", ".join(map(str, t.values))
+    if isinstance(t, mi.UnionType):
+        if _tags(t):
+            return "tables" if plural else f"a table with {_tags(t)[0]} = one of " + ", ".join(_tags(t)[1:])
+        others = [m for m in t.types if not isinstance(m, mi.NoneType)]
+        if len(others) == 1:  # TOML has no null: None is a key left out
+            return _describe(others[0], key, plural) + " (or left out)"
+    if isinstance(t, mi.StructType):
+        return "tables" if plural else f"a table ([{key}] or {{ ... }})" if key else "a table"
+    if isinstance(t, (mi.ListType, mi.VarTupleType)):
+        item = t.item_type
+        if isinstance(item, mi.StructType) or (isinstance(item, mi.UnionType) and _tags(item)):
+            return f"a list of tables ([[{key}]])" if key else "a list of tables"
+        n = f"{t.min_length} " if t.min_length is not None and t.min_length == t.max_length else ""
+        return f"a list of {n}{_describe(item, plural=True)}"
+    if isinstance(t, mi.TupleType) and t.item_types:
+        return f"a list of {len(t.item_types)} {_describe(t.item_types[0], plural=True)}"
+    return str(t)
+
+
+def _show(value: Any) -> str:
+    """A value as the file wrote it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Mapping):
+        return "a table"
+    if isinstance(value, list):
+        return "a list of tables" if value and all(isinstance(v, Mapping) for v in value) else repr(value)
+    if isinstance(value, str | int | float):
+        return repr(value)
+    return str(value)
 
 
 # --------------------------------------------------------------------------- loading
 
 
-class _Check:
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, where: str, problem: str) -> None:
-        raise BoardError(f"{self.source}: {where}: {problem}")
-
-    def int_(self, data: Mapping[str, Any], key: str, where: str, minimum: int = 0) -> int:
-        if key not in data:
-            self.fail(where, f"missing {key}")
-        value = data[key]
-        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-            self.fail(where, f"{key} must be a whole number >= {minimum}, not {value!r}")
-        return value
-
-    def str_(self, data: Mapping[str, Any], key: str, where: str) -> str:
-        value = data.get(key)
-        if not isinstance(value, str) or not value.strip():
-            self.fail(where, f"missing {key}")
-        return value
-
-
-def _space(check: _Check, raw: Mapping[str, Any], groups: Mapping[str, Group]) -> Space:
-    pos = raw.get("position")
-    where = f"space {pos}" if pos is not None else "a space"
-    pos = check.int_(raw, "position", where)
-    kind = raw.get("kind")
-    if kind not in SPACE_KINDS:
-        check.fail(where, f"unknown kind {kind!r}; one of {', '.join(SPACE_KINDS)}")
-    name = check.str_(raw, "name", where)
-    where = f"space {pos} ({name})"
-    kw: dict[str, Any] = {"position": pos, "kind": kind, "name": name,
-                          "name_editable": bool(raw.get("name_editable", False))}
-    if kind in PROPERTY_KINDS:
-        kw["price"] = check.int_(raw, "price", where, 1)
-        kw["mortgage"] = check.int_(raw, "mortgage", where, 1)
-    if kind == "street":
-        group = raw.get("group")
-        if group not in groups:
-            check.fail(where, f"unknown group {group!r}; groups are {', '.join(groups)}")
-        kw["group"] = group
-        rent = raw.get("rent")
-        if not isinstance(rent, list) or len(rent) != 6:
-            check.fail(where, "missing rent: a street needs 6 rents (bare lot, 1-4 houses, hotel)")
-        for r in rent:
-            if not isinstance(r, int) or isinstance(r, bool) or r < 0:
-                check.fail(where, f"rent must be whole numbers, not {r!r}")
-        kw["rent"] = tuple(rent)
-        kw["house_cost"] = check.int_(raw, "house_cost", where, 1)
-    elif kind in ("railroad", "utility"):
-        kw["group"] = kind
-    elif kind == "tax":
-        kw["tax"] = check.int_(raw, "tax", where, 1)
-        if "tax_percent" in raw:
-            kw["tax_percent"] = check.int_(raw, "tax_percent", where, 1)
-    return Space(**kw)
-
-
-def _card(check: _Check, raw: Mapping[str, Any], spaces: tuple[Space, ...]) -> Card:
-    cid = raw.get("id", "?")
-    where = f"card {cid}"
-    cid = check.str_(raw, "id", where)
-    deck = raw.get("deck")
-    if deck not in DECKS:
-        check.fail(where, f"deck must be one of {', '.join(DECKS)}, not {deck!r}")
-    text = check.str_(raw, "text", where)
-    effect = raw.get("effect")
-    if not isinstance(effect, Mapping) or effect.get("type") not in CARD_EFFECTS:
-        check.fail(where, f"effect.type must be one of {', '.join(CARD_EFFECTS)}")
-    for key in CARD_EFFECTS[effect["type"]]:
-        check.int_(effect, key, where + " effect", 0)
-    if effect["type"] == "advance":
-        to = effect["to"]
-        if not 0 <= to < len(spaces):
-            check.fail(where, f"advance to {to}: no such space")
-    if effect["type"] == "advance_nearest" and effect.get("kind") not in ("railroad", "utility"):
-        check.fail(where, "advance_nearest needs kind = railroad or utility")
-    if effect["type"] == "pay_or_draw" and effect.get("deck") not in DECKS:
-        check.fail(where, f"pay_or_draw needs deck = {' or '.join(DECKS)}")
-    return Card(id=cid, deck=deck, text=text, effect=dict(effect))
+def _space(raw: _SpaceEntry) -> Space:
+    kind = str(raw.__struct_config__.tag)
+    space = Space(position=raw.position, kind=kind, name=raw.name, name_editable=raw.name_editable)
+    if isinstance(raw, _Street):
+        return replace(space, group=raw.group, price=raw.price, rent=raw.rent, house_cost=raw.house_cost,
+                       mortgage=raw.mortgage)
+    if isinstance(raw, _Railroad | _Utility):
+        return replace(space, group=kind, price=raw.price, mortgage=raw.mortgage)
+    if isinstance(raw, _Tax):
+        return replace(space, tax=raw.tax, tax_percent=raw.tax_percent or 0)
+    return space
 
 
 def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Edition:
     """Build and validate an edition; raises :class:`BoardError` naming the problem."""
-    check = _Check(source)
-    eid = check.str_(data, "id", "header")
-    money_raw = data.get("money") or {}
-    if not isinstance(money_raw, Mapping):
-        check.fail("money", "must be a table")
-    money = Money(
-        symbol=str(money_raw.get("symbol", "$")),
-        format=str(money_raw.get("format", "{symbol}{amount}")),
-        thousands=str(money_raw.get("thousands", ",")),
-        unit=str(money_raw.get("unit", "")),
-    )
+    file = _convert(data, _EditionFile, source)
+
+    def fail(where: str, problem: str) -> BoardError:
+        return BoardError(f"{source}: {where}: {problem}")
+
     try:
-        money(1500)
+        file.money(1500)
     except (KeyError, IndexError, ValueError) as exc:
-        check.fail("money", f"bad format {money.format!r}: {exc}")
-    rules_raw = dict(data.get("rules") or {})
-    known = {f.name for f in fields(EditionRules)}
-    unknown = sorted(set(rules_raw) - known)
-    if unknown:
-        check.fail("rules", f"unknown rule {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-    for key in ("railroad_rent", "utility_multipliers"):
-        if key in rules_raw:
-            rules_raw[key] = tuple(rules_raw[key])
-    rules = EditionRules(**rules_raw)
-    if rules.hotel_sale not in HOTEL_SALES:
-        check.fail("rules", f"hotel_sale must be one of {', '.join(HOTEL_SALES)}")
-    if rules.building_auction_start not in ("one", "printed"):
-        check.fail("rules", "building_auction_start must be one or printed")
-    if len(rules.utility_multipliers) != 2:
-        check.fail("rules", "utility_multipliers needs two numbers (one utility, both)")
+        raise fail("money", f"bad format {file.money.format!r}: {exc}") from None
+    if file.max_players < file.min_players:
+        raise fail("header", f"max_players must be a whole number >= {file.min_players}, not {file.max_players}")
 
     groups: dict[str, Group] = {}
-    for raw in data.get("groups") or []:
-        gid = check.str_(raw, "id", "a group")
-        groups[gid] = Group(id=gid, name=check.str_(raw, "name", f"group {gid}"),
-                            color=str(raw.get("color", "white")))
-    raw_spaces = data.get("spaces") or []
-    if len(raw_spaces) != 40:
-        check.fail("spaces", f"a board has 40 spaces, this file has {len(raw_spaces)}")
-    spaces = tuple(_space(check, raw, groups) for raw in raw_spaces)
+    for group in file.groups:
+        if group.id in groups:
+            raise fail(f"group {group.id}", "id used twice")
+        groups[group.id] = group
+    if len(file.spaces) != 40:
+        raise fail("spaces", f"a board has 40 spaces, this file has {len(file.spaces)}")
+    spaces = tuple(_space(raw) for raw in file.spaces)
     for i, s in enumerate(spaces):
         if s.position != i:
-            check.fail(f"space {s.position} ({s.name})", f"listed at place {i}: positions must run 0-39 in order")
+            raise fail(f"space {s.position} ({s.name})", f"listed at place {i}: positions must run 0-39 in order")
+        if s.kind == "street" and s.group not in groups:
+            raise fail(f"space {s.position} ({s.name})", f"unknown group {s.group!r}; groups are {', '.join(groups)}")
     if spaces[0].kind != "go":
-        check.fail("space 0", "must be GO")
+        raise fail("space 0", "must be GO")
     for gid in groups:
         if not any(s.group == gid for s in spaces):
-            check.fail(f"group {gid}", "no street belongs to it")
+            raise fail(f"group {gid}", "no street belongs to it")
+    railroads = sum(1 for s in spaces if s.kind == "railroad")
+    if railroads and len(file.rules.railroad_rent) != railroads:
+        raise fail("rules", f"railroad_rent must be a list of {railroads} whole numbers >= 0 (one rent for each railroad "
+                            f"held), not {list(file.rules.railroad_rent)!r}")
+
     cards: dict[str, Card] = {}
-    for raw in data.get("cards") or []:
-        card = _card(check, raw, spaces)
-        if card.id in cards:
-            check.fail(f"card {card.id}", "id used twice")
-        cards[card.id] = card
-    decks_raw = data.get("decks") or {}
-    decks = {d: str(decks_raw.get(d, d.title())) for d in DECKS}
-    variants = tuple(data.get("variants") or ("classic",))
-    min_players = check.int_(data, "min_players", "header", 2) if "min_players" in data else 2
-    max_players = check.int_(data, "max_players", "header", min_players) if "max_players" in data else 8
+    for raw in file.cards:
+        if raw.id in cards:
+            raise fail(f"card {raw.id}", "id used twice")
+        effect = raw.effect
+        if isinstance(effect, _Advance) and effect.to >= len(spaces):
+            raise fail(f"card {raw.id}", f"advance to {effect.to}: no such space")
+        cards[raw.id] = Card(id=raw.id, deck=raw.deck, text=raw.text, effect=msgspec.to_builtins(effect))
     return Edition(
-        id=eid,
-        name=check.str_(data, "name", "header"),
-        language=str(data.get("language", "en")),
-        rule_book=str(data.get("rule_book", "")),
-        variants=variants,
-        money=money,
-        start_cash=check.int_(data, "start_cash", "header", 1),
-        salary=check.int_(data, "salary", "header", 0),
-        jail_fine=check.int_(data, "jail_fine", "header", 0),
-        houses=check.int_(data, "houses", "header", 0),
-        hotels=check.int_(data, "hotels", "header", 0),
-        rules=rules,
+        id=file.id,
+        name=file.name,
+        language=file.language,
+        rule_book=file.rule_book,
+        variants=file.variants,
+        money=file.money,
+        start_cash=file.start_cash,
+        salary=file.salary,
+        jail_fine=file.jail_fine,
+        houses=file.houses,
+        hotels=file.hotels,
+        rules=file.rules,
         groups=groups,
         spaces=spaces,
         cards=cards,
-        decks=decks,
+        decks={"chance": file.decks.chance, "chest": file.decks.chest},
         source=source,
-        min_players=min_players,
-        max_players=max_players,
+        min_players=file.min_players,
+        max_players=file.max_players,
     )
 
 
-def variant_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Variant:
-    known = {f.name for f in fields(Variant)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise BoardError(f"{source}: variant {data.get('id', '?')}: unknown setting {', '.join(unknown)}")
-    try:
-        return Variant(**data)
-    except TypeError as exc:
-        raise BoardError(f"{source}: variant {data.get('id', '?')}: {exc}") from None
+def variants_from_dict(data: Mapping[str, Any], source: str = "<data>") -> dict[str, Variant]:
+    """The variants of a variants file (``[[variant]]`` tables) by id; raises :class:`BoardError`."""
+    out: dict[str, Variant] = {}
+    for variant in _convert(data, _VariantsFile, source).variant:
+        if variant.id in out:
+            raise BoardError(f"{source}: variant {variant.id}: id used twice")
+        out[variant.id] = variant
+    return out
