@@ -426,7 +426,7 @@ def test_an_edited_journal_line_with_its_crc_made_anew_is_found(session_path):
 
 
 def test_a_version_1_session_still_opens_and_its_writer_seals_it(session_path):
-    """Files from before the checksums (format 1, as sample_sessions/) open as they are; the
+    """Files from before the checksums (format 1) open as they are; the
     first writer upgrades them to format 2, so that later edits are found."""
     play(session_path, GAME[:3])
 

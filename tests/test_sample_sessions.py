@@ -1,12 +1,15 @@
 """The sample sessions (sample_sessions/): complete games recorded through the engine and the
-session log. Each file opens read-only, replays to exactly the effects it logged, is a finished
-game, shows the events sample_sessions/README.md lists for it, and holds exactly the commands
-its script in sample_sessions/generate.py makes today (regenerate with that script when the
-format or the rules change)."""
+session log from the scripts in sample_sessions/scripts/ (one JSON object per line: the game, then
+each command with its time). Each file opens read-only, replays to exactly the effects it logged, is
+a finished game, shows the events sample_sessions/README.md lists for it, and is exactly what its
+script records today (regenerate with sample_sessions/generate.py when the format or the rules
+change)."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
+import json
 import re
 import sys
 from collections.abc import Iterator
@@ -16,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from banker.ledger import Session, read_session_doc
+from banker.boards import EDITIONS, load_edition
+from banker.ledger import VERSION, Session, read_session_doc
 from banker.rules import BANK
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +42,7 @@ def _load_generator() -> ModuleType:
 
 
 generate = _load_generator()
-GAMES = {game.file: game for game in generate.GAMES}
+GAMES = {script.file: script for script in generate.scripts()}
 FILES = sorted(GAMES)
 
 
@@ -75,6 +79,7 @@ def test_the_folder_holds_the_generated_games_and_nothing_left_over():
     assert on_disk == FILES
     assert len(FILES) >= 4
     assert {GAMES[name].setup.edition for name in FILES} == {"classic-us", "uk", "ru", "kyiv"}
+    assert sorted(p.name for p in (SAMPLES / "scripts").iterdir()) == [name.replace(".json", ".jsonl") for name in FILES]
     leftovers = [p.name for p in SAMPLES.iterdir() if p.name.endswith((".journal", ".lock", ".tmp"))]
     assert leftovers == [], "a session was left open or not checkpointed"
 
@@ -87,7 +92,7 @@ def test_opens_read_only_replays_to_its_effects_and_the_game_is_over(sessions, n
     assert session.state.over and session.state.winner in session.state.active_players
     assert 130 <= len(session.entries) <= 400  # a real evening
     assert session.setup == GAMES[name].setup
-    assert session.name == GAMES[name].name
+    assert session.name == GAMES[name].game.name
     # the logged effects alone rebuild the same table (what the console and a review do)
     restored = Session.open(SAMPLES / name, readonly=True, trust_effects=True)
     try:
@@ -109,34 +114,98 @@ def test_opens_read_only_replays_to_its_effects_and_the_game_is_over(sessions, n
 @pytest.mark.parametrize("name", FILES)
 def test_the_readme_lists_every_notable_event_with_its_entry_number(name):
     line = readme_line(name)
-    evening = GAMES[name].evening()
-    assert f"{len(evening.commands)} entries" in line
-    for seq, label in evening.marks:
+    script = GAMES[name]
+    assert f"{len(script.lines)} entries" in line
+    assert script.marks
+    for seq, label in script.marks:
         assert re.search(rf"#{seq}\b", line), f"README.md, {name}: #{seq} ({label}) is not listed"
 
 
+#: what differs between two recordings of one script: the session's random id and the checksums made from it
+IDENTITY = ("id", "sum", "checkpoint")
+
+
 @pytest.mark.parametrize("name", FILES)
-def test_regenerating_gives_the_same_commands(tmp_path, name):
-    generate.write_game(GAMES[name], tmp_path)
+def test_regenerating_gives_the_same_session(tmp_path, name):
+    """The committed file is what the script records today, entry by entry (commands, times, effects,
+    texts, the undone seqs), in today's session format; only the session id and the checksums made
+    from it are new in each recording."""
+    script = GAMES[name]
+    generate.write_game(script, tmp_path)
     doc, entries = read_session_doc(tmp_path / name)
     sample_doc, sample_entries = read_session_doc(SAMPLES / name)
-    assert [e["command"] for e in entries] == [e["command"] for e in sample_entries]
-    assert [e["effects"] for e in entries] == [e["effects"] for e in sample_entries]
-    keys = ("edition", "variant", "players", "house_rules", "end_time", "name")
-    assert {k: doc[k] for k in keys} == {k: sample_doc[k] for k in keys}
+    assert doc["version"] == sample_doc["version"] == VERSION  # like with like
+    assert [{k: v for k, v in e.items() if k != "sum"} for e in entries] == \
+           [{k: v for k, v in e.items() if k != "sum"} for e in sample_entries]
+    assert {k: v for k, v in doc.items() if k not in IDENTITY} == {k: v for k, v in sample_doc.items() if k not in IDENTITY}
+    assert doc["checkpoint"]["entries"] == sample_doc["checkpoint"]["entries"] == len(script.lines)
+    # the script's times are the log's times, and the script's commands the log's commands
+    assert doc["created"] == script.game.created
+    assert [(e["ts"], e["command"]) for e in entries] == [(line.ts, line.command) for line in script.lines]
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
 
 
-def test_a_refused_command_stops_the_script_naming_the_game_and_the_step():
-    from banker.rules import Setup
+# ------------------------------------------------------------------------------ the driver
+def test_the_driver_knows_no_board_no_dice_and_no_card():
+    """generate.py applies recorded commands through the session log and nothing else: it imports no
+    rules but the setup and the refusal, and names no card of any edition (what a card does is in the
+    board data: a backwards move is the card's `backwards = true`)."""
+    source = (SAMPLES / "generate.py").read_text(encoding="utf-8")
+    imported = {(node.module, alias.name) for node in ast.walk(ast.parse(source))
+                if isinstance(node, ast.ImportFrom) for alias in node.names}
+    banker = {item for item in imported if item[0] and item[0].startswith("banker")}
+    assert banker == {("banker.ledger", "Session"), ("banker.ledger", "journal_path"),
+                      ("banker.ledger.lock", "lock_path"), ("banker.rules", "Refused"), ("banker.rules", "Setup")}
+    for edition in EDITIONS:
+        for card in load_edition(edition).cards:
+            assert card not in source, card
 
-    def wrong(t):
-        t.turn("Ann", 6, buy=True)  # Oriental Avenue, $100
-        t.build("Ann", 6)  # no colour group
 
-    game = generate.Game("wrong.json", "wrong", Setup("classic-us", "classic", ("Ann", "Bob")), wrong)
-    with pytest.raises(generate.ScriptError, match=r"wrong\.json: step 2 .*refused by the engine: .*"):
-        game.evening()
+def _script(tmp_path: Path, name: str, *commands: dict[str, Any], game: dict[str, Any] | None = None) -> Path:
+    header = game or {"name": "wrong", "created": "2026-01-02T19:00:00+00:00",
+                      "setup": {"edition": "classic-us", "variant": "classic", "players": ["Ann", "Bob"]}}
+    rows = [json.dumps(header)] + [json.dumps(c) for c in commands]
+    path = tmp_path / name
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_refused_command_stops_the_script_naming_the_file_the_line_and_the_reason(tmp_path):
+    path = _script(tmp_path, "wrong.jsonl",
+                   {"ts": "2026-01-02T19:01:00+00:00", "command": {"op": "buy", "player": "Ann", "space": 6}},
+                   {"ts": "2026-01-02T19:02:00+00:00", "command": {"op": "build", "player": "Ann", "space": 6}})
+    script = generate.load_script(path)
+    out = tmp_path / "out"
+    out.mkdir()
+    with pytest.raises(generate.ScriptError, match=r"^wrong\.jsonl: line 3 \(entry #2\) \{\"op\": \"build\".*\}: "
+                                                    r"refused by the engine: .+"):
+        generate.write_game(script, out)
+    assert list(out.iterdir()) == []  # no partial session left behind
+
+
+def test_a_script_must_end_with_the_game(tmp_path):
+    path = _script(tmp_path, "short.jsonl",
+                   {"ts": "2026-01-02T19:01:00+00:00", "command": {"op": "buy", "player": "Ann", "space": 6}})
+    out = tmp_path / "out"
+    out.mkdir()
+    with pytest.raises(generate.ScriptError, match=r"^short\.jsonl: the script ends before the game does$"):
+        generate.write_game(generate.load_script(path), out)
+    assert list(out.iterdir()) == []
+
+
+@pytest.mark.parametrize("line,message", [
+    ({"ts": "2026-01-02T19:01:00+00:00", "comand": {"op": "salary", "player": "Ann"}},
+     r"line 2: Object contains unknown field `comand`"),
+    ({"command": {"op": "salary", "player": "Ann"}}, r"line 2: Object missing required field `ts`"),
+    ({"ts": "19:01", "command": {"op": "salary", "player": "Ann"}}, r"line 2: '19:01' is not an ISO 8601 time"),
+    ({"ts": "2026-01-02T19:01:00", "command": {"op": "salary", "player": "Ann"}}, r"line 2: .* has no UTC offset"),
+    ({"ts": "2026-01-02T18:59:00+00:00", "command": {"op": "salary", "player": "Ann"}},
+     r"line 2: 2026-01-02T18:59:00\+00:00 is earlier than the line before it; times never run backwards"),
+])
+def test_a_script_line_is_checked_before_anything_is_recorded(tmp_path, line, message):
+    path = _script(tmp_path, "bad.jsonl", line)
+    with pytest.raises(generate.ScriptError, match=rf"^bad\.jsonl: {message}"):
+        generate.load_script(path)
 
 
 # ------------------------------------------------------------------------------ what each one shows

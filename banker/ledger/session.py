@@ -624,8 +624,10 @@ class Session:
 
     # ------------------------------------------------------------------ opening
     @classmethod
-    def create(cls, path: str | os.PathLike[str], setup: Setup, name: str | None = None) -> Session:
-        """Start a new session at ``path`` (which must not exist), open for writing.
+    def create(cls, path: str | os.PathLike[str], setup: Setup, name: str | None = None, *,
+               created: str | None = None) -> Session:
+        """Start a new session at ``path`` (which must not exist), open for writing; ``created``
+        (an ISO 8601 time) stamps it instead of the clock (a game recorded from a script).
 
         All or nothing: if any step fails (a full disk, a failed fsync), every file this call
         made is removed again, so the same name can be created once the cause is fixed.
@@ -644,7 +646,7 @@ class Session:
         except BoardError as e:
             raise SessionError(f"cannot create {path}: {e}") from None
         lock = _acquire(path)
-        doc = _sealed({"format": FORMAT, "version": VERSION, "created": _now(), "id": os.urandom(16).hex(),
+        doc = _sealed({"format": FORMAT, "version": VERSION, "created": created or _now(), "id": os.urandom(16).hex(),
                        "name": name, **setup.to_mapping()}, [], None)
         try:  # from here on, whatever is at path or jpath was made by this call (we checked, and hold the lock)
             write_durably(path, _document(doc, []), replace=False)
@@ -845,8 +847,9 @@ class Session:
         if self._broken:
             raise SessionError(self._broken)
 
-    def apply(self, command: Mapping[str, Any]) -> dict[str, Any]:
-        """Apply ``command`` and record it durably; returns the new log entry.
+    def apply(self, command: Mapping[str, Any], *, ts: str | None = None) -> dict[str, Any]:
+        """Apply ``command`` and record it durably; returns the new log entry, stamped ``ts`` (an
+        ISO 8601 time, for a game recorded from a script) or the clock's time.
 
         A command the rules refuse raises :class:`Refused` and writes nothing. When this
         returns, the entry is fsynced in the journal: it survives a crash at any later
@@ -865,7 +868,7 @@ class Session:
             move.seq = seq
         entry = {
             "seq": seq,
-            "ts": _now(),
+            "ts": ts or _now(),
             "command": move.command,
             "effects": move.effects,
             "text": move.text,
