@@ -31,9 +31,11 @@ ROOT = Path(__file__).resolve().parent
 if str(ROOT.parent) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT.parent))
 
+from banker.boards import game_from_setup  # noqa: E402
 from banker.ledger import Session, journal_path  # noqa: E402
 from banker.ledger.lock import lock_path  # noqa: E402
-from banker.rules import GameState, Refused, Setup, game_from_setup  # noqa: E402
+from banker.rules import GameState, Refused, Setup  # noqa: E402
+from banker.rules.messages import Msg, render_parts  # noqa: E402
 
 Command = dict[str, Any]
 NOBODY = "nobody"  # auction=NOBODY: nobody bids, the deed stays with the bank
@@ -141,7 +143,18 @@ class Evening:
         return self.do(cmd)
 
     def undo(self, reason: str) -> Evening:
-        return self.do({"op": "undo", "reason": reason})
+        # issue #10: undo is the session log's; on the engine it is a pop (the log records the reversal)
+        step = len(self.commands) + 1
+        try:
+            undone = self.state.pop()
+        except Refused as e:
+            raise ScriptError(f"{self.game}: step {step} undo: refused by the engine: {e}") from None
+        self.commands.append({"op": "undo", "reason": reason})
+        text = render_parts([Msg("log.undone", reason=reason).to_json(), *undone.parts])
+        cash = ", ".join(f"{p} {self.state.cash[p]}" for p in self.state.active_players)
+        debts = {p: self.state.debt_total(p) for p in self.state.players if self.state.debts.get(p)}
+        self.trace.append(f"  #{step} {text}   [{cash}]" + (f" DEBT {debts}" if debts else ""))
+        return self
 
     def end_game(self) -> Evening:
         return self.do({"op": "end_game"})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from banker.rules.ops import Undo, decode
 from banker.ui.quick import QuickError, completions, parse
 
 from .rules_helpers import game, own
@@ -59,7 +60,11 @@ def test_complete_lines(g, line, command):
     parsed = parse(g, line)
     assert parsed.command == command
     assert parsed.complete
-    g.push(parsed.command)  # the engine accepts what the line says
+    if parsed.op == "undo":  # the session log's: the engine pops
+        assert decode(parsed.command) == Undo(reason="wrong payer")
+        g.pop()
+    else:
+        g.push(parsed.command)  # the engine accepts what the line says
 
 
 def test_incomplete_lines_name_what_is_missing(g):

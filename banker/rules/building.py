@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from msgspec import UnsetType
 
 from . import parse
 from .debts import require_no_debt, spend
 from .errors import Refused
 from .messages import Msg
-from .state import BANK
+from .names import BANK
+from .ops import Build, BuildingAuction, SellBuilding
 from .valuation import half
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,9 +67,9 @@ def _put_building(tx: Tx, space: Space, kind: str) -> None:
         tx.hotel(space.position, True)
 
 
-def run_build(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    player = parse.player(state, cmd)
-    space = parse.street(state, cmd)
+def run_build(state: GameState, tx: Tx, cmd: Build) -> None:
+    player = parse.player(state, cmd.player, "build")
+    space = parse.street(state, cmd.space, "build")
     kind, price = check_build(state, player, space)
     what = Msg(f"building.{kind}")
     spend(tx, player, BANK, price, "build", Msg("what.building", kind=what, space=space.name))
@@ -128,14 +130,14 @@ def no_shortage(state: GameState, kind: str, bidder: str | None = None) -> Refus
     return None
 
 
-def run_building_auction(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+def run_building_auction(state: GameState, tx: Tx, cmd: BuildingAuction) -> None:
     """The building-shortage auction: the winner puts the building on a lot at the bid.
 
     Refused when there is no shortage (:func:`no_shortage`): then the building is bought at the
     printed price."""
-    player = parse.player(state, cmd)
-    space = parse.street(state, cmd)
-    bid = parse.amount(cmd, "bid", 1)
+    player = parse.player(state, cmd.player, "building_auction")
+    space = parse.street(state, cmd.space, "building_auction")
+    bid = cmd.bid
     kind, price = check_build(state, player, space)
     require_no_debt(state, player)
     fmt = state.edition.fmt
@@ -260,11 +262,11 @@ def _sell_house(tx: Tx, space: Space) -> int:
     return proceeds
 
 
-def run_sell_building(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    player = parse.player(state, cmd)
-    space = parse.street(state, cmd)
-    if parse.flag(cmd, "all"):
-        if "houses" in cmd:
+def run_sell_building(state: GameState, tx: Tx, cmd: SellBuilding) -> None:
+    player = parse.player(state, cmd.player, "sell_building")
+    space = parse.street(state, cmd.space, "sell_building")
+    if cmd.all is True:
+        if not isinstance(cmd.houses, UnsetType):
             raise Refused("input", Msg("input.sell-all-houses"))
         _sell_group(state, tx, player, space)
         return
@@ -273,7 +275,7 @@ def run_sell_building(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     fmt = state.edition.fmt
     names = state.edition.spaces
     if lot.hotel:
-        wanted = parse.amount(cmd, "houses", 0) if "houses" in cmd else None
+        wanted = None if isinstance(cmd.houses, UnsetType) else cmd.houses
         left = hotel_sale_houses(state, space, wanted)
         lots, proceeds = _sell_hotels(tx, space, left)
         tx.pay(BANK, player, proceeds, "sell building")
@@ -341,24 +343,6 @@ def legal_builds(state: GameState, player: str) -> list[tuple[int, str, int]]:
     return out
 
 
-def build_refusal(state: GameState, player: str) -> Refused | None:
-    """Why the player can build nowhere (the first reason met), or None if it can."""
-    if legal_builds(state, player):
-        return None
-    first = None
-    for pos in state.deeds_of(player):
-        space = state.edition.spaces[pos]
-        if space.kind != "street":
-            continue
-        try:
-            check_build(state, player, space)
-        except Refused as e:
-            # prefer the most specific reason over "not a full group"
-            if first is None or first.rule == "build-group":
-                first = e
-    return first
-
-
 def legal_sales(state: GameState, player: str) -> list[tuple[int, int]]:
     """(position, proceeds) for every single sale (``sell_building`` without "houses") the
     player may make now."""
@@ -389,9 +373,8 @@ def legal_group_sales(state: GameState, player: str) -> list[tuple[int, int]]:
         if not any(state.level(p) for p in state.group_positions(space.group)):
             continue
         try:
-            move = state.push({"op": "sell_building", "player": player, "space": pos, "all": True})
+            move = state.preview(SellBuilding(player=player, space=pos, all=True))
         except Refused:
             continue
-        state.pop()
         out.append((pos, move.info["proceeds"]))
     return out

@@ -16,6 +16,7 @@ from rich.text import Text
 from banker.rules import BANK, Refused
 from banker.rules.bankruptcy import preview as bankruptcy_preview
 from banker.rules.building import check_build, check_sale, default_sale, legal_group_sales, no_shortage
+from banker.rules.effects import Debt, Hotel, Houses, JailCardHolder, Owner, Pay
 from banker.rules.legal import deal_plan
 from banker.rules.mortgage import check_mortgage, lift_cost
 from banker.rules.rent import dice_range
@@ -93,24 +94,23 @@ class Flow:
     def preview_lines(self, cmd: dict[str, Any]) -> tuple[list[Text | str], Any]:
         """Apply on the engine and take back: the description and every money movement."""
         state = self.state
-        move = state.push(cmd)
-        state.pop()
+        move = state.preview(cmd)
         lines: list[Text | str] = [self.tr.parts(move.parts)]
         for e in move.effects:
-            if e["t"] == "pay":
+            if isinstance(e, Pay):
                 line = Text("  ")
-                line.append(self.tr.account(e["from"]), "bold")
+                line.append(self.tr.account(e.src), "bold")
                 line.append(" → ")
-                line.append(self.tr.account(e["to"]), "bold")
-                line.append(f"  {self.fmt(e['amount'])}", "bold green")
+                line.append(self.tr.account(e.dst), "bold")
+                line.append(f"  {self.fmt(e.amount)}", "bold green")
                 lines.append(line)
-            elif e["t"] == "owner":
-                lines.append(Text("  " + self.tr("flow.deed_moves", space=state.edition.spaces[e["space"]].name,
-                                                  owner=self.tr.account(e["new"] or BANK)), "cyan"))
-            elif e["t"] == "debt" and e["new"] and len(e["new"]) > len(e["old"] or []):
-                c = e["new"][-1]
-                lines.append(Text("  " + self.tr("flow.debt_opens", player=e["player"], amount=self.fmt(c[1]),
-                                                  creditor=self.tr.account(c[0])), "bold red"))
+            elif isinstance(e, Owner):
+                lines.append(Text("  " + self.tr("flow.deed_moves", space=state.edition.spaces[e.space].name,
+                                                  owner=self.tr.account(e.new or BANK)), "cyan"))
+            elif isinstance(e, Debt) and e.new and len(e.new) > len(e.old):
+                c = e.new[-1]
+                lines.append(Text("  " + self.tr("flow.debt_opens", player=e.player, amount=self.fmt(c.amount),
+                                                  creditor=self.tr.account(c.creditor)), "bold red"))
         return lines, move
 
     async def confirm_and_commit(self, cmd: dict[str, Any], title: str, danger: bool = False) -> dict | None:
@@ -415,15 +415,14 @@ class Flow:
             if houses is not None:
                 trial["houses"] = houses
             try:
-                move = state.push(trial)
+                move = state.preview(trial)
             except Refused:
                 continue
-            state.pop()
-            left = next((e["new"] for e in move.effects if e["t"] == "houses" and e["space"] == cmd["space"]), 0)
+            left = next((e.new for e in move.effects if isinstance(e, Houses) and e.space == cmd["space"]), 0)
             if left in seen:
                 continue
             seen.add(left)
-            hotels = sum(1 for e in move.effects if e["t"] == "hotel")
+            hotels = sum(1 for e in move.effects if isinstance(e, Hotel))
             if left:
                 label = self.tr("flow.hotel_keep", n=left)
             elif hotels > 1:
@@ -509,19 +508,18 @@ class Flow:
         if view["buildings_value"]:
             lines.append(self.tr("bankrupt.buildings", amount=self.fmt(view["buildings_value"])))
         for e in view["effects"]:
-            if e["t"] == "owner":
-                name = state.edition.spaces[e["space"]].name
-                to = self.tr.account(e["new"] or BANK)
-                mark = " " + self.tr("deed.mortgaged_mark") if e["space"] in view["mortgaged"] else ""
+            if isinstance(e, Owner):
+                name = state.edition.spaces[e.space].name
+                to = self.tr.account(e.new or BANK)
+                mark = " " + self.tr("deed.mortgaged_mark") if e.space in view["mortgaged"] else ""
                 lines.append(Text(f"  {name}{mark} → {to}", "cyan"))
-            elif e["t"] == "jail_card":
-                deck = state.edition.decks[state.edition.cards[e["card"]].deck]
-                lines.append(Text("  " + self.tr("bankrupt.jail_card", deck=deck, to=self.tr.account(e["new"] or BANK)),
+            elif isinstance(e, JailCardHolder):
+                deck = state.edition.decks[state.edition.cards[e.card].deck]
+                lines.append(Text("  " + self.tr("bankrupt.jail_card", deck=deck, to=self.tr.account(e.new or BANK)),
                                   "cyan"))
         for e in view["effects"]:
-            if e["t"] == "pay":
-                lines.append(Text(f"  {self.tr.account(e['from'])} → {self.tr.account(e['to'])}  "
-                                  f"{self.fmt(e['amount'])}"))
+            if isinstance(e, Pay):
+                lines.append(Text(f"  {self.tr.account(e.src)} → {self.tr.account(e.dst)}  {self.fmt(e.amount)}"))
         lines.append(Text(self.tr.parts(view["parts"]), "italic"))
         return lines
 
