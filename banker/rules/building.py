@@ -40,7 +40,7 @@ def check_build(state: GameState, player: str, space: Space) -> tuple[str, int]:
     mortgaged = [names[p].name for p in group if state.lots[p].mortgaged]
     if mortgaged:
         raise Refused("build-mortgaged", Msg("build.mortgaged", lots=mortgaged, n=len(mortgaged),
-                                             group=state.edition.groups[space.group].name))
+                                             group=state.group_name(space)))
     if lot.hotel:
         raise Refused("build-hotel", Msg("build.hotel", space=space.name))
     lowest = min(group, key=state.level)
@@ -98,7 +98,7 @@ def building_demand(state: GameState, kind: str, bidder: str | None = None) -> d
         groups: set[str] = set()
         for pos in state.deeds_of(p):
             space = state.edition.spaces[pos]
-            if space.kind != "street" or space.group in groups:
+            if space.kind != "street" or space.group is None or space.group in groups:
                 continue
             try:
                 what, _price = check_build(state, p, space)
@@ -191,7 +191,7 @@ def hotel_sale_houses(state: GameState, space: Space, wanted: int | None) -> int
         raise Refused("input", Msg("input.hotel-houses", high=hbh, value=wanted))
     if wanted > stock:
         raise Refused("hotel-sale-stock", Msg("hotel-sale.stock", stock=stock, space=name))
-    if wanted < low:
+    if wanted < low and highest is not None:
         raise Refused("hotel-sale-evenly", Msg("hotel-sale.evenly", space=name, low=low, n=wanted,
                                                other=state.edition.spaces[highest].name,
                                                other_level=describe_level(state, highest)))
@@ -303,7 +303,7 @@ def _sell_group(state: GameState, tx: Tx, player: str, space: Space) -> None:
         raise Refused("sell-owner", Msg("sell.owner", player=player, space=space.name))
     built = [p for p in group if state.level(p)]
     if not built:
-        raise Refused("sell-nothing", Msg("sell.nothing-group", group=state.edition.groups[space.group].name))
+        raise Refused("sell-nothing", Msg("sell.nothing-group", group=state.group_name(space)))
     houses_before = sum(state.lots[p].houses for p in group)
     hotels_before = sum(state.lots[p].hotel for p in group)
     total = 0
@@ -322,7 +322,7 @@ def _sell_group(state: GameState, tx: Tx, player: str, space: Space) -> None:
             total += _sell_house(tx, step)
     tx.pay(BANK, player, total, "sell building")
     tx.info.update(proceeds=total, all=True)
-    tx.say("log.sell-all", player=player, group=state.edition.groups[space.group].name,
+    tx.say("log.sell-all", player=player, group=state.group_name(space),
            spaces=[names[p].name for p in built], houses=houses_before, hotels=hotels_before, n=hotels_before,
            amount=state.edition.fmt(total))
 
@@ -367,7 +367,7 @@ def legal_group_sales(state: GameState, player: str) -> list[tuple[int, int]]:
     seen: set[str] = set()
     for pos in sorted(state.deeds_of(player)):
         space = state.edition.spaces[pos]
-        if space.kind != "street" or space.group in seen:
+        if space.kind != "street" or space.group is None or space.group in seen:
             continue
         seen.add(space.group)
         if not any(state.level(p) for p in state.group_positions(space.group)):

@@ -22,7 +22,7 @@ def card_amount(state: GameState, card: Card, player: str) -> int:
     e = card.effect
     if card.kind == "repairs":
         houses, hotels = state.buildings_of(player)
-        return houses * e["house"] + hotels * e["hotel"]
+        return houses * int(e["house"]) + hotels * int(e["hotel"])
     return int(e.get("amount", 0))  # pay_or_draw: the payment, when that is the choice
 
 

@@ -44,7 +44,7 @@ class Effect(Struct, tag_field="t", frozen=True, kw_only=True):
     """One change to the bank; the subclasses are tagged by ``"t"``, as the log stores them."""
 
 
-class Pay(Effect, tag="pay"):
+class Pay(Effect, tag="pay", frozen=True):
     """Money moves from one account to another (a player, ``"bank"``, ``"pot"``)."""
 
     src: str = field(name="from")
@@ -53,38 +53,38 @@ class Pay(Effect, tag="pay"):
     why: str = field(name="for")
 
 
-class Owner(Effect, tag="owner"):
+class Owner(Effect, tag="owner", frozen=True):
     space: int
     old: str | None
     new: str | None
 
 
-class Mortgaged(Effect, tag="mortgaged"):
+class Mortgaged(Effect, tag="mortgaged", frozen=True):
     space: int
     old: bool
     new: bool
 
 
-class Houses(Effect, tag="houses"):
+class Houses(Effect, tag="houses", frozen=True):
     space: int
     old: int
     new: int
 
 
-class Hotel(Effect, tag="hotel"):
+class Hotel(Effect, tag="hotel", frozen=True):
     space: int
     old: bool
     new: bool
 
 
-class Stock(Effect, tag="stock"):
+class Stock(Effect, tag="stock", frozen=True):
     """The bank's stock of buildings changes by ``houses`` and ``hotels`` (negative: taken from it)."""
 
     houses: int
     hotels: int
 
 
-class JailCardHolder(Effect, tag="jail_card"):
+class JailCardHolder(Effect, tag="jail_card", frozen=True):
     """Who holds a Get Out of Jail Free card (None: it is in its deck)."""
 
     card: str
@@ -92,7 +92,7 @@ class JailCardHolder(Effect, tag="jail_card"):
     new: str | None
 
 
-class Debt(Effect, tag="debt"):
+class Debt(Effect, tag="debt", frozen=True):
     """A player's open claims, before and after (an empty list: no debt)."""
 
     player: str
@@ -100,7 +100,7 @@ class Debt(Effect, tag="debt"):
     new: list[Claim]
 
 
-class Pending(Effect, tag="pending"):
+class Pending(Effect, tag="pending", frozen=True):
     """Whether a deed waits for the bank's auction (after a bankruptcy to the bank)."""
 
     space: int
@@ -108,7 +108,7 @@ class Pending(Effect, tag="pending"):
     new: bool
 
 
-class Dealt(Effect, tag="dealt"):
+class Dealt(Effect, tag="dealt", frozen=True):
     """How many deeds a player has been dealt (short and timed games)."""
 
     player: str
@@ -116,19 +116,19 @@ class Dealt(Effect, tag="dealt"):
     new: int
 
 
-class Bankruptcy(Effect, tag="bankrupt"):
+class Bankruptcy(Effect, tag="bankrupt", frozen=True):
     player: str
     creditor: str
 
 
-class BankruptcyUndone(Effect, tag="unbankrupt"):
+class BankruptcyUndone(Effect, tag="unbankrupt", frozen=True):
     """The inverse of :class:`Bankruptcy` (only in the log's reversal entries)."""
 
     player: str
     creditor: str
 
 
-class Result(Effect, tag="result"):
+class Result(Effect, tag="result", frozen=True):
     """The end of the game: the result (reason, valuation, winner, tied); ``game`` is always ``"result"``."""
 
     game: str

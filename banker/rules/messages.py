@@ -14,7 +14,7 @@ forms chosen by the parameter ``n``: English ``[one, other]``; Russian and Ukrai
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 Template = str | list[str]
@@ -112,7 +112,7 @@ def shown(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def render_parts(parts: list[Mapping[str, Any]], catalog: Mapping[str, Template] | None = None,
+def render_parts(parts: Sequence[Mapping[str, Any]], catalog: Mapping[str, Template] | None = None,
                  lang: str = "en") -> str:
     """A logged description (a list of message JSONs) as one line."""
     return "; ".join(Msg.from_json(p).render(catalog, lang) for p in parts)

@@ -24,12 +24,12 @@ def check_mortgage(state: GameState, player: str, space: Space) -> None:
         raise Refused("mortgage-owner", Msg("mortgage.owner", player=player, space=space.name))
     if lot.mortgaged:
         raise Refused("mortgage-twice", Msg("mortgage.twice", space=space.name))
-    if space.kind == "street" and space.group is not None:
+    if space.kind == "street":
         built = [p for p in state.group_positions(space.group) if state.level(p)]
         if built:
             where = [Msg("mortgage.where", space=state.edition.spaces[p].name, level=describe_level(state, p))
                      for p in built]
-            raise Refused("mortgage-buildings", Msg("mortgage.buildings", group=state.edition.groups[space.group].name,
+            raise Refused("mortgage-buildings", Msg("mortgage.buildings", group=state.group_name(space),
                                                     where=where))
 
 

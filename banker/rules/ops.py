@@ -70,14 +70,14 @@ class TradeSide(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, o
 
 
 # --------------------------------------------------------------------------- the ops
-class Salary(Op, tag="salary"):
+class Salary(Op, tag="salary", frozen=True):
     """pays the salary (200) for passing GO; `"landed": true` doubles it when the `go_landing_bonus` house rule is on"""
 
     player: Annotated[str, _k("player", "who collects")]
     landed: Annotated[bool | UnsetType, _k("flag", "landed exactly on GO", word="landed", ask="go-bonus")] = UNSET
 
 
-class Buy(Op, tag="buy"):
+class Buy(Op, tag="buy", frozen=True):
     """sells an unowned deed at the printed price; refused if the player cannot pay, or the deed is waiting for the
     bank's auction"""
 
@@ -85,7 +85,7 @@ class Buy(Op, tag="buy"):
     space: Annotated[int, _k("space", "the deed", spaces="property")]
 
 
-class Auction(Op, tag="auction"):
+class Auction(Op, tag="auction", frozen=True):
     """the auction of an unowned deed: `winner` pays `bid` (at least the edition's lowest bid, 1). `"winner": null`
     records that nobody bid: the deed stays with the bank"""
 
@@ -94,14 +94,14 @@ class Auction(Op, tag="auction"):
     bid: Annotated[Positive | UnsetType, _k("amount", "the winning bid", when="winner", required=True)] = UNSET
 
 
-class Deal(Op, tag="deal"):
+class Deal(Op, tag="deal", frozen=True):
     """short and timed games: a deed dealt at the start, paid at the printed price (2 each)"""
 
     player: Annotated[str, _k("player", "who is dealt the deed")]
     space: Annotated[int, _k("space", "the deed", spaces="property")]
 
 
-class Rent(Op, tag="rent"):
+class Rent(Op, tag="rent", frozen=True):
     """rent to the owner, worked out from the deed: full group, houses, hotel, railroads by count. Utilities need
     `dice` (the roll, 2-12). `card` is `"nearest-railroad"` (twice the rent) or `"nearest-utility"` (10 times `dice`,
     a fresh roll) for the two Chance cases. Mortgaged deeds collect nothing"""
@@ -114,7 +114,7 @@ class Rent(Op, tag="rent"):
     dice: Annotated[int | None | UnsetType, _k("dice", "the dice total (a utility)", when="utility")] = UNSET
 
 
-class Tax(Op, tag="tax"):
+class Tax(Op, tag="tax", frozen=True):
     """a tax space. Where the board offers a percentage (US Income Tax: $200 or 10%), `choice` is required, `"flat"`
     or `"percent"`, and is fixed before the worth is added up"""
 
@@ -124,7 +124,7 @@ class Tax(Op, tag="tax"):
         "choice", "flat or percent, where the board offers both", values=("flat", "percent"), when="percent-tax")] = UNSET
 
 
-class Card(Op, tag="card"):
+class Card(Op, tag="card", frozen=True):
     """a Chance / Community Chest card by id (`banker cards`): collects, pays, pays each player, collects from each,
     repairs counted from the player's buildings; an advance card pays the salary when it says GO or with
     `"passed_go": true`; a Get Out of Jail Free card is kept. A card that prints a choice (UK `cc-fine-or-chance` "Pay a
@@ -139,13 +139,13 @@ class Card(Op, tag="card"):
         "choice", "pay or draw, on a card that prints the choice", values=("pay", "draw"), ask="choice-card")] = UNSET
 
 
-class JailFine(Op, tag="jail_fine"):
+class JailFine(Op, tag="jail_fine", frozen=True):
     """pays the fine (50) to leave jail"""
 
     player: Annotated[str, _k("player", "who pays the fine")]
 
 
-class JailCard(Op, tag="jail_card"):
+class JailCard(Op, tag="jail_card", frozen=True):
     """uses a held Get Out of Jail Free card (`"use": true`); `card` names it by deck (`"chance"`, `"chest"`) or id,
     and is required when the player holds cards of both decks. It goes back under its own deck"""
 
@@ -155,7 +155,7 @@ class JailCard(Op, tag="jail_card"):
         "jail-card", "which card, by deck or id", ask="several-jail-cards")] = UNSET
 
 
-class Transfer(Op, tag="transfer"):
+class Transfer(Op, tag="transfer", frozen=True):
     """money between two players, or with `"bank"` on either side (corrections, house deals); `memo` is shown in the
     log"""
 
@@ -165,7 +165,7 @@ class Transfer(Op, tag="transfer"):
     memo: Annotated[str | UnsetType, _k("text", "what it is for", ask="always")] = UNSET
 
 
-class Build(Op, tag="build"):
+class Build(Op, tag="build", frozen=True):
     """one house (or the hotel after four houses; three in the short game) on a street: the full group owned, no lot of
     it mortgaged, built evenly, from the bank's stock"""
 
@@ -173,7 +173,7 @@ class Build(Op, tag="build"):
     space: Annotated[int, _k("space", "the street", spaces="street")]
 
 
-class SellBuilding(Op, tag="sell_building"):
+class SellBuilding(Op, tag="sell_building", frozen=True):
     """sells one building back at half price, evenly. For a hotel, `houses` says how many houses stay on the lot, as
     the edition allows: US, 4 by default and fewer only while the group stays even (a shortage of houses in the bank
     brings it down to what the bank has); UK/Kyiv, 4 (exchanged; refused when the bank has fewer); RU, 4 (swapped, while
@@ -186,7 +186,7 @@ class SellBuilding(Op, tag="sell_building"):
     all: Annotated[bool | UnsetType, _k("flag", "every building of the group", word="all")] = UNSET
 
 
-class BuildingAuction(Op, tag="building_auction"):
+class BuildingAuction(Op, tag="building_auction", frozen=True):
     """when houses or hotels run short: the winner puts the building on the lot for the bid (the lowest bid is 1 or
     the printed price, per the edition). Refused when there is no shortage: two or more players must be able to build
     that kind of building now and the bank must hold fewer than they could take (see [rules.md](rules.md))"""
@@ -196,21 +196,21 @@ class BuildingAuction(Op, tag="building_auction"):
     bid: Annotated[int, Meta(ge=1), _k("amount", "the winning bid")]
 
 
-class Mortgage(Op, tag="mortgage"):
+class Mortgage(Op, tag="mortgage", frozen=True):
     """the bank lends the printed mortgage value; no buildings may stand on the group"""
 
     player: Annotated[str, _k("player", "the owner", default="owner")]
     space: Annotated[int, _k("space", "the deed", spaces="property")]
 
 
-class Unmortgage(Op, tag="unmortgage"):
+class Unmortgage(Op, tag="unmortgage", frozen=True):
     """lifts a mortgage for the value plus 10%"""
 
     player: Annotated[str, _k("player", "the owner", default="owner")]
     space: Annotated[int, _k("space", "the deed", spaces="property")]
 
 
-class Trade(Op, tag="trade"):
+class Trade(Op, tag="trade", frozen=True):
     """an exchange between two players. `give` is what `from` hands over, `get` what `to` hands over; each is
     `{"cash": n, "spaces": [positions], "jail_cards": [cards]}` (any part may be left out, not both sides empty); a
     jail card is named by its deck (`"chance"`, `"chest"`) or its id, and a bare count (`"jail_cards": 1`) is accepted
@@ -227,7 +227,7 @@ class Trade(Op, tag="trade"):
         "amount", "how much of `from`'s debt to `to` the deeds pay")] = UNSET
 
 
-class Bankrupt(Op, tag="bankrupt"):
+class Bankrupt(Op, tag="bankrupt", frozen=True):
     """the debtor who cannot raise enough goes bankrupt to its creditor: to a player (deeds, cash and cards go over;
     the creditor pays 10% on mortgaged deeds, or lifts the ones listed in `lift`) or to the bank (deeds back to the
     bank for auction). Refused while a legal sequence of sales and mortgages could still raise the debt; accepted
@@ -237,13 +237,13 @@ class Bankrupt(Op, tag="bankrupt"):
     lift: Annotated[list[int] | None | UnsetType, _k("positions", "mortgaged deeds the creditor lifts at once")] = UNSET
 
 
-class FreeParking(Op, tag="free_parking"):
+class FreeParking(Op, tag="free_parking", frozen=True):
     """with the `free_parking_pot` house rule: the player collects the pot (taxes, fines and card payments)"""
 
     player: Annotated[str, _k("player", "who landed on Free Parking")]
 
 
-class Undo(Op, tag="undo"):
+class Undo(Op, tag="undo", frozen=True):
     """takes back the last action that still stands, logged as its own entry with the reason and the seq it undoes.
     Undo twice undoes the two last actions. The only op accepted after the game has ended. (An operation of the session
     log: the rules engine's `GameState.pop` takes the move back, the log records the reversal)"""
@@ -251,7 +251,7 @@ class Undo(Op, tag="undo"):
     reason: Annotated[str, _k("text", "what went wrong")]
 
 
-class EndGame(Op, tag="end_game"):
+class EndGame(Op, tag="end_game", frozen=True):
     """ends the game now (the time limit, or agreed at the table): every player is valued and the winner named.
     Refused while a debt is open"""
 
@@ -340,8 +340,8 @@ for _cls in typing.get_args(Command):
 OPS: tuple[str, ...] = tuple(SPECS)
 _CLASSES: dict[str, type[Struct]] = {op: spec.cls for op, spec in SPECS.items()}
 _KEYS: dict[str, frozenset[str]] = {op: frozenset(f.key for f in spec.fields) for op, spec in SPECS.items()}
-_HINTS: dict[type, dict[str, Any]] = {
-    cls: typing.get_type_hints(cls, include_extras=True) for cls in (*_CLASSES.values(), TradeSide)}
+_TYPED: list[type[Struct]] = [*_CLASSES.values(), TradeSide]
+_HINTS: dict[type[Struct], dict[str, Any]] = {cls: typing.get_type_hints(cls, include_extras=True) for cls in _TYPED}
 _TRADE_SIDE = _specs(TradeSide)
 
 
@@ -369,9 +369,9 @@ def decode(obj: Any, *, replay: bool = False) -> Command:
     if not isinstance(obj, Mapping):
         raise Refused("input", Msg("input.not-object"))
     op = obj.get("op")
-    cls = _CLASSES.get(op) if isinstance(op, str) else None
-    if cls is None:
+    if not isinstance(op, str) or op not in _CLASSES:
         raise Refused("input", Msg("input.unknown-op", op=shown(op), ops=list(OPS)))
+    cls = _CLASSES[op]
     if replay:
         keys = _KEYS[op]
         if any(k not in keys and k != "op" for k in obj):
@@ -459,8 +459,9 @@ def _space(state: GameState, cmd: Mapping[str, Any]) -> Space | None:
     return None
 
 
-def _card_effect(state: GameState, cmd: Mapping[str, Any]) -> tuple[str, dict[str, Any], tuple[str, ...]] | None:
-    card = state.edition.cards.get(cmd.get("card")) if isinstance(cmd.get("card"), str) else None
+def _card_effect(state: GameState, cmd: Mapping[str, Any]) -> tuple[str, Mapping[str, Any], tuple[str, ...]] | None:
+    cid = cmd.get("card")
+    card = state.edition.cards.get(cid) if isinstance(cid, str) else None
     return (card.kind, card.effect, tuple(card.choices)) if card else None
 
 

@@ -68,7 +68,7 @@ def _groups_with_buildings(state: GameState, player: str) -> list[int]:
     seen: set[str] = set()
     for pos in sorted(state.deeds_of(player)):
         space = state.edition.spaces[pos]
-        if space.kind == "street" and space.group not in seen:
+        if space.kind == "street" and space.group is not None and space.group not in seen:
             seen.add(space.group)
             if any(state.level(p) for p in state.group_positions(space.group)):
                 out.append(pos)

@@ -21,7 +21,7 @@ from typing import Any
 
 from msgspec import Struct, field
 
-from .edition import Edition, HouseRules, Variant
+from .edition import Edition, HouseRules, Space, Variant
 from .effects import (
     Bankruptcy,
     BankruptcyUndone,
@@ -237,7 +237,7 @@ class GameState:
         self.setup = setup
         self.edition = edition
         self.variant = variant
-        self.house_rules = setup.house_rules
+        self.house_rules: HouseRules = setup.house_rules
         self.players: tuple[str, ...] = tuple(players)
         start = edition.start_cash + variant.start_cash_bonus
         self.cash: dict[str, int] = {p: start for p in players}
@@ -402,10 +402,14 @@ class GameState:
         lot = self.lots[pos]
         return self.houses_before_hotel + 1 if lot.hotel else lot.houses
 
-    def group_positions(self, group: str) -> list[int]:
+    def group_positions(self, group: str | None) -> list[int]:
         return [s.position for s in self.edition.spaces if s.group == group]
 
-    def owns_group(self, player: str, group: str) -> bool:
+    def group_name(self, space: Space) -> str:
+        """The name of ``space``'s colour group (a street's; "" for a space of no group)."""
+        return self.edition.groups[space.group].name if space.group is not None else ""
+
+    def owns_group(self, player: str, group: str | None) -> bool:
         return all(self.lots[p].owner == player for p in self.group_positions(group))
 
     def buildings_of(self, player: str) -> tuple[int, int]:
