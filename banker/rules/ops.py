@@ -109,7 +109,7 @@ class Rent(Op, tag="rent", frozen=True):
     space: Annotated[int, _k("space", "the deed landed on", spaces="property")]
     payer: Annotated[str, _k("player", "who landed and pays")]
     card: Annotated[str | None | UnsetType, _k(
-        "card-case", "sent there by a Chance card", values=("nearest-railroad", "nearest-utility"),
+        "card-case", "sent there by a Chance card", values=("nearest-railroad", "nearest-utility"), word="nearest",
         ask="railroad-or-utility")] = UNSET
     dice: Annotated[int | None | UnsetType, _k("dice", "the dice total (a utility)", when="utility")] = UNSET
 
@@ -478,7 +478,7 @@ def _advance_card(state: GameState, cmd: Mapping[str, Any]) -> bool:
 #: the conditions under which a field is needed (``when``) or asked for (``ask``), on the command so far
 CONDITIONS: dict[str, Callable[[GameState, Mapping[str, Any]], bool]] = {
     "always": lambda state, cmd: True,
-    "winner": lambda state, cmd: cmd.get("winner") is not None,
+    "winner": lambda state, cmd: "winner" not in cmd or cmd["winner"] is not None,  # unless nobody bid
     "utility": lambda state, cmd: (s := _space(state, cmd)) is not None and s.kind == "utility",
     "railroad-or-utility": lambda state, cmd: (s := _space(state, cmd)) is not None and s.kind in ("railroad", "utility"),
     "percent-tax": lambda state, cmd: (s := _space(state, cmd)) is not None and bool(s.tax_percent),
