@@ -256,10 +256,10 @@ class EndGame(Op, tag="end_game", frozen=True):
     Refused while a debt is open"""
 
 
-#: every command (``Undo`` is the session log's; the rules engine refuses it)
-Command: TypeAlias = (Salary | Buy | Auction | Deal | Rent | Tax | Card | JailFine | JailCard | Transfer | Build
-                      | SellBuilding | BuildingAuction | Mortgage | Unmortgage | Trade | Bankrupt | FreeParking | Undo
-                      | EndGame)
+#: every command (``Undo`` is the session log's; the rules engine refuses it), in the order the console lists
+#: them (its palette and help screen) and docs/commands.md's table
+Command: TypeAlias = (Salary | Buy | Auction | Rent | Tax | Card | JailFine | JailCard | Transfer | Build | SellBuilding
+                      | BuildingAuction | Mortgage | Unmortgage | Trade | Bankrupt | Undo | EndGame | Deal | FreeParking)
 #: ops carried out by the session log rather than by the rules engine
 LOG_OPS = frozenset({"undo"})
 
@@ -330,7 +330,7 @@ def _doc(cls: type) -> str:
     return " ".join((pyinspect.getdoc(cls) or "").split())
 
 
-#: every op, in the order of the docs' table
+#: every op, in the order of :data:`Command`
 SPECS: dict[str, OpSpec] = {}
 for _cls in typing.get_args(Command):
     _tag = _cls.__struct_config__.tag
