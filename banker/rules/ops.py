@@ -150,7 +150,7 @@ class JailCard(Op, tag="jail_card", frozen=True):
     and is required when the player holds cards of both decks. It goes back under its own deck"""
 
     player: Annotated[str, _k("player", "who uses the card")]
-    use: Annotated[bool | UnsetType, _k("flag", "true: the card is used", fill=True, required=True)] = UNSET
+    use: Annotated[bool | UnsetType, _k("flag", "`true`: the card is used", fill=True, required=True)] = UNSET
     card: Annotated[str | None | UnsetType, _k(
         "jail-card", "which card, by deck or id", ask="several-jail-cards")] = UNSET
 
@@ -245,8 +245,7 @@ class FreeParking(Op, tag="free_parking", frozen=True):
 
 class Undo(Op, tag="undo", frozen=True):
     """takes back the last action that still stands, logged as its own entry with the reason and the seq it undoes.
-    Undo twice undoes the two last actions. The only op accepted after the game has ended. (An operation of the session
-    log: the rules engine's `GameState.pop` takes the move back, the log records the reversal)"""
+    Undo twice undoes the two last actions. The only op accepted after the game has ended"""
 
     reason: Annotated[str, _k("text", "what went wrong")]
 
