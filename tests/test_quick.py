@@ -105,3 +105,18 @@ def test_what_the_line_fills_is_derived_from_the_ops_fields(g):
     assert parse(g, "salary ann landed").command == {"op": "salary", "player": "Ann", "landed": True}
     assert parse(g, "auction baltic").missing == ["winner", "bid"]
     assert parse(g, "debt ann").command == {"op": "debt", "player": "Ann"} and not parse(g, "debt ann").complete
+
+
+def test_every_action_has_a_key_and_a_label_in_every_language():
+    """The console lists every op in the ops' order (banker.rules.ops), and its own dialogs, each with its key
+    and its label."""
+    from banker.i18n import LANGS, catalog
+    from banker.ui.keys import ACTIONS
+
+    listed = [op for op, _key in ACTIONS]
+    assert set(listed) == set(ops.OPS) | set(DIALOGS)
+    assert [op for op in listed if op in ops.OPS] == list(ops.OPS)
+    assert len({key for _op, key in ACTIONS}) == len(ACTIONS)
+    for lang in LANGS:
+        ui = catalog(lang)["ui"]
+        assert all(f"action.{op}" in ui for op in listed), lang

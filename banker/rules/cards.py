@@ -116,7 +116,7 @@ def held_jail_cards(state: GameState, player: str, wanted: int | list[str], op: 
     meant (the player holds cards of one deck only, or gives every card it holds)."""
     held = state.jail_cards_of(player)
     cards = state.edition.cards
-    if isinstance(wanted, int) and not isinstance(wanted, bool):
+    if isinstance(wanted, int):
         if wanted < 0:
             raise Refused("input", Msg("input.at-least", op=op, key="jail_cards", minimum=0, value=wanted))
         if wanted > len(held):
@@ -127,22 +127,19 @@ def held_jail_cards(state: GameState, player: str, wanted: int | list[str], op: 
                                                  cards=[jail_card_name(state, c) for c in held],
                                                  decks=sorted(decks)))
         return held[:wanted]
-    if not isinstance(wanted, list):
-        raise Refused("input", Msg("input.jail-cards", op=op, value=repr(wanted)))
     out: list[str] = []
     for name in wanted:
         found = None
-        if isinstance(name, str):
-            key = name.strip().casefold()
-            if key in cards and cards[key].kind == "jail_card":
-                found = key if key in held else None
-                if found is None:
-                    raise Refused("jail-card-none", Msg("jail-card.not-held", player=player, card=repr(name)))
-            elif key in state.edition.decks:
-                found = next((c for c in held if cards[c].deck == key and c not in out), None)
-                if found is None:
-                    raise Refused("jail-card-none", Msg("jail-card.not-held-deck", player=player,
-                                                        deck=state.edition.decks[key]))
+        key = name.strip().casefold()
+        if key in cards and cards[key].kind == "jail_card":
+            found = key if key in held else None
+            if found is None:
+                raise Refused("jail-card-none", Msg("jail-card.not-held", player=player, card=repr(name)))
+        elif key in state.edition.decks:
+            found = next((c for c in held if cards[c].deck == key and c not in out), None)
+            if found is None:
+                raise Refused("jail-card-none", Msg("jail-card.not-held-deck", player=player,
+                                                    deck=state.edition.decks[key]))
         if found is None:
             raise Refused("input", Msg("input.jail-cards", op=op, value=repr(name)))
         if found in out:

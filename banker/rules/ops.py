@@ -33,7 +33,7 @@ import inspect as pyinspect
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType, field
@@ -364,7 +364,7 @@ def decode(obj: Any, *, replay: bool = False) -> Command:
     refused, naming the key. ``replay=True`` is for a command already in a session log: it was
     accepted when it was recorded, so keys the engine did not know then are dropped."""
     if isinstance(obj, Op):
-        return obj  # type: ignore[return-value]  # already typed (an Op is always one of Command)
+        return cast(Command, obj)  # already typed (every Op is one of Command)
     if not isinstance(obj, Mapping):
         raise Refused("input", Msg("input.not-object"))
     op = obj.get("op")
@@ -376,10 +376,9 @@ def decode(obj: Any, *, replay: bool = False) -> Command:
         if any(k not in keys and k != "op" for k in obj):
             obj = {k: v for k, v in obj.items() if k in keys or k == "op"}
     try:
-        cmd: Command = msgspec.convert(obj, cls)  # type: ignore[assignment]
+        return cast(Command, msgspec.convert(obj, cls))
     except msgspec.ValidationError as e:
         raise _refusal(op, cls, obj, e) from None
-    return cmd
 
 
 def encode(cmd: Struct) -> dict[str, Any]:
