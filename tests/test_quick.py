@@ -108,8 +108,8 @@ def test_what_the_line_fills_is_derived_from_the_ops_fields(g):
 
 
 def test_every_action_has_a_key_and_a_label_in_every_language():
-    """The console lists every op in the ops' order (banker.rules.ops), and its own dialogs, each with its key
-    and its label."""
+    """The console lists every op in the ops' order (banker.rules.ops), and its own dialogs, each with its key,
+    its label and its help line."""
     from banker.i18n import LANGS, catalog
     from banker.ui.keys import ACTIONS
 
@@ -119,4 +119,4 @@ def test_every_action_has_a_key_and_a_label_in_every_language():
     assert len({key for _op, key in ACTIONS}) == len(ACTIONS)
     for lang in LANGS:
         ui = catalog(lang)["ui"]
-        assert all(f"action.{op}" in ui for op in listed), lang
+        assert all(f"action.{op}" in ui and f"help.{op}" in ui for op in listed), lang
