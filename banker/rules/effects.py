@@ -8,7 +8,7 @@ reverse order. The JSON is the same as it always was, so every log ever written 
 ``[creditor, amount, why]``.
 
 >>> decode_effects([{"t": "pay", "from": "bank", "to": "Ann", "amount": 200, "for": "salary"}])
-(Pay(src='bank', dst='Ann', amount=200, why='salary'),)
+[Pay(src='bank', dst='Ann', amount=200, why='salary')]
 >>> invert(Pay(src="bank", dst="Ann", amount=200, why="salary"))
 Pay(src='Ann', dst='bank', amount=200, why='salary')
 """
@@ -156,20 +156,33 @@ def invert(effect: Effect) -> Effect:
     raise TypeError(f"not an effect: {effect!r}")  # pragma: no cover
 
 
+class _Logged(Struct):
+    """Logged effects, decoded in one call: msgspec keeps what it learns of a Struct type, not of a bare
+    union, so this wrapper makes decoding a log about thirty times faster."""
+
+    effects: list[AnyEffect]
+
+
 def decode_effect(data: Effect | Mapping[str, Any]) -> Effect:
     """One effect from its logged JSON object (an :class:`Effect` passes as it is)."""
     if isinstance(data, Effect):
         return data
+    return decode_effects([data])[0]
+
+
+def decode_effects(data: Iterable[Effect | Mapping[str, Any]]) -> list[Effect]:
+    """Logged effects (JSON objects, or effects already decoded) as typed effects; :class:`Refused`
+    (rule ``"effect"``) when one is not an effect."""
+    items = list(data)
+    typed = [e for e in items if isinstance(e, Effect)]
+    if len(typed) == len(items):
+        return typed
     try:
-        effect: Effect = msgspec.convert(data, AnyEffect)
+        logged = msgspec.convert({"effects": [msgspec.to_builtins(e) if isinstance(e, Effect) else e for e in items]},
+                                 _Logged)
     except msgspec.ValidationError as e:
         raise Refused("effect", Msg("input.effect", problem=str(e))) from None
-    return effect
-
-
-def decode_effects(data: Iterable[Effect | Mapping[str, Any]]) -> tuple[Effect, ...]:
-    """Logged effects (JSON objects, or effects already decoded) as typed effects."""
-    return tuple(decode_effect(e) for e in data)
+    return list(logged.effects)
 
 
 def to_json(effects: Iterable[Effect]) -> list[dict[str, Any]]:

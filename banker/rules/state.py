@@ -38,7 +38,6 @@ from .effects import (
     Pending,
     Result,
     Stock,
-    decode_effect,
     decode_effects,
     invert,
 )
@@ -363,7 +362,7 @@ class GameState:
         it back like any other move. ``command`` and ``effects`` may be the logged JSON objects
         (decoded as a replay: :class:`Refused` if they cannot be); on a refusal nothing changes."""
         cmd = decode(command, replay=True)
-        typed = list(decode_effects(effects))
+        typed = decode_effects(effects)
         done: list[Effect] = []
         try:
             for e in typed:
@@ -492,5 +491,5 @@ class GameState:
 def apply_effects(state: GameState, effects: Iterable[Effect | Mapping[str, Any]]) -> None:
     """Apply logged effects directly (used by reviews and to open a log; replays recompute).
     An effect may be the logged JSON object or a typed :class:`~banker.rules.effects.Effect`."""
-    for e in effects:
-        state.apply(decode_effect(e))
+    for e in decode_effects(effects):
+        state.apply(e)
