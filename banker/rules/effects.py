@@ -141,8 +141,10 @@ AnyEffect = (Pay | Owner | Mortgaged | Houses | Hotel | Stock | JailCardHolder |
              | BankruptcyUndone | Result)
 
 
-def invert(effect: Effect) -> Effect:
-    """The effect that takes ``effect`` back (a reversal entry of the log holds these)."""
+def invert(effect: Effect | Mapping[str, Any]) -> Effect:
+    """The effect that takes ``effect`` back (a reversal entry of the log holds these); a logged JSON
+    object is decoded first."""
+    effect = decode_effect(effect)
     if isinstance(effect, Pay):
         return replace(effect, src=effect.dst, dst=effect.src)
     if isinstance(effect, Stock):
