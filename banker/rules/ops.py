@@ -297,9 +297,6 @@ class OpSpec:
     fields: tuple[FieldSpec, ...]
     log_op: bool  # carried out by the session log (undo), not the rules engine
 
-    def field(self, key: str) -> FieldSpec | None:
-        return next((f for f in self.fields if f.key == key), None)
-
 
 def _specs(cls: type[Struct]) -> tuple[FieldSpec, ...]:
     out = []
