@@ -13,7 +13,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from banker.rules import new_game
+from banker.boards import new_game
 from banker.rules.legal import legal_actions, raise_cash_options
 from banker.rules.raising import raise_plan
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from banker.rules import GameState, new_game
+from banker.boards import new_game
+from banker.rules import GameState
 
 EDITIONS = ("classic-us", "uk", "ru", "kyiv")
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import banker.i18n
-from banker.rules import Refused, new_game
+from banker.boards import new_game
+from banker.rules import Refused
 from banker.rules.messages import EN, Msg, plural_index, render_parts
 
 I18N = Path(banker.i18n.__file__).parent

@@ -13,10 +13,11 @@ import unicodedata
 
 import pytest
 
+from banker.boards import new_game
 from banker.cli import main
 from banker.i18n import LANGS, Translator
 from banker.ledger import Session
-from banker.rules import Refused, Setup, new_game
+from banker.rules import Refused, Setup
 from banker.rules import parse as parse_module
 from banker.rules.messages import Msg
 from banker.rules.parse import AMOUNT_FACTOR, DEPTH_LIMIT, amount_limit
@@ -257,8 +258,8 @@ def test_a_name_is_bounded_and_stored_composed() -> None:
     assert ok.players == ("Zoë", "y" * NAME_LIMIT) and unicodedata.is_normalized("NFC", ok.players[0])
     g = new_game("classic-us", "classic", ok.players)
     # named in an action either way it is typed
-    assert g.push({"op": "salary", "player": "Zoe\u0308"}).effects[0]["to"] == "Zoë"
-    assert g.push({"op": "salary", "player": "ZOË"}).effects[0]["to"] == "Zoë"
+    assert g.push({"op": "salary", "player": "Zoe\u0308"}).effects[0].dst == "Zoë"
+    assert g.push({"op": "salary", "player": "ZOË"}).effects[0].dst == "Zoë"
 
 
 def test_banker_new_refuses_a_bad_name_in_one_line_and_makes_no_file(capsys, tmp_path) -> None:

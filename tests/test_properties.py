@@ -14,13 +14,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from banker.rules import Refused, new_game
+from banker.boards import new_game
+from banker.rules import Refused
 from banker.rules.bankruptcy import preview
+from banker.rules.effects import Debt, Pay
 from banker.rules.legal import legal_actions, raise_cash_options
 
 # every variant each rule book describes (the editions' `variants` lists; tests/test_boards.py checks them)
 COMBOS = [("classic-us", "classic"), ("classic-us", "short"), ("classic-us", "timed"), ("uk", "classic"),
           ("uk", "speed-die"), ("ru", "classic"), ("ru", "short"), ("ru", "timed"), ("kyiv", "classic")]
+#: in a test's log: the last move taken back (the session log's undo pops the engine)
+UNDO = object()
 
 
 def snapshot(g):
@@ -86,12 +90,18 @@ def candidates(g, data):
 def test_random_sequences_keep_every_invariant(edition, variant, data):
     players = ("Ann", "Bob", "Cid", "Dee")[: data.draw(st.integers(2, 4))]
     g = new_game(edition, variant, players, {"free_parking_pot": data.draw(st.booleans())})
-    log = []  # every accepted command, undo entries included, as the session log keeps them
+    log: list = []  # every accepted command, and UNDO for each move taken back, as the session log keeps them
     for _step in range(data.draw(st.integers(10, 60))):
         if g.over and not data.draw(st.booleans()):
             break
         cmd = data.draw(st.sampled_from(candidates(g, data)))
         before = snapshot(g)
+        if cmd["op"] == "undo":  # the session log's undo: the engine pops the last move
+            if g.history:
+                g.pop()
+                check_invariants(g)
+                log.append(UNDO)
+            continue
         try:
             move = g.push(cmd)
         except Refused:
@@ -99,28 +109,29 @@ def test_random_sequences_keep_every_invariant(edition, variant, data):
             continue
         after = snapshot(g)
         check_invariants(g)
-        if cmd["op"] != "undo":
-            # undo after any command restores the state before it; redoing gives the same again
-            g.pop()
-            assert snapshot(g) == before, f"undo of {cmd} did not restore the state"
-            g.push(cmd)
-            assert snapshot(g) == after
+        # undo after any command restores the state before it; redoing gives the same again
+        g.pop()
+        assert snapshot(g) == before, f"undo of {cmd} did not restore the state"
+        g.push(cmd)
+        assert snapshot(g) == after
         log.append(move.command)
     replay = new_game(edition, variant, players, g.house_rules)
     for cmd in log:
-        replay.push(cmd)
+        if cmd is UNDO:
+            replay.pop()
+        else:
+            replay.push(cmd)
     assert snapshot(replay) == snapshot(g)
 
 
 def rent_of(g, payer, pos):
     """The rent ``payer`` would pay on ``pos`` (applied and taken back), or 0 when it is refused."""
     try:
-        move = g.push({"op": "rent", "payer": payer, "space": pos})
+        move = g.preview({"op": "rent", "payer": payer, "space": pos})
     except Refused:
         return 0
-    g.pop()
-    return sum(e["amount"] for e in move.effects if e["t"] == "pay") or max(
-        (c[1] for c in g.debts.get(payer, [])), default=0)
+    return sum(e.amount for e in move.effects if isinstance(e, Pay)) or max(
+        (c.amount for c in g.debts.get(payer, [])), default=0)
 
 
 def long_game_step(g, data):
@@ -169,7 +180,7 @@ def test_long_games_reach_buildings_and_debts(data):
             raise AssertionError(f"legal_actions offered {cmd}, refused: {e}") from None
         check_invariants(g)
         built += cmd["op"] == "build"
-        debts += any(e["t"] == "debt" and e["new"] and not e["old"] for e in move.effects)
+        debts += any(isinstance(e, Debt) and e.new and not e.old for e in move.effects)
         if built and debts and g.over:
             break
     assert built, "no building was ever built"
@@ -218,7 +229,7 @@ def indebted_game(draw, edition, variant):
             charge["choice"] = "flat"
     else:
         charge = {"op": "jail_fine", "player": "Ann"}
-    amount = sum(e["amount"] for e in g.push(charge).effects if e["t"] == "pay")
+    amount = sum(e.amount for e in g.push(charge).effects if isinstance(e, Pay))
     g.pop()
     cash = draw(st.integers(0, min(amount - 1, 100)))
     g.push({"op": "transfer", "from": "Ann", "to": "bank", "amount": g.cash["Ann"] - cash, "memo": "setup"})
@@ -257,7 +268,7 @@ def test_a_debtor_can_always_raise_cash_or_go_bankrupt(edition, variant, data):
     for step in view["plan"]:
         cmd = {k: v for k, v in step.items() if k != "proceeds"}
         move = g.push(cmd)
-        got = sum(e["amount"] for e in move.effects if e["t"] == "pay" and e["from"] == "bank" and e["to"] == "Ann")
+        got = sum(e.amount for e in move.effects if isinstance(e, Pay) and e.src == "bank" and e.dst == "Ann")
         assert got == step["proceeds"]
         raised += got
         check_invariants(g)

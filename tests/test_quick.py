@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from banker.ui.quick import QuickError, completions, parse
+from banker.rules import ops
+from banker.rules.ops import Undo, decode
+from banker.ui.quick import DIALOGS, VERBS, QuickError, completions, parse
 
 from .rules_helpers import game, own
 
@@ -59,7 +61,11 @@ def test_complete_lines(g, line, command):
     parsed = parse(g, line)
     assert parsed.command == command
     assert parsed.complete
-    g.push(parsed.command)  # the engine accepts what the line says
+    if parsed.op == "undo":  # the session log's: the engine pops
+        assert decode(parsed.command) == Undo(reason="wrong payer")
+        g.pop()
+    else:
+        g.push(parsed.command)  # the engine accepts what the line says
 
 
 def test_incomplete_lines_name_what_is_missing(g):
@@ -84,3 +90,33 @@ def test_completions(g):
     assert "rent boardwalk" in completions(g, "rent boa")
     assert completions(g, "ren") == ["rent"]
     assert "rent boardwalk Bob" in completions(g, "rent boardwalk b")
+
+
+def test_every_op_and_dialog_has_its_words_and_nothing_else():
+    """The verbs are the only per-op table of the quick line: one entry for every op and console dialog."""
+    assert set(VERBS) == set(ops.OPS) | set(DIALOGS)
+
+
+def test_what_the_line_fills_is_derived_from_the_ops_fields(g):
+    """A key the line fills comes from the op's field kinds: players in order, the owner by default,
+    the board's only tax space, a keyword for a flag, the dice only on a utility."""
+    assert parse(g, "pay bob ann 5").command == {"op": "transfer", "from": "Bob", "to": "Ann", "amount": 5, "memo": ""}
+    assert parse(g, "rent boardwalk bob 7").command == {"op": "rent", "space": 39, "payer": "Bob"}  # no dice on a street
+    assert parse(g, "salary ann landed").command == {"op": "salary", "player": "Ann", "landed": True}
+    assert parse(g, "auction baltic").missing == ["winner", "bid"]
+    assert parse(g, "debt ann").command == {"op": "debt", "player": "Ann"} and not parse(g, "debt ann").complete
+
+
+def test_every_action_has_a_key_and_a_label_in_every_language():
+    """The console lists every op in the ops' order (banker.rules.ops), and its own dialogs, each with its key,
+    its label and its help line."""
+    from banker.i18n import LANGS, catalog
+    from banker.ui.keys import ACTIONS
+
+    listed = [op for op, _key in ACTIONS]
+    assert set(listed) == set(ops.OPS) | set(DIALOGS)
+    assert [op for op in listed if op in ops.OPS] == list(ops.OPS)
+    assert len({key for _op, key in ACTIONS}) == len(ACTIONS)
+    for lang in LANGS:
+        ui = catalog(lang)["ui"]
+        assert all(f"action.{op}" in ui and f"help.{op}" in ui for op in listed), lang

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from banker.rules import Refused
+from banker.rules.effects import Pay
 
 from .rules_helpers import BROWN, DARK_BLUE, EDITIONS, GREEN, ORANGE, drain, game, own, top_up
 
@@ -400,7 +401,7 @@ def test_sell_every_building_of_a_group_at_once(edition):
     assert not any(g.level(p) for p in DARK_BLUE)
     assert g.bank_houses == 32 and g.bank_hotels == 12
     assert g.cash["Ann"] - before == move.info["proceeds"] == 2 * 5 * 100
-    assert len([e for e in move.effects if e["t"] == "pay"]) == 1 and len(move.parts) == 1
+    assert len([e for e in move.effects if isinstance(e, Pay)]) == 1 and len(move.parts) == 1
     if edition == "classic-us":
         assert move.text == "Ann sells every building on the Dark Blue group (Park Place, Boardwalk) to the bank for $1,000"
     g.push({"op": "mortgage", "player": "Ann", "space": 37})

@@ -6,8 +6,10 @@ import pytest
 
 from banker.rules import Refused
 from banker.rules.bankruptcy import preview
+from banker.rules.effects import Claim, Pay, invert
 from banker.rules.legal import deal_plan, mr_monopoly_target, next_unowned_after, raise_cash_options
-from banker.rules.valuation import max_raisable
+from banker.rules.ops import Rent
+from banker.rules.raising import max_raisable
 
 from .rules_helpers import BROWN, DARK_BLUE, EDITIONS, drain, game, own, top_up
 
@@ -109,7 +111,7 @@ def test_pay_a_fine_or_take_a_chance(edition, card):
     move = g.push({"op": "card", "player": "Ann", "card": card, "choice": "pay"})
     assert g.cash["Ann"] == 1490 and move.info["choice"] == "pay"
     move = g.push({"op": "card", "player": "Ann", "card": card, "choice": "draw"})
-    assert g.cash["Ann"] == 1490 and not [e for e in move.effects if e["t"] == "pay"]
+    assert g.cash["Ann"] == 1490 and not [e for e in move.effects if isinstance(e, Pay)]
     deck = g.edition.decks["chance"]
     assert f"takes a {deck} card instead of paying {g.edition.fmt(10)}" in move.text
     g.push({"op": "card", "player": "Ann", "card": card})
@@ -119,7 +121,7 @@ def test_pay_a_fine_or_take_a_chance(edition, card):
     assert e.value.rule == "input" and "pay, draw" in str(e.value)
     drain(g, "Ann", 5)
     g.push({"op": "card", "player": "Ann", "card": card, "choice": "pay"})
-    assert g.debts["Ann"] == [["bank", 10, "card"]]
+    assert g.debts["Ann"] == [Claim("bank", 10, "card")]
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -309,7 +311,7 @@ def test_payment_beyond_cash_opens_a_debt_not_negative_cash(edition):
     then the player owes the debt; cash never goes below zero (README: "players never go below zero")."""
     g = indebted(edition)
     assert g.cash["Bob"] == 300
-    assert g.debts["Bob"] == [["Ann", 2000, "rent"]]
+    assert g.debts["Bob"] == [Claim("Ann", 2000, "rent")]
     debt = g.to_json()["players"]["Bob"]["debt"]
     assert debt["creditor"] == "Ann" and debt["amount"] == 2000
 
@@ -333,7 +335,7 @@ def test_debtor_may_raise_cash_and_the_debt_is_paid_when_covered():
     assert e.value.rule == "bankrupt-avoidable"
     move = g.push({"op": "mortgage", "player": "Bob", "space": 5})
     assert "Bob" not in g.debts and g.cash["Bob"] == 20 + 100 - 50 and g.cash["Ann"] == 1100 + 50
-    assert {"t": "pay", "from": "Bob", "to": "Ann", "amount": 50, "for": "rent"} in move.effects
+    assert Pay(src="Bob", dst="Ann", amount=50, why="rent") in move.effects
 
 
 def test_max_raisable_counts_half_the_buildings_and_the_mortgages():
@@ -361,7 +363,7 @@ def test_bankruptcy_to_a_player_us():
     drain(g, "Bob", 10)
     ann_before = g.cash["Ann"]
     g.push({"op": "card", "player": "Bob", "card": "ch-chairman"})  # pay each player 50: owes 100, has 10
-    assert g.debts["Bob"] == [["Ann", 50, "card"], ["Cid", 50, "card"]]
+    assert g.debts["Bob"] == [Claim("Ann", 50, "card"), Claim("Cid", 50, "card")]
     assert max_raisable(g, "Bob") == 10 + 25 + 30 + 30  # half the house + the two brown mortgages
     view = preview(g, "Bob")
     assert view["creditor"] == "Ann" and view["debt"] == 100 and view["buildings_value"] == 25
@@ -425,7 +427,7 @@ def test_bankruptcy_to_the_bank(edition):
     biggest = max(cards_of(g, "pay"), key=lambda c: c.effect["amount"])
     assert biggest.effect["amount"] > max_raisable(g, "Bob") == 25 + 30 + 30
     g.push({"op": "card", "player": "Bob", "card": biggest.id})
-    assert g.debts["Bob"][0][0] == "bank"
+    assert g.debts["Bob"][0].creditor == "bank"
     g.push({"op": "bankrupt", "player": "Bob"})
     assert all(g.lots[p].owner is None and not g.lots[p].mortgaged for p in (1, 3, 5))
     assert g.pending_auction == {1, 3, 5}
@@ -573,21 +575,28 @@ def test_speed_die_next_unowned_property():
 # ---------------------------------------------------------------- undo
 
 
-def test_undo_is_a_reversal_with_a_reason_and_again():
+def test_pop_takes_the_last_move_back_and_again():
     """README: "undo of the last action, and again of the one before (a reversal entry in the log, never an
-    erasure)"."""
+    erasure)". The engine pops the last move (the session log records the reversal with its reason:
+    tests/test_ledger.py); its inverse effects are the reversal's."""
     g = game()
     g.push({"op": "buy", "player": "Ann", "space": 39})
     g.push({"op": "rent", "payer": "Bob", "space": 39})
-    with pytest.raises(Refused) as e:
-        g.push({"op": "undo"})
-    assert e.value.rule == "undo-reason"
-    rev = g.push({"op": "undo", "reason": "wrong payer"})
-    assert rev.command == {"op": "undo", "reason": "wrong payer"}
-    assert rev.effects == [{"t": "pay", "from": "Ann", "to": "Bob", "amount": 50, "for": "rent"}]
-    assert "wrong payer" in rev.text and g.cash["Bob"] == 1500
-    g.push({"op": "undo", "reason": "it was Bob who bought"})
+    undone = g.pop()
+    assert undone.command == Rent(space=39, payer="Bob")
+    assert [invert(e) for e in reversed(undone.effects)] == [Pay(src="Ann", dst="Bob", amount=50, why="rent")]
+    assert g.cash["Bob"] == 1500 and len(g.history) == 1
+    g.pop()
     assert g.lots[39].owner is None and g.cash["Ann"] == 1500
     with pytest.raises(Refused) as e:
-        g.push({"op": "undo", "reason": "more"})
+        g.pop()
     assert e.value.rule == "undo-empty"
+
+
+def test_undo_is_not_an_engine_command():
+    """Undo with a reason is the session log's operation: the engine refuses it and changes nothing."""
+    g = game()
+    g.push({"op": "salary", "player": "Ann"})
+    with pytest.raises(Refused, match='"undo" is an operation of the session log'):
+        g.push({"op": "undo", "reason": "wrong player"})
+    assert g.cash["Ann"] == 1700 and len(g.history) == 1

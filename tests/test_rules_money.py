@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from banker.rules import Refused
+from banker.rules.effects import Pay
 
 from .rules_helpers import BROWN, DARK_BLUE, EDITIONS, RAILROADS, UTILITIES, drain, game, own, top_up
 
@@ -21,7 +22,7 @@ def test_salary_for_passing_go(edition):
     g = game(edition)
     move = g.push({"op": "salary", "player": "Ann"})
     assert g.cash["Ann"] == 1700
-    assert move.effects == [{"t": "pay", "from": "bank", "to": "Ann", "amount": 200, "for": "salary"}]
+    assert move.effects == [Pay(src="bank", dst="Ann", amount=200, why="salary")]
 
 
 def test_landing_on_go_bonus_is_a_house_rule_off_by_default():

@@ -3,7 +3,7 @@
 ``load_edition("uk")`` reads ``banker/boards/uk.toml``; a path to a ``.toml`` file
 loads a custom board (for example a copy with edited street names). Mistakes in a
 file are refused with :class:`banker.rules.errors.BoardError` naming the file, the
-space and the problem.
+space and the problem. :func:`game_from_setup` and :func:`new_game` make a game from them.
 """
 
 from __future__ import annotations
@@ -11,13 +11,15 @@ from __future__ import annotations
 import os
 import stat
 import tomllib
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from banker.rules.edition import Edition, Variant, edition_from_dict, variants_from_dict
+from banker.rules.edition import Edition, HouseRules, Variant, edition_from_dict, variants_from_dict
 from banker.rules.errors import BoardError
+from banker.rules.state import GameState, Setup
 
 EDITIONS = ("classic-us", "uk", "ru", "kyiv")
 #: an edition file is a few dozen KB; anything much larger is not one
@@ -88,3 +90,28 @@ def load_variant(name: str) -> Variant:
     if name not in variants:
         raise BoardError(f"unknown variant {name!r}; variants: {', '.join(variants)}")
     return variants[name]
+
+
+# --------------------------------------------------------------------------- a game from its setup
+# Here, not in banker.rules: reading the board files is I/O, and the rules engine imports nothing
+# from boards/ (the layers: docs/architecture.md).
+def game_from_setup(setup: Setup) -> GameState:
+    """A fresh game of ``setup``: its edition and variant read from the board files."""
+    return GameState(setup, load_edition(setup.edition), load_variant(setup.variant))
+
+
+def new_game(edition: str, variant: str, players: Iterable[str],
+             house_rules: Mapping[str, bool] | HouseRules | None = None, end_time: str | None = None) -> GameState:
+    """A fresh game:
+
+    >>> game = new_game("classic-us", "classic", ["Ann", "Bob"])
+    >>> game.push({"op": "buy", "player": "Ann", "space": 39}).text
+    'Ann buys Boardwalk for $400'
+    >>> game.cash["Ann"]
+    1100
+    >>> _ = game.pop()
+    >>> game.cash["Ann"]
+    1500
+    """
+    rules = house_rules if isinstance(house_rules, HouseRules) else HouseRules.from_mapping(house_rules)
+    return game_from_setup(Setup(edition, variant, tuple(players), rules, end_time))

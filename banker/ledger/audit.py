@@ -22,9 +22,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from banker.rules import BoardError, GameState, Refused, game_from_setup
+from banker.boards import game_from_setup
+from banker.rules import BoardError, GameState, Refused
 from banker.rules.state import apply_effects
 
+from . import _engine_shim
 from .session import SessionError, damage_lines, read_session
 
 #: an audit stops listing after this many findings (the first ones are what to fix)
@@ -121,7 +123,7 @@ def audit(path: str | os.PathLike[str]) -> AuditReport:
         seq = entry["seq"]
         if engine is not None:
             try:
-                move = engine.push(entry["command"], replay=True)
+                move = _engine_shim.push(engine, entry["command"], replay=True, seq=seq)
             except Refused as e:
                 problems.append(Problem(seq, f"the rules refuse it ({e}); later entries are not recomputed"))
                 engine = None
@@ -130,8 +132,6 @@ def audit(path: str | os.PathLike[str]) -> AuditReport:
                                              "later entries are not recomputed"))
                 engine = None
             else:
-                if move.command.get("op") != "undo":
-                    move.seq = seq
                 if move.undoes != entry.get("undoes"):
                     problems.append(Problem(seq, f"it says it undoes entry {entry.get('undoes')}, "
                                                  f"the rules undo entry {move.undoes}"))

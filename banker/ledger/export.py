@@ -13,8 +13,9 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from banker.boards import game_from_setup
 from banker.i18n import Translator
-from banker.rules import GameState, game_from_setup
+from banker.rules import GameState
 from banker.rules.review import Review, review
 
 from .session import read_session_doc

@@ -34,10 +34,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from banker.rules import BoardError, GameState, Move, Refused, Setup, game_from_setup
-from banker.rules.state import apply_effects
+from banker.boards import game_from_setup
+from banker.rules import BoardError, GameState, Refused, Setup
 
-from . import checksum
+from . import _engine_shim, checksum
 from .journal import JOURNAL_FORMAT, Damaged, JournalCorrupt, Scan, encode_payload, frame, header_line, scan
 from .lock import LockBusy, LockUnsafe, WriterLock, describe_holder, guard_journal
 from .storage import AtomicJSONStorage, FileRefused, dumps, fsync_dir, is_temp_of, read_regular, write_all, write_durably
@@ -489,7 +489,7 @@ def explain_changes(setup: Setup, entries: list[dict[str, Any]], seqs: Iterable[
         if seq > max(wanted):
             break
         try:
-            move = state.push(entry["command"])
+            move = _engine_shim.push(state, entry["command"], seq=seq)
         except Refused as e:
             if seq in wanted:
                 out[seq] = f"its command is refused by the rules ({e}): its command was changed"
@@ -498,8 +498,6 @@ def explain_changes(setup: Setup, entries: list[dict[str, Any]], seqs: Iterable[
             if seq in wanted:
                 out[seq] = f"its command cannot be run ({type(e).__name__}): its command was changed"
             return out | {s: "(not checked: an earlier entry no longer replays)" for s in wanted if s not in out}
-        if move.command.get("op") != "undo":
-            move.seq = seq
         if seq not in wanted:
             continue
         if move.undoes != entry.get("undoes"):
@@ -564,15 +562,13 @@ def _replay_into(state: GameState, entries: Iterable[dict[str, Any]], divergent:
     for entry in entries:
         seq = entry["seq"]
         try:
-            move = state.push(entry["command"], replay=True)
+            move = _engine_shim.push(state, entry["command"], replay=True, seq=seq)
         except Refused as e:
             raise SessionError(f"{path}: entry {seq} ({entry['text']}) no longer replays: {e}; "
                                "the file was left untouched") from None
         except Exception as e:  # a hand-edited command the engine chokes on
             raise SessionError(f"{path}: entry {seq} cannot be replayed ({type(e).__name__}: {e}); "
                                "the file was left untouched") from None
-        if move.command.get("op") != "undo":
-            move.seq = seq
         if move.effects != entry["effects"] or move.undoes != entry["undoes"]:
             divergent.append(seq)
         out.append(entry)
@@ -734,14 +730,7 @@ class Session:
         for entry in entries:
             seq = entry["seq"]
             try:
-                apply_effects(state, entry["effects"])
-                if entry["command"].get("op") == "undo":
-                    undone = state.history.pop()
-                    if undone.seq != entry["undoes"]:
-                        raise ValueError(f"it undoes entry {entry['undoes']}, but the last standing one is {undone.seq}")
-                else:
-                    state.history.append(Move(command=entry["command"], effects=entry["effects"], parts=entry["parts"],
-                                              info=entry.get("info") or {}, seq=seq))
+                _engine_shim.restore(state, entry)
             except Exception as e:  # a hand-edited effect the state cannot take
                 raise SessionError(f"{self.path}: entry {seq} ({entry.get('text', '')}) cannot be restored "
                                    f"({type(e).__name__}: {e}); the file was left untouched") from None
@@ -862,10 +851,8 @@ class Session:
             raise Refused("input", f"the command cannot be recorded as JSON ({e})") from None
         except RecursionError:
             raise Refused("input", "the command cannot be recorded as JSON (it is nested too deeply)") from None
-        move = self.state.push(cmd)
         seq = len(self.entries) + 1
-        if move.command.get("op") != "undo":
-            move.seq = seq
+        move = _engine_shim.push(self.state, cmd, seq=seq)
         entry = {
             "seq": seq,
             "ts": ts or _now(),
@@ -904,13 +891,9 @@ class Session:
         self.entries.append(entry)
         return entry
 
-    def _take_back(self, move: Move) -> None:
+    def _take_back(self, move: _engine_shim.LegacyMove) -> None:
         """Undo ``move`` in memory only (its write failed)."""
-        if move.command.get("op") == "undo":
-            redone = self.state.push(move.info["undone_command"], replay=True)
-            redone.seq = move.undoes
-        else:
-            self.state.pop()
+        _engine_shim.take_back(self.state, move)
 
     def checkpoint(self, force: bool = False) -> None:
         """Fold the journal into FILE (atomic rewrite) and empty the journal.

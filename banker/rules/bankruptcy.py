@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import parse
 from .building import run_sell_building
 from .cards import jail_card_name
 from .debts import spend, who
+from .effects import Claim, Pay
 from .errors import Refused
 from .messages import Msg
 from .mortgage import run_mortgage
+from .names import BANK, POT
+from .ops import Bankrupt, EndGame, SellBuilding
 from .raising import RaisePlan, raise_plan
-from .state import BANK, POT
 from .valuation import building_sale_value, interest, valuation
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,25 +24,26 @@ if TYPE_CHECKING:  # pragma: no cover
 def _owe(tx: Tx, payer: str, creditor: str, amount: int, why: str) -> None:
     """A payment that may add to a debt already open (interest due on an inheritance)."""
     state = tx.state
-    claims = [list(c) for c in state.debts.get(payer, [])]
+    claims = state.debts.get(payer, [])
     if not claims and state.cash[payer] >= amount:
         tx.pay(payer, creditor, amount, why)
     elif amount > 0:
-        tx.debt(payer, claims + [[creditor, amount, why]])
+        tx.debt(payer, [*claims, Claim(creditor, amount, why)])
 
 
 def preview(state: GameState, player: str) -> dict[str, Any]:
     """What bankruptcy would move, without moving it: for the banker to check first.
 
-    The preview is the real thing applied and taken back, so it cannot disagree with it.
+    The preview is the real thing applied and taken back (:meth:`GameState.preview`), so it
+    cannot disagree with it.
     """
     claims = state.debts.get(player, [])
-    creditor = claims[0][0] if claims else None
+    creditor = claims[0].creditor if claims else None
     deeds = state.deeds_of(player)
     out: dict[str, Any] = {
         "player": player,
         "creditor": BANK if creditor == POT else creditor,
-        "debt": sum(c[1] for c in claims),
+        "debt": sum(c.amount for c in claims),
         "can_raise": state.cash[player] + raise_plan(state, player).total,
         "cash": state.cash[player],
         "buildings_value": 0,  # what the bank pays for the buildings in the bankruptcy itself
@@ -53,32 +55,31 @@ def preview(state: GameState, player: str) -> dict[str, Any]:
         "refused": None,
     }
     try:
-        move = state.push({"op": "bankrupt", "player": player})
+        move = state.preview(Bankrupt(player=player))
     except Refused as e:
         out["refused"] = e
         return out
-    state.pop()
-    out["buildings_value"] = sum(e["amount"] for e in move.effects if e["t"] == "pay" and e["for"] == "sell building")
+    out["buildings_value"] = sum(e.amount for e in move.effects if isinstance(e, Pay) and e.why == "sell building")
     out["effects"] = move.effects
     out["parts"] = move.parts
     return out
 
 
-def run_bankrupt(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    p = parse.player(state, cmd)
+def run_bankrupt(state: GameState, tx: Tx, cmd: Bankrupt) -> None:
+    p = parse.player(state, cmd.player, "bankrupt")
     fmt = state.edition.fmt
     claims = state.debts.get(p)
     if not claims:
         raise Refused("bankrupt-no-debt", Msg("bankrupt.no-debt", player=p))
-    total = sum(c[1] for c in claims)
+    total = sum(c.amount for c in claims)
     plan = raise_plan(state, p)
     can = state.cash[p] + plan.total
     if can >= total:
         raise Refused("bankrupt-avoidable", Msg("bankrupt.avoidable", player=p, can=fmt(can), debt=fmt(total)))
-    creditor = claims[0][0]
+    creditor = claims[0].creditor
     if creditor == POT:
         creditor = BANK
-    lift = parse.positions(state, cmd.get("lift"), "bankrupt lift")
+    lift = parse.positions(state, cmd.lift, "bankrupt lift")
     if lift and creditor == BANK:
         raise Refused("input", Msg("input.bank-lift"))
     final = bool(state.variant.end_at_bankruptcy) and len(state.bankrupt) + 1 >= state.variant.end_at_bankruptcy
@@ -86,13 +87,13 @@ def run_bankrupt(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     tx.debt(p, [])
     # claims that others owe the bankrupt player go to its creditor
     for q, qclaims in list(state.debts.items()):
-        if any(c[0] == p for c in qclaims):
-            tx.debt(q, [[creditor if c[0] == p else c[0], c[1], c[2]] for c in qclaims])
+        if any(c.creditor == p for c in qclaims):
+            tx.debt(q, [Claim(creditor, c.amount, c.why) if c.creditor == p else c for c in qclaims])
     if creditor == BANK:
         _to_bank(state, tx, p, final)
     else:
         _to_player(state, tx, p, creditor, lift, final, plan)
-    tx.add({"t": "bankrupt", "player": p, "creditor": creditor})
+    tx.bankrupt(p, creditor)
     if final:
         finish(state, tx, "bankruptcies")
     elif len(state.active_players) == 1:
@@ -129,7 +130,10 @@ def _to_player(state: GameState, tx: Tx, p: str, c: str, lift: list[int], final:
         # most (raise_plan), made now; buildings the bank could not take back (a hotel with no
         # houses in the bank to exchange it for) stay on their deeds and go with them.
         for step in plan.steps:
-            (run_sell_building if step["op"] == "sell_building" else run_mortgage)(state, tx, step)
+            if isinstance(step, SellBuilding):
+                run_sell_building(state, tx, step)
+            else:
+                run_mortgage(state, tx, step)
     else:
         for pos in deeds:
             _return_buildings(state, tx, pos, paid_to=c)
@@ -188,14 +192,14 @@ def finish(state: GameState, tx: Tx, reason: str) -> None:
         top = [p for p in top if state.cash[p] == most_cash]
     winner = top[0] if len(top) == 1 else None
     result = {"reason": reason, "valuation": values, "winner": winner, "tied": top if winner is None else []}
-    tx.set("result", "game", "result", None, result)
+    tx.result(result)
     fmt = state.edition.fmt
     standings = [Msg("log.standing", player=p, amount=fmt(v)) for p, v in sorted(values.items(), key=lambda kv: -kv[1])]
     outcome = Msg("log.wins", player=winner) if winner else Msg("log.tie", players=top)
     tx.say("log.game-ends", reason=Msg(f"reason.{reason}"), outcome=outcome, standings=standings)
 
 
-def run_end_game(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+def run_end_game(state: GameState, tx: Tx, cmd: EndGame) -> None:
     debtors = [p for p in state.active_players if state.debts.get(p)]
     if debtors:
         raise Refused("end-debt", Msg("end.debt", players=debtors, n=len(debtors)))

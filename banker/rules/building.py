@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from msgspec import UnsetType
 
 from . import parse
 from .debts import require_no_debt, spend
 from .errors import Refused
 from .messages import Msg
-from .state import BANK
+from .names import BANK
+from .ops import Build, BuildingAuction, SellBuilding
 from .valuation import half
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,7 +40,7 @@ def check_build(state: GameState, player: str, space: Space) -> tuple[str, int]:
     mortgaged = [names[p].name for p in group if state.lots[p].mortgaged]
     if mortgaged:
         raise Refused("build-mortgaged", Msg("build.mortgaged", lots=mortgaged, n=len(mortgaged),
-                                             group=state.edition.groups[space.group].name))
+                                             group=state.group_name(space)))
     if lot.hotel:
         raise Refused("build-hotel", Msg("build.hotel", space=space.name))
     lowest = min(group, key=state.level)
@@ -65,9 +67,9 @@ def _put_building(tx: Tx, space: Space, kind: str) -> None:
         tx.hotel(space.position, True)
 
 
-def run_build(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    player = parse.player(state, cmd)
-    space = parse.street(state, cmd)
+def run_build(state: GameState, tx: Tx, cmd: Build) -> None:
+    player = parse.player(state, cmd.player, "build")
+    space = parse.street(state, cmd.space, "build")
     kind, price = check_build(state, player, space)
     what = Msg(f"building.{kind}")
     spend(tx, player, BANK, price, "build", Msg("what.building", kind=what, space=space.name))
@@ -96,7 +98,7 @@ def building_demand(state: GameState, kind: str, bidder: str | None = None) -> d
         groups: set[str] = set()
         for pos in state.deeds_of(p):
             space = state.edition.spaces[pos]
-            if space.kind != "street" or space.group in groups:
+            if space.kind != "street" or space.group is None or space.group in groups:
                 continue
             try:
                 what, _price = check_build(state, p, space)
@@ -128,14 +130,14 @@ def no_shortage(state: GameState, kind: str, bidder: str | None = None) -> Refus
     return None
 
 
-def run_building_auction(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+def run_building_auction(state: GameState, tx: Tx, cmd: BuildingAuction) -> None:
     """The building-shortage auction: the winner puts the building on a lot at the bid.
 
     Refused when there is no shortage (:func:`no_shortage`): then the building is bought at the
     printed price."""
-    player = parse.player(state, cmd)
-    space = parse.street(state, cmd)
-    bid = parse.amount(cmd, "bid", 1)
+    player = parse.player(state, cmd.player, "building_auction")
+    space = parse.street(state, cmd.space, "building_auction")
+    bid = cmd.bid
     kind, price = check_build(state, player, space)
     require_no_debt(state, player)
     fmt = state.edition.fmt
@@ -189,7 +191,7 @@ def hotel_sale_houses(state: GameState, space: Space, wanted: int | None) -> int
         raise Refused("input", Msg("input.hotel-houses", high=hbh, value=wanted))
     if wanted > stock:
         raise Refused("hotel-sale-stock", Msg("hotel-sale.stock", stock=stock, space=name))
-    if wanted < low:
+    if wanted < low and highest is not None:
         raise Refused("hotel-sale-evenly", Msg("hotel-sale.evenly", space=name, low=low, n=wanted,
                                                other=state.edition.spaces[highest].name,
                                                other_level=describe_level(state, highest)))
@@ -260,11 +262,11 @@ def _sell_house(tx: Tx, space: Space) -> int:
     return proceeds
 
 
-def run_sell_building(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    player = parse.player(state, cmd)
-    space = parse.street(state, cmd)
-    if parse.flag(cmd, "all"):
-        if "houses" in cmd:
+def run_sell_building(state: GameState, tx: Tx, cmd: SellBuilding) -> None:
+    player = parse.player(state, cmd.player, "sell_building")
+    space = parse.street(state, cmd.space, "sell_building")
+    if cmd.all is True:
+        if not isinstance(cmd.houses, UnsetType):
             raise Refused("input", Msg("input.sell-all-houses"))
         _sell_group(state, tx, player, space)
         return
@@ -273,7 +275,7 @@ def run_sell_building(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     fmt = state.edition.fmt
     names = state.edition.spaces
     if lot.hotel:
-        wanted = parse.amount(cmd, "houses", 0) if "houses" in cmd else None
+        wanted = None if isinstance(cmd.houses, UnsetType) else cmd.houses
         left = hotel_sale_houses(state, space, wanted)
         lots, proceeds = _sell_hotels(tx, space, left)
         tx.pay(BANK, player, proceeds, "sell building")
@@ -301,7 +303,7 @@ def _sell_group(state: GameState, tx: Tx, player: str, space: Space) -> None:
         raise Refused("sell-owner", Msg("sell.owner", player=player, space=space.name))
     built = [p for p in group if state.level(p)]
     if not built:
-        raise Refused("sell-nothing", Msg("sell.nothing-group", group=state.edition.groups[space.group].name))
+        raise Refused("sell-nothing", Msg("sell.nothing-group", group=state.group_name(space)))
     houses_before = sum(state.lots[p].houses for p in group)
     hotels_before = sum(state.lots[p].hotel for p in group)
     total = 0
@@ -320,7 +322,7 @@ def _sell_group(state: GameState, tx: Tx, player: str, space: Space) -> None:
             total += _sell_house(tx, step)
     tx.pay(BANK, player, total, "sell building")
     tx.info.update(proceeds=total, all=True)
-    tx.say("log.sell-all", player=player, group=state.edition.groups[space.group].name,
+    tx.say("log.sell-all", player=player, group=state.group_name(space),
            spaces=[names[p].name for p in built], houses=houses_before, hotels=hotels_before, n=hotels_before,
            amount=state.edition.fmt(total))
 
@@ -339,24 +341,6 @@ def legal_builds(state: GameState, player: str) -> list[tuple[int, str, int]]:
         if price <= state.cash[player] and not state.debts.get(player):
             out.append((pos, kind, price))
     return out
-
-
-def build_refusal(state: GameState, player: str) -> Refused | None:
-    """Why the player can build nowhere (the first reason met), or None if it can."""
-    if legal_builds(state, player):
-        return None
-    first = None
-    for pos in state.deeds_of(player):
-        space = state.edition.spaces[pos]
-        if space.kind != "street":
-            continue
-        try:
-            check_build(state, player, space)
-        except Refused as e:
-            # prefer the most specific reason over "not a full group"
-            if first is None or first.rule == "build-group":
-                first = e
-    return first
 
 
 def legal_sales(state: GameState, player: str) -> list[tuple[int, int]]:
@@ -383,15 +367,14 @@ def legal_group_sales(state: GameState, player: str) -> list[tuple[int, int]]:
     seen: set[str] = set()
     for pos in sorted(state.deeds_of(player)):
         space = state.edition.spaces[pos]
-        if space.kind != "street" or space.group in seen:
+        if space.kind != "street" or space.group is None or space.group in seen:
             continue
         seen.add(space.group)
         if not any(state.level(p) for p in state.group_positions(space.group)):
             continue
         try:
-            move = state.push({"op": "sell_building", "player": player, "space": pos, "all": True})
+            move = state.preview(SellBuilding(player=player, space=pos, all=True))
         except Refused:
             continue
-        state.pop()
         out.append((pos, move.info["proceeds"]))
     return out

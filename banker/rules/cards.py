@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import parse
 from .debts import bank_account, charge
 from .errors import Refused
 from .messages import Msg
-from .state import BANK
+from .names import BANK
+from .ops import Card as CardCommand
+from .ops import JailCard
 
 if TYPE_CHECKING:  # pragma: no cover
     from .edition import Card
@@ -21,7 +22,7 @@ def card_amount(state: GameState, card: Card, player: str) -> int:
     e = card.effect
     if card.kind == "repairs":
         houses, hotels = state.buildings_of(player)
-        return houses * e["house"] + hotels * e["hotel"]
+        return houses * int(e["house"]) + hotels * int(e["hotel"])
     return int(e.get("amount", 0))  # pay_or_draw: the payment, when that is the choice
 
 
@@ -46,17 +47,16 @@ def describe_effect(state: GameState, card: Card) -> Msg:
     return Msg(f"effect.{t}")
 
 
-def run_card(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    player = parse.player(state, cmd)
-    cid = parse.field(cmd, "card")
-    card = state.edition.cards.get(cid) if isinstance(cid, str) else None
+def run_card(state: GameState, tx: Tx, cmd: CardCommand) -> None:
+    player = parse.player(state, cmd.player, "card")
+    card = state.edition.cards.get(cmd.card)
     if card is None:
-        raise Refused("input", Msg("input.unknown-card", card=repr(cid), edition=state.edition.id))
+        raise Refused("input", Msg("input.unknown-card", card=repr(cmd.card), edition=state.edition.id))
     fmt = state.edition.fmt
     e = card.effect
     t = card.kind
     deck = state.edition.decks[card.deck]
-    choice = cmd.get("choice")
+    choice = cmd.choice if isinstance(cmd.choice, str) else None
     if card.choices:
         # a card that predates its choice in the logs (no "choice") was recorded as the payment
         choice = card.choices[0] if choice is None else choice
@@ -92,7 +92,7 @@ def run_card(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
             if other != player and not charge(tx, other, player, e["amount"], "card"):
                 tx.say("log.debt-opens", player=other)
     elif t == "advance":
-        if e["to"] == 0 or parse.flag(cmd, "passed_go"):
+        if e["to"] == 0 or cmd.passed_go is True:
             bonus = state.house_rules.go_landing_bonus and e["to"] == 0
             salary = state.edition.salary * (2 if bonus else 1)
             tx.pay(BANK, player, salary, "salary")
@@ -110,13 +110,13 @@ def jail_card_name(state: GameState, card_id: str) -> Msg:
     return Msg("jail-card.of-deck", deck=state.edition.decks[state.edition.cards[card_id].deck])
 
 
-def held_jail_cards(state: GameState, player: str, wanted: Any, op: str) -> list[str]:
+def held_jail_cards(state: GameState, player: str, wanted: int | list[str], op: str) -> list[str]:
     """The player's Get Out of Jail Free cards named by ``wanted``: a list of card ids or deck
     ids ("chance", "chest"), or a bare count, accepted when it leaves no doubt which cards are
     meant (the player holds cards of one deck only, or gives every card it holds)."""
     held = state.jail_cards_of(player)
     cards = state.edition.cards
-    if isinstance(wanted, int) and not isinstance(wanted, bool):
+    if isinstance(wanted, int):
         if wanted < 0:
             raise Refused("input", Msg("input.at-least", op=op, key="jail_cards", minimum=0, value=wanted))
         if wanted > len(held):
@@ -127,22 +127,19 @@ def held_jail_cards(state: GameState, player: str, wanted: Any, op: str) -> list
                                                  cards=[jail_card_name(state, c) for c in held],
                                                  decks=sorted(decks)))
         return held[:wanted]
-    if not isinstance(wanted, list):
-        raise Refused("input", Msg("input.jail-cards", op=op, value=repr(wanted)))
     out: list[str] = []
     for name in wanted:
         found = None
-        if isinstance(name, str):
-            key = name.strip().casefold()
-            if key in cards and cards[key].kind == "jail_card":
-                found = key if key in held else None
-                if found is None:
-                    raise Refused("jail-card-none", Msg("jail-card.not-held", player=player, card=repr(name)))
-            elif key in state.edition.decks:
-                found = next((c for c in held if cards[c].deck == key and c not in out), None)
-                if found is None:
-                    raise Refused("jail-card-none", Msg("jail-card.not-held-deck", player=player,
-                                                        deck=state.edition.decks[key]))
+        key = name.strip().casefold()
+        if key in cards and cards[key].kind == "jail_card":
+            found = key if key in held else None
+            if found is None:
+                raise Refused("jail-card-none", Msg("jail-card.not-held", player=player, card=repr(name)))
+        elif key in state.edition.decks:
+            found = next((c for c in held if cards[c].deck == key and c not in out), None)
+            if found is None:
+                raise Refused("jail-card-none", Msg("jail-card.not-held-deck", player=player,
+                                                    deck=state.edition.decks[key]))
         if found is None:
             raise Refused("input", Msg("input.jail-cards", op=op, value=repr(name)))
         if found in out:
@@ -151,17 +148,14 @@ def held_jail_cards(state: GameState, player: str, wanted: Any, op: str) -> list
     return out
 
 
-def run_jail_card(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
+def run_jail_card(state: GameState, tx: Tx, cmd: JailCard) -> None:
     """Use a held Get Out of Jail Free card: it goes back to the bottom of its own deck."""
-    player = parse.player(state, cmd)
-    if not parse.flag(cmd, "use", True):
+    player = parse.player(state, cmd.player, "jail_card")
+    if cmd.use is False:
         raise Refused("input", Msg("input.jail-card-use"))
     held = state.jail_cards_of(player)
-    wanted = cmd.get("card")
-    if wanted is not None:
-        if not isinstance(wanted, str):
-            raise Refused("input", Msg("input.jail-cards", op="jail_card", value=repr(wanted)))
-        card_id = held_jail_cards(state, player, [wanted], "jail_card")[0]
+    if isinstance(cmd.card, str):
+        card_id = held_jail_cards(state, player, [cmd.card], "jail_card")[0]
     elif not held:
         raise Refused("jail-card-none", Msg("jail-card.none", player=player))
     elif len({state.edition.cards[c].deck for c in held}) > 1:

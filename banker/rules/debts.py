@@ -2,7 +2,7 @@
 
 A payment the rules require (rent, tax, a card, the jail fine, interest) that is larger
 than the payer's cash does not make the cash negative: it opens a *debt* (one or more
-claims, each ``[creditor, amount, reason]``). While it is open the debtor may sell
+claims, each a :class:`~banker.rules.effects.Claim`: creditor, amount, reason). While it is open the debtor may sell
 buildings, mortgage and trade; every command ends by settling any claim the debtor's
 cash now covers. A voluntary payment (buying, building, a transfer) is simply refused
 when the cash is not there.
@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .effects import Claim
 from .errors import Refused
 from .messages import Msg
-from .state import BANK, POT
+from .names import BANK, POT
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, Tx
@@ -42,7 +43,7 @@ def who(account: str) -> Msg | str:
 
 def describe_debt(state: GameState, player: str) -> list[Msg]:
     claims = state.debts.get(player, [])
-    return [Msg("debt-part", amount=state.edition.fmt(a), creditor=who(c)) for c, a, _ in claims]
+    return [Msg("debt-part", amount=state.edition.fmt(c.amount), creditor=who(c.creditor)) for c in claims]
 
 
 def require_no_debt(state: GameState, player: str) -> None:
@@ -68,11 +69,11 @@ def charge(tx: Tx, payer: str, creditor: str, amount: int, why: str) -> bool:
         return True
     if tx.debt_before.get(payer):
         require_no_debt(state, payer)
-    claims = [list(c) for c in state.debts.get(payer, [])]
+    claims = state.debts.get(payer, [])
     if not claims and state.cash[payer] >= amount:
         tx.pay(payer, creditor, amount, why)
         return True
-    tx.debt(payer, claims + [[creditor, amount, why]])
+    tx.debt(payer, [*claims, Claim(creditor, amount, why)])
     return False
 
 
@@ -88,12 +89,13 @@ def settle(tx: Tx) -> None:
     while progress:
         progress = False
         for player in state.players:
-            claims = [list(c) for c in state.debts.get(player, [])]
+            claims = list(state.debts.get(player, []))
             paid = False
-            while claims and state.cash[player] >= claims[0][1]:
-                creditor, amount, why = claims.pop(0)
-                tx.pay(player, creditor, amount, why)
-                tx.say("log.debt-paid", player=player, amount=state.edition.fmt(amount), creditor=who(creditor))
+            while claims and state.cash[player] >= claims[0].amount:
+                claim = claims.pop(0)
+                tx.pay(player, claim.creditor, claim.amount, claim.why)
+                tx.say("log.debt-paid", player=player, amount=state.edition.fmt(claim.amount),
+                       creditor=who(claim.creditor))
                 paid = True
             if paid:
                 tx.debt(player, claims)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .building import legal_builds, legal_group_sales, legal_sales
 from .mortgage import legal_mortgages, legal_unmortgages
+from .ops import encode
 from .raising import raise_plan
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,7 +40,7 @@ def raise_cash_options(state: GameState, player: str) -> dict[str, Any]:
         "sales": sales,
         "group_sales": groups,
         "mortgages": mortgages,
-        "plan": [{**cmd, "proceeds": amount} for cmd, amount in zip(plan.steps, plan.proceeds, strict=True)],
+        "plan": [{**encode(cmd), "proceeds": amount} for cmd, amount in zip(plan.steps, plan.proceeds, strict=True)],
         "max_raisable": can,
         "bankruptcy_unavoidable": bool(debt) and can < debt,
     }

@@ -14,7 +14,7 @@ forms chosen by the parameter ``n``: English ``[one, other]``; Russian and Ukrai
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 Template = str | list[str]
@@ -112,7 +112,7 @@ def shown(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def render_parts(parts: list[Mapping[str, Any]], catalog: Mapping[str, Template] | None = None,
+def render_parts(parts: Sequence[Mapping[str, Any]], catalog: Mapping[str, Template] | None = None,
                  lang: str = "en") -> str:
     """A logged description (a list of message JSONs) as one line."""
     return "; ".join(Msg.from_json(p).render(catalog, lang) for p in parts)
@@ -164,6 +164,11 @@ EN: dict[str, Template] = {
     "input.control": "{op}: \"{key}\" holds a control or invisible character ({char}); type plain text",
     "input.too-deep": "{op}: \"{key}\" is nested too deep (more than {limit} levels); a command is a small JSON object",
     "input.too-big": "{op}: the command holds too many values (more than {limit}); a command is a small JSON object",
+    "input.unknown-key": "{op}: unknown key \"{key}\"; the keys of {op} are: {keys}",
+    "input.unknown-key-none": "{op}: unknown key \"{key}\"; {op} takes no key but \"op\"",
+    "input.invalid": "{op}: the command does not fit its op ({problem})",
+    "input.effect": "A logged effect cannot be read ({problem})",
+    "input.log-op": "\"{op}\" is an operation of the session log, not of the rules engine: record it through the session",
     # --- setup
     "setup.variant": "The {edition} rule book has no {variant}; choose one of: {variants}",
     "setup.count": "{edition} is for {low} to {high} players (one token each), not {n}",

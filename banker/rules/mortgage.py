@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import parse
+from .building import describe_level
 from .debts import spend
 from .errors import Refused
 from .messages import Msg
-from .state import BANK
+from .names import BANK
+from .ops import Mortgage, Unmortgage
 from .valuation import interest
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -26,11 +27,9 @@ def check_mortgage(state: GameState, player: str, space: Space) -> None:
     if space.kind == "street":
         built = [p for p in state.group_positions(space.group) if state.level(p)]
         if built:
-            from .building import describe_level
-
             where = [Msg("mortgage.where", space=state.edition.spaces[p].name, level=describe_level(state, p))
                      for p in built]
-            raise Refused("mortgage-buildings", Msg("mortgage.buildings", group=state.edition.groups[space.group].name,
+            raise Refused("mortgage-buildings", Msg("mortgage.buildings", group=state.group_name(space),
                                                     where=where))
 
 
@@ -39,9 +38,9 @@ def lift_cost(state: GameState, pos: int) -> int:
     return value + interest(state, value)
 
 
-def run_mortgage(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    player = parse.player(state, cmd)
-    space = parse.prop(state, cmd)
+def run_mortgage(state: GameState, tx: Tx, cmd: Mortgage) -> None:
+    player = parse.player(state, cmd.player, "mortgage")
+    space = parse.prop(state, cmd.space, "mortgage")
     check_mortgage(state, player, space)
     tx.mortgaged(space.position, True)
     tx.pay(BANK, player, space.mortgage, "mortgage")
@@ -49,9 +48,9 @@ def run_mortgage(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
     tx.say("log.mortgage", player=player, space=space.name, amount=state.edition.fmt(space.mortgage))
 
 
-def run_unmortgage(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    player = parse.player(state, cmd)
-    space = parse.prop(state, cmd)
+def run_unmortgage(state: GameState, tx: Tx, cmd: Unmortgage) -> None:
+    player = parse.player(state, cmd.player, "unmortgage")
+    space = parse.prop(state, cmd.space, "unmortgage")
     lot = state.lots[space.position]
     if lot.owner != player:
         raise Refused("mortgage-owner", Msg("mortgage.owner", player=player, space=space.name))

@@ -1,11 +1,12 @@
-"""Reading a command's fields: players by name, spaces by position, whole amounts.
+"""Reading what a command's fields name: players by name, spaces by position.
 
-Every problem is a :class:`Refused` with rule ``"input"`` and a sentence saying what
-was expected, so a bad script line is reported, never half-applied.
+The shapes and types of the fields are :func:`banker.rules.ops.decode`'s; here a name is
+matched to a player and a position to a space of the right kind. Every problem is a
+:class:`Refused` saying what was expected, so a bad script line is reported, never half-applied.
 
 :func:`check_command` holds the limits every *new* command meets before any handler reads it
 (every whole number at most :func:`amount_limit`, text without control characters and at most
-:data:`banker.rules.state.TEXT_LIMIT` characters, a small object): they keep what a table cannot hold out of the
+:data:`banker.rules.names.TEXT_LIMIT` characters, a small object): they keep what a table cannot hold out of the
 log, and with it everything that would break the screens, the page or an export.
 """
 
@@ -14,10 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from msgspec import UnsetType
+
 from .edition import Edition, Space
 from .errors import Refused
 from .messages import Msg, shown
-from .state import BANK, check_text, forbidden_char, name_key
+from .names import BANK, check_text, forbidden_char, name_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -86,22 +89,12 @@ def check_command(state: GameState, cmd: Mapping[str, Any]) -> None:
             stack.append((sub, item, depth + 1))
 
 
-
-
-def field(cmd: Mapping[str, Any], key: str) -> Any:
-    if key not in cmd:
-        raise Refused("input", Msg("input.missing", op=cmd.get("op"), key=key))
-    return cmd[key]
-
-
-def player(state: GameState, cmd: Mapping[str, Any], key: str = "player", *,
-           bank: bool = False, active: bool = True) -> str:
-    """The player named by ``cmd[key]`` (exact name, or the same name in another case)."""
-    name = field(cmd, key)
-    if bank and isinstance(name, str) and name.lower() == BANK:
+def player(state: GameState, name: str, op: str, key: str = "player", *, bank: bool = False,
+           active: bool = True) -> str:
+    """The player named ``name`` (the field ``key`` of ``op``): the exact name, or the same name in
+    another case or typed another way; ``"bank"`` too where ``bank`` is true."""
+    if bank and name.lower() == BANK:
         return BANK
-    if not isinstance(name, str):
-        raise Refused("input", Msg("input.player-type", op=cmd.get("op"), key=key, value=shown(name)))
     found = name if name in state.cash else None
     if found is None:
         matches = [p for p in state.players if p.casefold() == name.casefold()]
@@ -117,62 +110,34 @@ def player(state: GameState, cmd: Mapping[str, Any], key: str = "player", *,
     return found
 
 
-def space(state: GameState, cmd: Mapping[str, Any], key: str = "space") -> Space:
-    pos = field(cmd, key)
-    if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(state.edition.spaces):
-        raise Refused("input", Msg("input.space", op=cmd.get("op"), key=key, value=shown(pos)))
+def space(state: GameState, pos: int, op: str, key: str = "space") -> Space:
+    """The space at board position ``pos``."""
+    if not 0 <= pos < len(state.edition.spaces):
+        raise Refused("input", Msg("input.space", op=op, key=key, value=shown(pos)))
     return state.edition.spaces[pos]
 
 
-def prop(state: GameState, cmd: Mapping[str, Any], key: str = "space") -> Space:
-    s = space(state, cmd, key)
+def prop(state: GameState, pos: int, op: str, key: str = "space") -> Space:
+    """The property (a deed: street, railroad or utility) at ``pos``."""
+    s = space(state, pos, op, key)
     if not s.is_property:
         raise Refused("not-a-deed", Msg("not-a-deed", space=s.name, pos=s.position))
     return s
 
 
-def street(state: GameState, cmd: Mapping[str, Any], key: str = "space") -> Space:
-    s = prop(state, cmd, key)
+def street(state: GameState, pos: int, op: str, key: str = "space") -> Space:
+    """The street (a lot of a colour group) at ``pos``."""
+    s = prop(state, pos, op, key)
     if s.kind != "street":
         raise Refused("not-a-street", Msg("not-a-street", space=s.name, kind=Msg(f"kind.{s.kind}")))
     return s
 
 
-def amount(cmd: Mapping[str, Any], key: str, minimum: int = 1) -> int:
-    value = field(cmd, key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise Refused("input", Msg("input.whole", op=cmd.get("op"), key=key, value=shown(value)))
-    if value < minimum:
-        raise Refused("input", Msg("input.at-least", op=cmd.get("op"), key=key, minimum=minimum, value=shown(value)))
-    return value
-
-
-def optional_amount(cmd: Mapping[str, Any], key: str, default: int = 0) -> int:
-    return amount(cmd, key, 0) if key in cmd else default
-
-
-def text(cmd: Mapping[str, Any], key: str, default: str = "") -> str:
-    value = cmd.get(key, default)
-    if not isinstance(value, str):
-        raise Refused("input", Msg("input.text", op=cmd.get("op"), key=key, value=shown(value)))
-    return value.strip()
-
-
-def flag(cmd: Mapping[str, Any], key: str, default: bool = False) -> bool:
-    value = cmd.get(key, default)
-    if not isinstance(value, bool):
-        raise Refused("input", Msg("input.flag", op=cmd.get("op"), key=key, value=shown(value)))
-    return value
-
-
-def positions(state: GameState, value: Any, what: str) -> list[int]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise Refused("input", Msg("input.positions", what=what, value=shown(value)))
+def positions(state: GameState, values: list[int] | None | UnsetType, what: str) -> list[int]:
+    """Deeds listed by position (a trade's spaces, a lift), each once."""
     out: list[int] = []
-    for pos in value:
-        s = prop(state, {"op": what, "space": pos})
+    for pos in values or ():
+        s = prop(state, pos, what)
         if s.position in out:
             raise Refused("input", Msg("input.twice", what=what, space=s.name))
         out.append(s.position)

@@ -26,13 +26,16 @@ in tests/test_rules_raising.py):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .building import legal_sales
+from .effects import Pay
 from .errors import Refused
 from .mortgage import legal_mortgages
-from .state import BANK
+from .names import BANK
+from .ops import Mortgage, SellBuilding
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, Move
@@ -45,7 +48,7 @@ class RaisePlan:
     """The commands, in order, and what each raises; ``total`` is their sum."""
 
     player: str
-    steps: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[SellBuilding | Mortgage] = field(default_factory=list)
     proceeds: list[int] = field(default_factory=list)
 
     @property
@@ -55,8 +58,8 @@ class RaisePlan:
 
 def raised_by(move: Move, player: str) -> int:
     """What the bank paid ``player`` for sales and mortgages in ``move``."""
-    return sum(e["amount"] for e in move.effects
-               if e["t"] == "pay" and e["from"] == BANK and e["to"] == player and e["for"] in RAISING)
+    return sum(e.amount for e in move.effects
+               if isinstance(e, Pay) and e.src == BANK and e.dst == player and e.why in RAISING)
 
 
 def _groups_with_buildings(state: GameState, player: str) -> list[int]:
@@ -65,27 +68,28 @@ def _groups_with_buildings(state: GameState, player: str) -> list[int]:
     seen: set[str] = set()
     for pos in sorted(state.deeds_of(player)):
         space = state.edition.spaces[pos]
-        if space.kind == "street" and space.group not in seen:
+        if space.kind == "street" and space.group is not None and space.group not in seen:
             seen.add(space.group)
             if any(state.level(p) for p in state.group_positions(space.group)):
                 out.append(pos)
     return out
 
 
-def _candidates(state: GameState, player: str):
+def _candidates(state: GameState, player: str) -> Iterator[SellBuilding]:
     """The next steps worth trying, best first (see the module docstring): whole groups, then
     single sales of houses (they give houses back to the bank), then the dearest other sales."""
     for pos in _groups_with_buildings(state, player):
-        yield {"op": "sell_building", "player": player, "space": pos, "all": True}
+        yield SellBuilding(player=player, space=pos, all=True)
     sales = sorted(legal_sales(state, player), key=lambda s: (bool(state.lots[s[0]].hotel), -s[1], s[0]))
     for pos, _amount in sales:
-        yield {"op": "sell_building", "player": player, "space": pos}
+        yield SellBuilding(player=player, space=pos)
 
 
 def raise_plan(state: GameState, player: str) -> RaisePlan:
     """The legal sales and mortgages that raise the most for ``player`` now, in order.
 
-    Each step is pushed on the state and all are taken back before returning, so the plan is
+    Each step is pushed on the state and all are taken back before returning (each step builds
+    on the ones before it, so this is a sequence of pushes, then as many pops), so the plan is
     exactly what the commands would do. After the end of the game nothing can be raised.
     """
     plan = RaisePlan(player)
@@ -106,10 +110,10 @@ def raise_plan(state: GameState, player: str) -> RaisePlan:
             else:
                 break
         for pos, _value in legal_mortgages(state, player):
-            cmd = {"op": "mortgage", "player": player, "space": pos}
-            move = state.push(cmd)
+            mortgage = Mortgage(player=player, space=pos)
+            move = state.push(mortgage)
             pushed += 1
-            plan.steps.append(cmd)
+            plan.steps.append(mortgage)
             plan.proceeds.append(raised_by(move, player))
     finally:
         for _ in range(pushed):

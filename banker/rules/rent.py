@@ -3,13 +3,13 @@ count, utilities from the dice, and the two card cases."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import parse
 from .debts import charge
 from .errors import Refused
 from .messages import Msg
+from .ops import Rent
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, Tx
@@ -77,13 +77,16 @@ def rent_due(state: GameState, pos: int, dice: int | None = None, card: str | No
     return m * dice, Msg("how.utility", m=m, dice=dice, n=count)
 
 
-def run_rent(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    payer = parse.player(state, cmd, "payer")
-    space = parse.prop(state, cmd)
+def run_rent(state: GameState, tx: Tx, cmd: Rent) -> None:
+    payer = parse.player(state, cmd.payer, "rent", "payer")
+    space = parse.prop(state, cmd.space, "rent")
     owner = state.lots[space.position].owner
     if owner == payer:
         raise Refused("rent-own", Msg("rent.own", player=payer, space=space.name))
-    amount, how = rent_due(state, space.position, cmd.get("dice"), cmd.get("card"))
+    dice = cmd.dice if isinstance(cmd.dice, int) else None
+    card = cmd.card if isinstance(cmd.card, str) else None
+    amount, how = rent_due(state, space.position, dice, card)
+    assert owner is not None  # rent_due refuses an unowned deed
     paid = charge(tx, payer, owner, amount, "rent")
     fmt = state.edition.fmt
     tx.info.update(amount=amount, owner=owner)

@@ -1,98 +1,70 @@
 """The state of the bank at one moment, and the push/pop of commands onto it.
 
-Modelled on python-chess's ``Board``: :meth:`GameState.push` applies a command (plain
-data, see :mod:`banker.rules.commands`) or refuses it with :class:`Refused` leaving the
-state untouched; :meth:`GameState.pop` takes the last command back. Every change is
-an *effect* (a small dict such as ``{"t": "pay", "from": "Ann", "to": "bank",
-"amount": 200, "for": "tax"}``); a command's effects are exactly what the session log
-stores, and undoing applies their inverses in reverse order.
+Modelled on python-chess's ``Board``: :meth:`GameState.push` applies a command (a typed
+:mod:`banker.rules.ops` command, or its JSON object) or refuses it with :class:`Refused` leaving
+the state untouched; :meth:`GameState.pop` takes the last move back; :meth:`GameState.preview`
+is the two together: what a command would do, the state unchanged. Nothing else: undoing with a
+reason is the session log's (it pops, then records the reversal).
+
+Every change is an *effect* (:mod:`banker.rules.effects`, such as ``Pay(src="Ann", dst="bank",
+amount=200, why="tax")``, stored as ``{"t": "pay", "from": "Ann", "to": "bank", "amount": 200,
+"for": "tax"}``); a command's effects are exactly what the session log stores, and popping a move
+applies their inverses in reverse order. Which handler runs a command is
+:mod:`banker.rules.engine`'s business.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from .edition import Edition, HouseRules, Variant
+from msgspec import Struct, field
+
+from .edition import Edition, HouseRules, Space, Variant
+from .effects import (
+    Bankruptcy,
+    BankruptcyUndone,
+    Claim,
+    Dealt,
+    Debt,
+    Effect,
+    Hotel,
+    Houses,
+    JailCardHolder,
+    Mortgaged,
+    Owner,
+    Pay,
+    Pending,
+    Result,
+    Stock,
+    decode_effects,
+    invert,
+)
+from .engine import read, run
 from .errors import Refused
 from .messages import Msg, render_parts, shown
+from .names import (
+    BANK,
+    FORBIDDEN_CATEGORIES,
+    NAME_LIMIT,
+    POT,
+    RESERVED,
+    RESERVED_NAMES,
+    TEXT_LIMIT,
+    check_text,
+    forbidden_char,
+    name_key,
+    new_players,
+)
+from .ops import Command, decode
+from .raising import max_raisable
+from .valuation import net_worth
 
-BANK = "bank"
-POT = "pot"  # the Free Parking pot (house rule)
-RESERVED = {BANK, POT}
-#: the longest player name a new game accepts, in characters: room for a first name and a
-#: patronymic or surname ("Александра Владимировна" is 23), short enough for the console's and
-#: the page's columns beside the cash
-NAME_LIMIT = 32
-#: what the bank and the pot are called in the log and on screen, in every interface language
-#: (the engine catalogs' "the-bank"/"the-pot", the console's bank.name/bank.pot; a test keeps this
-#: list in step with the catalogs): a new player may not take one of these names, compared as
-#: :func:`name_key` compares names.
-RESERVED_NAMES = frozenset({
-    "bank", "the bank", "pot", "the pot", "free parking pot", "the free parking pot",
-    "банк", "касса", "касса стоянки", "касса «бесплатная стоянка»", "каса", "каса «безкоштовне паркування»",
-})
-#: Unicode categories no name or text of a command may hold: controls (ESC, CR, LF, NUL, DEL, C1),
-#: format characters (zero-width spaces and joiners, bidi overrides), lone surrogates (bytes that
-#: were not UTF-8), and line / paragraph separators
-FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-
-
-def forbidden_char(text: str) -> str | None:
-    """The first character of ``text`` that no name or memo may hold, as ``U+XXXX``; else None."""
-    for ch in text:
-        if unicodedata.category(ch) in FORBIDDEN_CATEGORIES:
-            return f"U+{ord(ch):04X}"
-    return None
-
-
-#: the longest text a command or a setup may carry (a memo, an undo reason, a session's name...), in characters
-TEXT_LIMIT = 200
-
-
-def check_text(op: str, key: str, text: str) -> None:
-    """Refuse ``text`` (the field ``key`` of ``op``) if it is longer than :data:`TEXT_LIMIT` or holds a
-    control or invisible character (see :data:`FORBIDDEN_CATEGORIES`)."""
-    if len(text) > TEXT_LIMIT:
-        raise Refused("input", Msg("input.too-long", op=op, key=key, n=len(text), limit=TEXT_LIMIT))
-    bad = forbidden_char(text)
-    if bad:
-        raise Refused("input", Msg("input.control", op=op, key=key, char=bad))
-
-
-def name_key(name: str) -> str:
-    """What two names are compared by: NFKC-normalised, case-folded, spaces collapsed
-    ("Zoë" typed two ways, "ＡＮＮ" and "ann", "Ann  Lee" and "Ann Lee" are the same name)."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
-
-
-def new_players(names: Iterable[Any]) -> tuple[str, ...]:
-    """The players of a new game by today's rules, NFC-normalised; :class:`Refused` says which
-    name is refused and why. Sessions already recorded keep their names (see :meth:`Setup.for_new_game`)."""
-    players = list(names)  # how many: the edition's box decides (GameState checks it)
-    out: list[str] = []
-    seen: dict[str, str] = {}
-    for name in players:
-        if not isinstance(name, str) or not name.strip() or name != name.strip():
-            raise Refused("players", Msg("setup.name", name=shown(name)))
-        bad = forbidden_char(name)
-        if bad:
-            raise Refused("players", Msg("setup.name-char", name=shown(name), char=bad))
-        name = unicodedata.normalize("NFC", name)
-        if len(name) > NAME_LIMIT:
-            raise Refused("players", Msg("setup.name-long", name=shown(name), n=len(name), limit=NAME_LIMIT))
-        key = name_key(name)
-        if key in RESERVED_NAMES or key.removeprefix("the ") in RESERVED_NAMES:
-            raise Refused("players", Msg("setup.reserved", name=repr(name)))
-        if key in seen:
-            if name.lower() == seen[key].lower():  # the same letters (once composed)
-                raise Refused("players", Msg("setup.same", name=repr(name)))
-            raise Refused("players", Msg("setup.same-as", name=repr(name), other=repr(seen[key])))
-        seen[key] = name
-        out.append(name)
-    return tuple(out)
+__all__ = [
+    "BANK", "FORBIDDEN_CATEGORIES", "NAME_LIMIT", "POT", "RESERVED", "RESERVED_NAMES", "TEXT_LIMIT", "GameState", "Lot",
+    "Move", "Setup", "Tx", "apply_effects", "check_text", "forbidden_char", "invert", "name_key", "new_players",
+]
 
 
 @dataclass
@@ -144,16 +116,15 @@ class Setup:
         return replace(self, players=new_players(self.players))
 
 
-@dataclass
-class Move:
-    """A command applied: what was asked, what changed, and a sentence for the log."""
+class Move(Struct, frozen=True, kw_only=True):
+    """A command applied: what was asked, what changed, and a sentence for the log.
 
-    command: dict[str, Any]
-    effects: list[dict[str, Any]]
+    The sequence number and what a reversal undoes belong to the session log's entry, not here."""
+
+    command: Command
+    effects: list[Effect]  # a list, so that msgspec.to_builtins(move.effects) equals the logged JSON
     parts: list[dict[str, Any]]  # the description as message JSONs (banker.rules.messages)
     info: dict[str, Any] = field(default_factory=dict)
-    seq: int | None = None  # set by the session log
-    undoes: int | None = None  # for a reversal: the seq of the undone move
 
     @property
     def text(self) -> str:
@@ -164,15 +135,17 @@ class Move:
 class Tx:
     """Collects a command's effects, applying each at once so later checks see it."""
 
+    __slots__ = ("state", "effects", "parts", "info", "debt_before")
+
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self.effects: list[dict[str, Any]] = []
+        self.effects: list[Effect] = []
         self.parts: list[Msg] = []
         self.info: dict[str, Any] = {}
         self.debt_before = {p: bool(c) for p, c in state.debts.items()}
 
-    def add(self, effect: dict[str, Any]) -> None:
-        self.state._apply(effect, inverse=False)
+    def add(self, effect: Effect) -> None:
+        self.state.apply(effect)
         self.effects.append(effect)
 
     def say(self, key: str, **params: Any) -> None:
@@ -181,42 +154,63 @@ class Tx:
 
     def rollback(self) -> None:
         for e in reversed(self.effects):
-            self.state._apply(e, inverse=True)
+            self.state.unapply(e)
         self.effects.clear()
 
     # -- primitives -------------------------------------------------------------
     def pay(self, src: str, dst: str, amount: int, why: str) -> None:
         if amount > 0:
-            self.add({"t": "pay", "from": src, "to": dst, "amount": amount, "for": why})
-
-    def set(self, kind: str, key: str, subject: Any, old: Any, new: Any) -> None:
-        if old != new:
-            self.add({"t": kind, key: subject, "old": old, "new": new})
+            self.add(Pay(src=src, dst=dst, amount=amount, why=why))
 
     def owner(self, pos: int, new: str | None) -> None:
-        self.set("owner", "space", pos, self.state.lots[pos].owner, new)
+        old = self.state.lots[pos].owner
+        if old != new:
+            self.add(Owner(space=pos, old=old, new=new))
 
     def mortgaged(self, pos: int, new: bool) -> None:
-        self.set("mortgaged", "space", pos, self.state.lots[pos].mortgaged, new)
+        old = self.state.lots[pos].mortgaged
+        if old != new:
+            self.add(Mortgaged(space=pos, old=old, new=new))
 
     def houses(self, pos: int, new: int) -> None:
-        self.set("houses", "space", pos, self.state.lots[pos].houses, new)
+        old = self.state.lots[pos].houses
+        if old != new:
+            self.add(Houses(space=pos, old=old, new=new))
 
     def hotel(self, pos: int, new: bool) -> None:
-        self.set("hotel", "space", pos, self.state.lots[pos].hotel, new)
+        old = self.state.lots[pos].hotel
+        if old != new:
+            self.add(Hotel(space=pos, old=old, new=new))
 
     def stock(self, houses: int = 0, hotels: int = 0) -> None:
         if houses or hotels:
-            self.add({"t": "stock", "houses": houses, "hotels": hotels})
+            self.add(Stock(houses=houses, hotels=hotels))
 
     def jail_card(self, card: str, new: str | None) -> None:
-        self.set("jail_card", "card", card, self.state.jail_cards[card], new)
+        old = self.state.jail_cards[card]
+        if old != new:
+            self.add(JailCardHolder(card=card, old=old, new=new))
 
-    def debt(self, player: str, new: list[list[Any]]) -> None:
-        self.set("debt", "player", player, [list(c) for c in self.state.debts.get(player, [])], new)
+    def debt(self, player: str, new: Sequence[Claim]) -> None:
+        old = list(self.state.debts.get(player, []))
+        if old != list(new):
+            self.add(Debt(player=player, old=old, new=list(new)))
 
     def pending(self, pos: int, new: bool) -> None:
-        self.set("pending", "space", pos, pos in self.state.pending_auction, new)
+        old = pos in self.state.pending_auction
+        if old != new:
+            self.add(Pending(space=pos, old=old, new=new))
+
+    def dealt(self, player: str, new: int) -> None:
+        old = self.state.dealt.get(player, 0)
+        if old != new:
+            self.add(Dealt(player=player, old=old, new=new))
+
+    def bankrupt(self, player: str, creditor: str) -> None:
+        self.add(Bankruptcy(player=player, creditor=creditor))
+
+    def result(self, new: dict[str, Any]) -> None:
+        self.add(Result(game="result", old=self.state.result, new=new))
 
 
 class GameState:
@@ -242,7 +236,7 @@ class GameState:
         self.setup = setup
         self.edition = edition
         self.variant = variant
-        self.house_rules = setup.house_rules
+        self.house_rules: HouseRules = setup.house_rules
         self.players: tuple[str, ...] = tuple(players)
         start = edition.start_cash + variant.start_cash_bonus
         self.cash: dict[str, int] = {p: start for p in players}
@@ -254,7 +248,7 @@ class GameState:
         self.jail_cards: dict[str, str | None] = {
             c.id: None for c in edition.cards.values() if c.kind == "jail_card"
         }
-        self.debts: dict[str, list[list[Any]]] = {}
+        self.debts: dict[str, list[Claim]] = {}
         self.bankrupt: list[str] = []
         self.bankrupt_to: dict[str, str] = {}
         self.dealt: dict[str, int] = {}
@@ -273,125 +267,114 @@ class GameState:
             if self.cash[account] < 0:  # pragma: no cover - an engine bug, never a user error
                 raise AssertionError(f"{account}'s cash went below zero")
 
-    def _apply(self, e: Mapping[str, Any], inverse: bool) -> None:
-        t = e["t"]
-        if t == "pay":
-            src, dst = (e["to"], e["from"]) if inverse else (e["from"], e["to"])
-            self._money(dst, e["amount"])
-            self._money(src, -e["amount"])
-            return
-        if t == "stock":
+    def apply(self, e: Effect) -> None:
+        """Make one change (the rules are not consulted: see :meth:`push`)."""
+        self._change(e, False)
+
+    def unapply(self, e: Effect) -> None:
+        """Take one change back."""
+        self._change(e, True)
+
+    def _change(self, e: Effect, inverse: bool) -> None:
+        if isinstance(e, Pay):
+            src, dst = (e.dst, e.src) if inverse else (e.src, e.dst)
+            self._money(dst, e.amount)
+            self._money(src, -e.amount)
+        elif isinstance(e, Stock):
             sign = -1 if inverse else 1
-            self.bank_houses += sign * e["houses"]
-            self.bank_hotels += sign * e["hotels"]
-            return
-        if t == "bankrupt":
-            if inverse:
-                self.bankrupt.remove(e["player"])
-                del self.bankrupt_to[e["player"]]
-            else:
-                self.bankrupt.append(e["player"])
-                self.bankrupt_to[e["player"]] = e["creditor"]
-            return
-        value = e["old"] if inverse else e["new"]
-        if t == "owner":
-            self.lots[e["space"]].owner = value
-        elif t == "mortgaged":
-            self.lots[e["space"]].mortgaged = value
-        elif t == "houses":
-            self.lots[e["space"]].houses = value
-        elif t == "hotel":
-            self.lots[e["space"]].hotel = value
-        elif t == "jail_card":
-            self.jail_cards[e["card"]] = value
-        elif t == "debt":
+            self.bank_houses += sign * e.houses
+            self.bank_hotels += sign * e.hotels
+        elif isinstance(e, Owner):
+            self.lots[e.space].owner = e.old if inverse else e.new
+        elif isinstance(e, Houses):
+            self.lots[e.space].houses = e.old if inverse else e.new
+        elif isinstance(e, Debt):
+            value = e.old if inverse else e.new
             if value:
-                self.debts[e["player"]] = [list(c) for c in value]
+                self.debts[e.player] = list(value)
             else:
-                self.debts.pop(e["player"], None)
-        elif t == "dealt":
-            self.dealt[e["player"]] = value
-        elif t == "pending":
-            if value:
-                self.pending_auction.add(e["space"])
+                self.debts.pop(e.player, None)
+        elif isinstance(e, Mortgaged):
+            self.lots[e.space].mortgaged = e.old if inverse else e.new
+        elif isinstance(e, Hotel):
+            self.lots[e.space].hotel = e.old if inverse else e.new
+        elif isinstance(e, JailCardHolder):
+            self.jail_cards[e.card] = e.old if inverse else e.new
+        elif isinstance(e, Bankruptcy | BankruptcyUndone):
+            if inverse == isinstance(e, Bankruptcy):  # a bankruptcy taken back, or an undone one applied
+                self.bankrupt.remove(e.player)
+                del self.bankrupt_to[e.player]
             else:
-                self.pending_auction.discard(e["space"])
-        elif t == "result":
-            self.result = value
+                self.bankrupt.append(e.player)
+                self.bankrupt_to[e.player] = e.creditor
+        elif isinstance(e, Dealt):
+            self.dealt[e.player] = e.old if inverse else e.new
+        elif isinstance(e, Pending):
+            if e.old if inverse else e.new:
+                self.pending_auction.add(e.space)
+            else:
+                self.pending_auction.discard(e.space)
+        elif isinstance(e, Result):
+            self.result = e.old if inverse else e.new
         else:  # pragma: no cover
-            raise ValueError(f"unknown effect {t!r}")
+            raise TypeError(f"unknown effect {e!r}")
 
     # ----------------------------------------------------------------- push/pop
-    def push(self, command: Mapping[str, Any], *, replay: bool = False) -> Move:
+    def push(self, command: Command | Mapping[str, Any], *, replay: bool = False) -> Move:
         """Apply one command; on refusal nothing changes and :class:`Refused` is raised.
 
         A new command first meets today's input limits (:func:`banker.rules.parse.check_command`:
-        amounts a table can hold, text without control characters...). ``replay=True`` is for a
+        amounts a table can hold, text without control characters...), then is decoded strictly
+        (:func:`banker.rules.ops.decode`: an unknown key is refused). ``replay=True`` is for a
         command already in a session log: it was accepted when it was recorded, and replays as it did.
         """
-        from . import commands, parse  # local import: both depend on this module
-
-        if not isinstance(command, Mapping):
-            raise Refused("input", Msg("input.not-object"))
-        if not replay:
-            parse.check_command(self, command)
-        if command.get("op") == "undo":
-            return self.undo(command.get("reason"))
+        cmd = read(self, command, replay=replay)
         tx = Tx(self)
         try:
-            commands.run(self, tx, command)
+            run(self, tx, cmd)
         except BaseException:
             tx.rollback()
             raise
-        move = Move(command=dict(command), effects=tx.effects, parts=[m.to_json() for m in tx.parts], info=tx.info)
-        self.history.append(move)
-        return move
-
-    def push_effects(self, command: Mapping[str, Any], effects: Iterable[Mapping[str, Any]],
-                     parts: Iterable[Mapping[str, Any]], info: Mapping[str, Any] | None = None) -> Move:
-        """Put a recorded move on the stack from its logged effects, without running the rules
-        (opening a session from its log; the replay through the rules is the check). ``pop`` takes
-        it back like any other move."""
-        effects = [dict(e) for e in effects]
-        apply_effects(self, effects)
-        move = Move(command=dict(command), effects=effects, parts=[dict(p) for p in parts], info=dict(info or {}))
+        move = Move(command=cmd, effects=tx.effects, parts=[m.to_json() for m in tx.parts], info=tx.info)
         self.history.append(move)
         return move
 
     def pop(self) -> Move:
-        """Take back the last command (python-chess style); returns it."""
+        """Take back the last move (python-chess style); returns it."""
         if not self.history:
             raise Refused("undo-empty", Msg("undo.empty"))
         move = self.history.pop()
         for e in reversed(move.effects):
-            self._apply(e, inverse=True)
+            self.unapply(e)
         return move
 
-    def undo(self, reason: Any) -> Move:
-        """Undo the last action that still stands, as a reversal with a reason."""
-        if not isinstance(reason, str) or not reason.strip():
-            raise Refused("undo-reason", Msg("undo.reason"))
-        undone = self.pop()
-        reversal = Move(
-            command={"op": "undo", "reason": reason.strip()},
-            effects=[invert(e) for e in reversed(undone.effects)],
-            parts=[Msg("log.undone", reason=reason.strip()).to_json(), *undone.parts],
-            undoes=undone.seq,
-        )
-        reversal.info["undone_command"] = undone.command
-        return reversal
+    def preview(self, command: Command | Mapping[str, Any]) -> Move:
+        """What :meth:`push` would do, the state left as it was: the same :class:`Move`, or the same
+        :class:`Refused` (the confirmation, the trade screen, the bankruptcy preview)."""
+        move = self.push(command)
+        self.pop()
+        return move
 
-    def is_legal(self, command: Mapping[str, Any]) -> bool:
+    def push_effects(self, command: Command | Mapping[str, Any], effects: Iterable[Effect | Mapping[str, Any]],
+                     parts: Iterable[Mapping[str, Any]], info: Mapping[str, Any] | None = None) -> Move:
+        """Put a recorded move on the stack from its logged effects, without running the rules
+        (opening a session from its log; the replay through the rules is the check). ``pop`` takes
+        it back like any other move. ``command`` and ``effects`` may be the logged JSON objects
+        (decoded as a replay: :class:`Refused` if they cannot be); on a refusal nothing changes."""
+        cmd = decode(command, replay=True)
+        typed = decode_effects(effects)
+        done: list[Effect] = []
         try:
-            move = self.push(command)
-        except Refused:
-            return False
-        if move.command.get("op") == "undo":
-            # put the undone move back exactly as it was
-            self.push(move.info["undone_command"], replay=True)
-        else:
-            self.pop()
-        return True
+            for e in typed:
+                self.apply(e)
+                done.append(e)
+        except BaseException:
+            for e in reversed(done):
+                self.unapply(e)
+            raise
+        move = Move(command=cmd, effects=typed, parts=[dict(p) for p in parts], info=dict(info or {}))
+        self.history.append(move)
+        return move
 
     # ----------------------------------------------------------------- queries
     @property
@@ -410,9 +393,6 @@ class GameState:
     def winner(self) -> str | None:
         return self.result.get("winner") if self.result else None
 
-    def lot(self, pos: int) -> Lot:
-        return self.lots[pos]
-
     def deeds_of(self, player: str) -> list[int]:
         return [pos for pos, lot in self.lots.items() if lot.owner == player]
 
@@ -421,10 +401,14 @@ class GameState:
         lot = self.lots[pos]
         return self.houses_before_hotel + 1 if lot.hotel else lot.houses
 
-    def group_positions(self, group: str) -> list[int]:
+    def group_positions(self, group: str | None) -> list[int]:
         return [s.position for s in self.edition.spaces if s.group == group]
 
-    def owns_group(self, player: str, group: str) -> bool:
+    def group_name(self, space: Space) -> str:
+        """The name of ``space``'s colour group (a street's; "" for a space of no group)."""
+        return self.edition.groups[space.group].name if space.group is not None else ""
+
+    def owns_group(self, player: str, group: str | None) -> bool:
         return all(self.lots[p].owner == player for p in self.group_positions(group))
 
     def buildings_of(self, player: str) -> tuple[int, int]:
@@ -436,7 +420,7 @@ class GameState:
         return houses, hotels
 
     def debt_total(self, player: str) -> int:
-        return sum(c[1] for c in self.debts.get(player, []))
+        return sum(c.amount for c in self.debts.get(player, []))
 
     def money_total(self) -> int:
         """Players' cash + the pot + the bank's ledger balance: always zero."""
@@ -453,17 +437,16 @@ class GameState:
 
     # ------------------------------------------------------------ serialisation
     def to_json(self) -> dict[str, Any]:
-        from .valuation import max_raisable, net_worth
-
+        """The state as JSON (``banker state --json``; its fields: docs/commands.md)."""
         players = {}
         for p in self.players:
             claims = self.debts.get(p, [])
             debt = None
             if claims:
                 debt = {
-                    "creditor": claims[0][0],
-                    "amount": sum(c[1] for c in claims),
-                    "claims": [{"creditor": c[0], "amount": c[1], "for": c[2]} for c in claims],
+                    "creditor": claims[0].creditor,
+                    "amount": sum(c.amount for c in claims),
+                    "claims": [{"creditor": c.creditor, "amount": c.amount, "for": c.why} for c in claims],
                     "can_raise": max_raisable(self, p),
                 }
             houses, hotels = self.buildings_of(p)
@@ -505,25 +488,8 @@ class GameState:
         }
 
 
-def invert(effect: Mapping[str, Any]) -> dict[str, Any]:
-    """The effect that takes ``effect`` back (used to log reversals)."""
-    e = dict(effect)
-    t = e["t"]
-    if t == "pay":
-        e["from"], e["to"] = effect["to"], effect["from"]
-    elif t == "stock":
-        e["houses"], e["hotels"] = -effect["houses"], -effect["hotels"]
-    elif t == "bankrupt":
-        e["t"] = "unbankrupt"
-    else:
-        e["old"], e["new"] = effect["new"], effect["old"]
-    return e
-
-
-def apply_effects(state: GameState, effects: Iterable[Mapping[str, Any]]) -> None:
-    """Apply logged effects directly (used by reviews; replays recompute)."""
-    for e in effects:
-        if e["t"] == "unbankrupt":
-            state._apply({**e, "t": "bankrupt"}, inverse=True)
-        else:
-            state._apply(e, inverse=False)
+def apply_effects(state: GameState, effects: Iterable[Effect | Mapping[str, Any]]) -> None:
+    """Apply logged effects directly (used by reviews and to open a log; replays recompute).
+    An effect may be the logged JSON object or a typed :class:`~banker.rules.effects.Effect`."""
+    for e in decode_effects(effects):
+        state.apply(e)

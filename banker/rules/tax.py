@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import parse
 from .debts import bank_account, charge
 from .errors import Refused
 from .messages import Msg
+from .ops import Tax
 from .valuation import percent, total_worth
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -17,13 +17,13 @@ if TYPE_CHECKING:  # pragma: no cover
 CHOICES = ("flat", "percent")
 
 
-def run_tax(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    player = parse.player(state, cmd)
-    space = parse.space(state, cmd)
+def run_tax(state: GameState, tx: Tx, cmd: Tax) -> None:
+    player = parse.player(state, cmd.player, "tax")
+    space = parse.space(state, cmd.space, "tax")
     fmt = state.edition.fmt
     if space.kind != "tax":
         raise Refused("not-a-tax", Msg("tax.not", space=space.name))
-    choice = cmd.get("choice")
+    choice = cmd.choice if isinstance(cmd.choice, str) else None
     if space.tax_percent:
         if choice not in CHOICES:
             raise Refused("tax-choice", Msg("tax.choose", space=space.name, flat=fmt(space.tax), pct=space.tax_percent))

@@ -7,34 +7,32 @@ the bank 10% at once, or lifts the mortgage at once (value + 10%), its choice
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
+
+from msgspec import UnsetType
 
 from . import parse
 from .cards import held_jail_cards, jail_card_name
 from .debts import describe_debt, spend
+from .effects import Claim
 from .errors import Refused
 from .messages import Msg
-from .state import BANK
+from .names import BANK
+from .ops import Trade, TradeSide
 from .valuation import interest
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, Tx
 
-SIDE_KEYS = ("cash", "spaces", "jail_cards")
 
-
-def _side(state: GameState, raw: Any, giver: str, label: str) -> tuple[int, list[int], list[str]]:
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, Mapping):
-        raise Refused("input", Msg("input.trade-side", label=label))
-    unknown = sorted(set(raw) - set(SIDE_KEYS))
-    if unknown:
-        raise Refused("input", Msg("input.trade-keys", label=label, keys=unknown))
-    cash = parse.optional_amount(raw, "cash") if "cash" in raw else 0
-    spaces = parse.positions(state, raw.get("spaces"), f"trade {label}.spaces")
-    cards = held_jail_cards(state, giver, raw["jail_cards"], f"trade {label}") if "jail_cards" in raw else []
+def _side(state: GameState, side: TradeSide | None | UnsetType, giver: str, label: str
+          ) -> tuple[int, list[int], list[str]]:
+    if not isinstance(side, TradeSide):
+        side = TradeSide()
+    cash = side.cash if isinstance(side.cash, int) else 0
+    spaces = parse.positions(state, side.spaces, f"trade {label}.spaces")
+    cards = [] if isinstance(side.jail_cards, UnsetType) else held_jail_cards(state, giver, side.jail_cards,
+                                                                               f"trade {label}")
     fmt = state.edition.fmt
     if cash:
         if state.debts.get(giver):
@@ -59,26 +57,26 @@ def _goods(state: GameState, cash: int, spaces: list[int], cards: list[str]) -> 
     return parts or [Msg("nothing")]
 
 
-def run_trade(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
-    a = parse.player(state, cmd, "from")
-    b = parse.player(state, cmd, "to")
+def run_trade(state: GameState, tx: Tx, cmd: Trade) -> None:
+    a = parse.player(state, cmd.src, "trade", "from")
+    b = parse.player(state, cmd.dst, "trade", "to")
     if a == b:
         raise Refused("input", Msg("input.trade-same"))
-    a_cash, a_spaces, a_cards = _side(state, cmd.get("give"), a, "give")
-    b_cash, b_spaces, b_cards = _side(state, cmd.get("get"), b, "get")
+    a_cash, a_spaces, a_cards = _side(state, cmd.give, a, "give")
+    b_cash, b_spaces, b_cards = _side(state, cmd.get, b, "get")
     if not (a_cash or a_spaces or a_cards or b_cash or b_spaces or b_cards):
         raise Refused("input", Msg("input.trade-empty"))
     received = {pos: b for pos in a_spaces} | {pos: a for pos in b_spaces}
-    lift = parse.positions(state, cmd.get("lift"), "trade lift")
+    lift = parse.positions(state, cmd.lift, "trade lift")
     for pos in lift:
         if pos not in received or not state.lots[pos].mortgaged:
             raise Refused("trade-lift", Msg("trade.lift", space=state.edition.spaces[pos].name))
-    credit = parse.optional_amount(cmd, "debt_credit") if "debt_credit" in cmd else 0
+    credit = cmd.debt_credit if isinstance(cmd.debt_credit, int) else 0
     fmt = state.edition.fmt
     if credit:
         if not state.edition.rules.debt_payable_in_kind:
             raise Refused("debt-in-kind", Msg("debt-in-kind.edition", edition=state.edition.name))
-        owed = sum(c[1] for c in state.debts.get(a, []) if c[0] == b)
+        owed = sum(c.amount for c in state.debts.get(a, []) if c.creditor == b)
         if not owed:
             raise Refused("debt-in-kind", Msg("debt-in-kind.none", player=a, creditor=b))
         if credit > owed:
@@ -112,13 +110,15 @@ def run_trade(state: GameState, tx: Tx, cmd: Mapping[str, Any]) -> None:
             spend(tx, receiver, BANK, rate, "interest", Msg("what.interest", space=space.name))
             tx.say("log.trade-interest", player=receiver, amount=fmt(rate), space=space.name)
     if credit:
-        claims = [list(c) for c in state.debts[a]]
+        claims: list[Claim] = []
         left = credit
-        for c in claims:
-            if c[0] == b and left:
-                take = min(left, c[1])
-                c[1] -= take
+        for c in state.debts[a]:
+            if c.creditor == b and left:
+                take = min(left, c.amount)
+                c = Claim(c.creditor, c.amount - take, c.why)
                 left -= take
-        tx.debt(a, [c for c in claims if c[1] > 0])
+            if c.amount > 0:
+                claims.append(c)
+        tx.debt(a, claims)
         tx.say("log.trade-credit", creditor=b, amount=fmt(credit), player=a)
     tx.info.update(lift=lift, debt_credit=credit)

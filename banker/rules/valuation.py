@@ -1,4 +1,5 @@
-"""Worth, valuation and what a debtor could raise: every figure the books define."""
+"""Worth and valuation: every figure the books define (what a debtor could raise is
+:func:`banker.rules.raising.max_raisable`)."""
 
 from __future__ import annotations
 
@@ -62,12 +63,3 @@ def valuation(state: GameState, player: str) -> int:
 def net_worth(state: GameState, player: str) -> int:
     """Net worth for the table and the review: the valuation less open debts."""
     return valuation(state, player) - state.debt_total(player)
-
-
-def max_raisable(state: GameState, player: str) -> int:
-    """The most a player can have in cash now by a legal sequence of sales and mortgages
-    (the bank's stock of houses included): see :mod:`banker.rules.raising`. When it is less
-    than the debt, bankruptcy is unavoidable."""
-    from .raising import max_raisable as achievable  # raising builds on building, which uses this module
-
-    return achievable(state, player)

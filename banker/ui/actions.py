@@ -3,29 +3,56 @@
 Every action, from a key, the command palette or the quick-entry line, goes through
 :meth:`Flow.run`: fields already given are not asked again, choices offered are the legal
 ones (with the engine's reason beside those that are not), amounts come from the engine,
-and money-moving commands are previewed (applied and taken back on the engine) so the
-banker sees who pays whom before confirming.
+and money-moving commands are previewed (``GameState.preview``: applied and taken back on the
+engine) so the banker sees who pays whom before confirming.
+
+What is asked for is derived from the op (:mod:`banker.rules.ops`): :meth:`Flow.ask_missing`
+walks its fields in order and asks for each one the command lacks and the op needs (or the
+console asks about: :func:`banker.rules.ops.asked`), by the field's kind: a player, a space, an
+amount, the dice, a text, a flag, a choice... Here are only the words and the offers of each
+question (who may be chosen, which spaces, the bounds of an amount). The ops with dialogs of
+their own (dealing, tax, cards, selling buildings, the shortage auction, trade, bankruptcy,
+undo, the end) keep their flows, asking their simple fields the same way.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from banker.rules import BANK, Refused
+from banker.rules import BANK, Refused, ops
 from banker.rules.bankruptcy import preview as bankruptcy_preview
-from banker.rules.building import check_build, check_sale, default_sale, legal_group_sales, no_shortage
+from banker.rules.building import auction_min_bid, check_build, check_sale, default_sale, legal_group_sales, no_shortage
+from banker.rules.cards import describe_effect
+from banker.rules.effects import Debt, Hotel, Houses, JailCardHolder, Owner, Pay
 from banker.rules.legal import deal_plan
 from banker.rules.mortgage import check_mortgage, lift_cost
+from banker.rules.ops import FieldSpec
 from banker.rules.rent import dice_range
 
+from .screens.debt import RaiseCashScreen
 from .screens.dialogs import AskScreen, Choice, ChooseScreen, ConfirmScreen, InfoScreen
+from .screens.trade import TradeScreen
 
 if TYPE_CHECKING:  # pragma: no cover
-    from banker.rules import GameState
+    from banker.rules import GameState, Move
+    from banker.rules.edition import Space
 
     from .app import BankerApp
+
+Lines = list[Text | str]
+Entry = dict[str, Any]
+FlowFn = Callable[[dict[str, Any], str], Awaitable[Entry | None]]
+
+#: what a flag asks: (op, key) -> the labels of false and true
+FLAG_LABELS: dict[tuple[str, str], tuple[str, str]] = {
+    ("salary", "landed"): ("flow.passed_go", "flow.landed_go"),
+    ("card", "passed_go"): ("flow.not_passed_go", "flow.passed_go"),
+}
+#: left out of the command (an answer that sets nothing: a rent landed on by the dice)
+LEAVE_OUT = object()
 
 
 class Cancelled(Exception):
@@ -39,7 +66,9 @@ class Flow:
 
     @property
     def state(self) -> GameState:
-        return self.app.session.state
+        session = self.app.session
+        assert session is not None  # a flow runs only on an open session (BankerApp.start_action)
+        return session.state
 
     def fmt(self, amount: int) -> str:
         return self.state.edition.fmt(amount)
@@ -51,100 +80,180 @@ class Flow:
             raise Cancelled
         return value
 
-    async def ask_player(self, title: str, exclude: tuple[str, ...] = (), bank: bool = False,
+    async def ask_player(self, title: str, exclude: tuple[str | None, ...] = (), bank: bool = False,
                          only: list[str] | None = None) -> str:
         players = only if only is not None else list(self.state.active_players)
         choices = [Choice(p, p, note=self.fmt(self.state.cash[p])) for p in players if p not in exclude]
         if bank and BANK not in exclude:
             choices.append(Choice(BANK, self.tr("bank.name")))
-        return await self.choose(title, choices, self.tr("flow.no_players"))
+        player: str = await self.choose(title, choices, self.tr("flow.no_players"))
+        return player
 
     async def ask_number(self, title: str, prompt: str, minimum: int = 1, maximum: int | None = None) -> int:
         value = await self.app.push_screen_wait(AskScreen(title, prompt, True, minimum, maximum))
         if value is None:
             raise Cancelled
-        return value
+        number: int = value
+        return number
 
     async def ask_text(self, title: str, prompt: str) -> str:
         value = await self.app.push_screen_wait(AskScreen(title, prompt, number=False))
         if value is None:
             raise Cancelled
-        return value
+        text: str = value
+        return text
 
     def space_choice(self, pos: int, note: str = "", enabled: bool = True) -> Choice:
         return Choice(pos, self.state.edition.spaces[pos].name, enabled, note)
 
-    def lot_choices(self, player: str, check, note) -> list[Choice]:
-        """The player's lots: enabled where ``check`` passes, else the engine's reason."""
+    def lot_choices(self, player: str, check: Callable[[Space], object], note: Callable[[int], str],
+                    offered: Callable[[Space], bool] = lambda space: True) -> list[Choice]:
+        """The player's lots that are ``offered``: enabled where ``check`` passes, else with the engine's reason."""
         out = []
         for pos in sorted(self.state.deeds_of(player)):
             space = self.state.edition.spaces[pos]
+            if not offered(space):
+                continue
             try:
                 check(space)
             except Refused as e:
                 out.append(self.space_choice(pos, self.tr.refusal(e), enabled=False))
                 continue
-            except KeyError:
-                continue
             out.append(self.space_choice(pos, note(pos)))
         return out
 
-    # ------------------------------------------------------------------ preview and commit
-    def preview_lines(self, cmd: dict[str, Any]) -> tuple[list[Text | str], Any]:
-        """Apply on the engine and take back: the description and every money movement."""
+    async def ask_missing(self, cmd: dict[str, Any], title: str, only: tuple[str, ...] | None = None) -> None:
+        """Ask, in the op's order, for every key ``cmd`` lacks that the op needs or the console asks
+        about (:func:`banker.rules.ops.asked`), each by its kind; ``only``: just those keys."""
+        for f in ops.spec(cmd["op"]).fields:
+            if f.key in cmd or (only is not None and f.key not in only):
+                continue
+            if f.fill is not None:
+                cmd[f.key] = f.fill
+            elif ops.asked(self.state, cmd, f):
+                value = await self.ask(f, cmd, title)
+                if value is not LEAVE_OUT:
+                    cmd[f.key] = value
+
+    async def ask(self, f: FieldSpec, cmd: dict[str, Any], title: str) -> Any:
+        """Ask for one field by its kind."""
+        op = cmd["op"]
+        kind = f.kind
+        if kind in ("player", "account"):
+            return await self.ask_player(self.player_title(op, f.key, cmd, title), exclude=self.excluded(op, f.key, cmd),
+                                         bank=kind == "account", only=self.players_for(op))
+        if kind == "space":
+            choices, empty = self.space_choices(op, cmd)
+            return await self.choose(title, choices, empty)
+        if kind == "amount":
+            prompt, low, high = self.amount_bounds(op, f, cmd)
+            return await self.ask_number(title, prompt, low, high)
+        if kind == "dice":
+            low, high = dice_range(self.state)
+            prompt = self.tr("flow.dice_fresh" if cmd.get("card") else "flow.dice_total", low=low, high=high)
+            return await self.ask_number(title, prompt, low, high)
+        if kind == "text":
+            return await self.ask_text(title, self.tr("flow.memo"))
+        if kind == "flag":
+            no, yes = FLAG_LABELS[(op, f.key)]
+            return await self.choose(title, [Choice(False, self.tr(no)), Choice(True, self.tr(yes))])
+        if kind == "choice":
+            return await self.ask_choice(op, cmd)
+        if kind == "card-case":
+            return await self.ask_card_case(cmd, title)
+        if kind == "card":
+            return await self.ask_card(cmd)
+        if kind == "jail-card":
+            state = self.state
+            return await self.choose(self.tr("flow.which_jail_card", player=cmd["player"]), [
+                Choice(c, self.tr("flow.jail_card_of", deck=state.edition.decks[state.edition.cards[c].deck]))
+                for c in state.jail_cards_of(cmd["player"])])
+        raise LookupError(f"the console has no question for {op}'s {f.key!r} ({kind})")  # a new kind: ask it here
+
+    # -- the words and offers of each question
+    def player_title(self, op: str, key: str, cmd: dict[str, Any], title: str) -> str:
+        match op, key:
+            case ("auction", "winner") | ("building_auction", "player"):
+                return self.tr("flow.who_won")
+            case ("rent", "payer") | ("tax", "player"):
+                return self.tr("flow.who_landed", space=self.state.edition.spaces[cmd["space"]].name)
+            case ("transfer", "from"):
+                return self.tr("flow.who_pays")
+            case ("transfer", "to"):
+                return self.tr("flow.who_receives")
+            case ("trade", "from"):
+                return self.tr("trade.first")
+            case ("trade", "to"):
+                return self.tr("trade.second")
+        return title
+
+    def excluded(self, op: str, key: str, cmd: dict[str, Any]) -> tuple[str | None, ...]:
+        match op, key:
+            case ("rent", "payer"):
+                return (self.state.lots[cmd["space"]].owner,)
+            case ("transfer" | "trade", "to"):
+                return (cmd["from"],)
+        return ()
+
+    def players_for(self, op: str) -> list[str] | None:
+        """Who may be chosen (None: every active player)."""
         state = self.state
-        move = state.push(cmd)
-        state.pop()
-        lines: list[Text | str] = [self.tr.parts(move.parts)]
-        for e in move.effects:
-            if e["t"] == "pay":
-                line = Text("  ")
-                line.append(self.tr.account(e["from"]), "bold")
-                line.append(" → ")
-                line.append(self.tr.account(e["to"]), "bold")
-                line.append(f"  {self.fmt(e['amount'])}", "bold green")
-                lines.append(line)
-            elif e["t"] == "owner":
-                lines.append(Text("  " + self.tr("flow.deed_moves", space=state.edition.spaces[e["space"]].name,
-                                                  owner=self.tr.account(e["new"] or BANK)), "cyan"))
-            elif e["t"] == "debt" and e["new"] and len(e["new"]) > len(e["old"] or []):
-                c = e["new"][-1]
-                lines.append(Text("  " + self.tr("flow.debt_opens", player=e["player"], amount=self.fmt(c[1]),
-                                                  creditor=self.tr.account(c[0])), "bold red"))
-        return lines, move
+        match op:
+            case "build" | "building_auction" | "mortgage":
+                return self.owners()
+            case "sell_building":
+                return [p for p in state.active_players if any(state.level(d) for d in state.deeds_of(p))]
+            case "unmortgage":
+                return [p for p in state.active_players if any(state.lots[d].mortgaged for d in state.deeds_of(p))]
+            case "jail_card":
+                return [p for p in state.active_players if state.jail_cards_of(p)]
+            case "bankrupt":
+                return [p for p in state.active_players if state.debts.get(p)]
+        return None
 
-    async def confirm_and_commit(self, cmd: dict[str, Any], title: str, danger: bool = False) -> dict | None:
-        try:
-            lines, _move = self.preview_lines(cmd)
-        except Refused as e:
-            self.app.refuse(e)
-            return None
-        if not await self.app.push_screen_wait(ConfirmScreen(title, lines, danger=danger)):
-            raise Cancelled
-        return self.app.commit(cmd)
+    def owners(self) -> list[str]:
+        return [p for p in self.state.active_players if self.state.deeds_of(p)]
 
-    # ------------------------------------------------------------------ the flows
-    async def run(self, op: str, given: dict[str, Any] | None = None) -> dict | None:
-        cmd: dict[str, Any] = dict(given or {})
-        cmd["op"] = op
-        title = self.tr(f"action.{op}")
-        if self.state.over and op != "undo":
-            self.app.show_message(self.tr("flow.game_over"), error=True)
-            return None
-        try:
-            handler = getattr(self, f"flow_{op}")
-            return await handler(cmd, title)
-        except Cancelled:
-            self.app.show_message(self.tr("flow.cancelled"))
-            return None
+    def space_choices(self, op: str, cmd: dict[str, Any]) -> tuple[list[Choice], str]:
+        """The spaces offered, and what to say when there are none."""
+        state = self.state
+        player: str = cmd.get("player", "")
+        match op:
+            case "buy":
+                return self.unowned_choices(player or None, True), self.tr("flow.nothing_to_buy")
+            case "deal":
+                return self.unowned_choices(player or None, True), ""
+            case "auction":
+                return self.unowned_choices(None, False), self.tr("flow.nothing_to_buy")
+            case "rent":
+                choices = []
+                for pos, lot in sorted(state.lots.items()):
+                    if lot.owner is None:
+                        continue
+                    note = lot.owner + (" · " + self.tr("deed.mortgaged") if lot.mortgaged else "")
+                    choices.append(self.space_choice(pos, note, enabled=not lot.mortgaged))
+                return choices, self.tr("flow.nothing_owned")
+            case "tax":
+                return [self.space_choice(s.position, self.fmt(s.tax)) for s in state.edition.spaces if s.kind == "tax"], ""
+            case "build":
+                return self.lot_choices(player, lambda s: check_build(state, player, s), self.build_note,
+                                        offered=_is_street), self.tr("flow.nothing_to_build", player=player)
+            case "building_auction":
+                return self.lot_choices(player, lambda s: check_build(state, player, s),
+                                        lambda pos: self.fmt(state.edition.spaces[pos].house_cost), offered=_is_street), ""
+            case "mortgage":
+                return self.lot_choices(player, lambda s: check_mortgage(state, player, s),
+                                        lambda pos: "+" + self.fmt(state.edition.spaces[pos].mortgage)), \
+                    self.tr("flow.nothing_to_mortgage")
+            case "unmortgage":
+                return self.lot_choices(player, lambda s: None, lambda pos: "-" + self.fmt(lift_cost(state, pos)),
+                                        offered=lambda s: state.lots[s.position].mortgaged), \
+                    self.tr("flow.nothing_mortgaged")
+        raise LookupError(f"the console offers no spaces for {op}")  # a new op with a space: offer them here
 
-    async def flow_salary(self, cmd, title):
-        if "player" not in cmd:
-            cmd["player"] = await self.ask_player(title)
-        if self.state.house_rules.go_landing_bonus and "landed" not in cmd:
-            cmd["landed"] = await self.choose(title, [Choice(False, self.tr("flow.passed_go")),
-                                                      Choice(True, self.tr("flow.landed_go"))])
-        return await self.confirm_and_commit(cmd, title)
+    def build_note(self, pos: int) -> str:
+        kind, price = check_build(self.state, self.state.lots[pos].owner or "", self.state.edition.spaces[pos])
+        return self.tr(f"flow.build_{kind}", amount=self.fmt(price))
 
     def unowned_choices(self, player: str | None, buying: bool) -> list[Choice]:
         out = []
@@ -159,15 +268,132 @@ class Flow:
             out.append(self.space_choice(pos, self.fmt(space.price), enabled=affordable or not buying))
         return out
 
-    async def flow_buy(self, cmd, title):
-        if "player" not in cmd:
-            cmd["player"] = await self.ask_player(title)
-        if "space" not in cmd:
-            cmd["space"] = await self.choose(title, self.unowned_choices(cmd["player"], True),
-                                             self.tr("flow.nothing_to_buy"))
+    def amount_bounds(self, op: str, f: FieldSpec, cmd: dict[str, Any]) -> tuple[str, int, int | None]:
+        """The prompt of an amount, its lowest and its highest value (None: no bound)."""
+        state = self.state
+        match op, f.key:
+            case ("auction", "bid"):
+                winner = cmd["winner"]
+                cash = state.cash[winner]
+                return (self.tr("flow.winning_bid", player=winner, cash=self.fmt(cash)),
+                        state.edition.rules.property_auction_min_bid, cash)
+            case ("building_auction", "bid"):
+                player = cmd["player"]
+                cash = state.cash[player]
+                low = auction_min_bid(state, state.edition.spaces[cmd["space"]])
+                return self.tr("flow.winning_bid", player=player, cash=self.fmt(cash)), low, cash
+            case ("transfer", "amount"):
+                return self.tr("flow.amount"), 1, None if cmd["from"] == BANK else state.cash[cmd["from"]]
+        return self.tr("flow.amount"), f.minimum or 0, None
+
+    async def ask_choice(self, op: str, cmd: dict[str, Any]) -> str:
+        state = self.state
+        if op == "tax":
+            # The choice comes first; the worth is added up only after it (us-classic-rules.txt).
+            space = state.edition.spaces[cmd["space"]]
+            chosen: str = await self.choose(
+                self.tr("flow.tax_choose", player=cmd["player"], space=space.name),
+                [Choice("flat", self.tr("flow.tax_flat", amount=self.fmt(space.tax))),
+                 Choice("percent", self.tr("flow.tax_percent", pct=space.tax_percent))])
+            return chosen
+        if op == "card":
+            # the choice printed on the card ("Pay a £10 fine or take a Chance")
+            card = state.edition.cards[cmd["card"]]
+            deck = state.edition.decks[card.effect["deck"]]
+            chosen = await self.choose(self.tr("flow.card_choice", player=cmd["player"]), [
+                Choice("pay", self.tr("flow.card_pay", amount=self.fmt(card.effect["amount"]))),
+                Choice("draw", self.tr("flow.card_draw", deck=deck))])
+            return chosen
+        raise LookupError(f"the console has no question for the choice of {op}")  # a new choice: ask it here
+
+    async def ask_card_case(self, cmd: dict[str, Any], title: str) -> Any:
+        """Landed on a railroad or a utility by the dice, or sent there by a Chance card?"""
+        if cmd.get("_quick"):
+            return LEAVE_OUT  # a typed rent does not ask "by the card?"
+        kind = self.state.edition.spaces[cmd["space"]].kind
+        by_card = await self.choose(title, [Choice(False, self.tr("flow.landed_by_dice")),
+                                            Choice(True, self.tr(f"flow.card_{kind}"))])
+        return f"nearest-{kind}" if by_card else LEAVE_OUT
+
+    async def ask_card(self, cmd: dict[str, Any]) -> str:
+        state = self.state
+        only_deck = cmd.get("_deck")  # the card drawn instead of paying (a card's choice)
+        choices = []
+        for card in state.edition.cards.values():
+            if only_deck and card.deck != only_deck:
+                continue
+            holder = state.jail_cards.get(card.id)
+            deck = state.edition.decks[card.deck]
+            note = self.tr.msg(describe_effect(state, card))
+            if holder:
+                note = self.tr("flow.card_held", player=holder)
+            choices.append(Choice(card.id, f"{deck}: {card.text}", enabled=holder is None, note=note))
+        which = (self.tr("flow.which_card_of", deck=state.edition.decks[only_deck]) if only_deck
+                 else self.tr("flow.which_card"))
+        card_id: str = await self.choose(which, choices)
+        return card_id
+
+    # ------------------------------------------------------------------ preview and commit
+    def preview_lines(self, cmd: dict[str, Any]) -> tuple[Lines, Move]:
+        """What the command would do (``GameState.preview``): the description and every money movement."""
+        state = self.state
+        move = state.preview(cmd)
+        lines: Lines = [self.tr.parts(move.parts)]
+        for e in move.effects:
+            if isinstance(e, Pay):
+                line = Text("  ")
+                line.append(self.tr.account(e.src), "bold")
+                line.append(" → ")
+                line.append(self.tr.account(e.dst), "bold")
+                line.append(f"  {self.fmt(e.amount)}", "bold green")
+                lines.append(line)
+            elif isinstance(e, Owner):
+                lines.append(Text("  " + self.tr("flow.deed_moves", space=state.edition.spaces[e.space].name,
+                                                  owner=self.tr.account(e.new or BANK)), "cyan"))
+            elif isinstance(e, Debt) and e.new and len(e.new) > len(e.old):
+                c = e.new[-1]
+                lines.append(Text("  " + self.tr("flow.debt_opens", player=e.player, amount=self.fmt(c.amount),
+                                                  creditor=self.tr.account(c.creditor)), "bold red"))
+        return lines, move
+
+    async def confirm_and_commit(self, cmd: dict[str, Any], title: str, danger: bool = False) -> Entry | None:
+        try:
+            lines, _move = self.preview_lines(cmd)
+        except Refused as e:
+            self.app.refuse(e)
+            return None
+        if not await self.app.push_screen_wait(ConfirmScreen(title, lines, danger=danger)):
+            raise Cancelled
+        return self.app.commit(cmd)
+
+    # ------------------------------------------------------------------ the flows
+    def flows(self) -> dict[str, FlowFn]:
+        """The ops and dialogs with flows of their own; every other op is :meth:`flow_simple`."""
+        return {"deal": self.flow_deal, "tax": self.flow_tax, "card": self.flow_card,
+                "sell_building": self.flow_sell_building, "building_auction": self.flow_building_auction,
+                "trade": self.flow_trade, "debt": self.flow_debt, "bankrupt": self.flow_bankrupt, "undo": self.flow_undo,
+                "end_game": self.flow_end_game}
+
+    async def run(self, op: str, given: dict[str, Any] | None = None) -> Entry | None:
+        cmd: dict[str, Any] = dict(given or {})
+        cmd["op"] = op
+        title = self.tr(f"action.{op}")
+        if self.state.over and op != "undo":
+            self.app.show_message(self.tr("flow.game_over"), error=True)
+            return None
+        try:
+            return await self.flows().get(op, self.flow_simple)(cmd, title)
+        except Cancelled:
+            self.app.show_message(self.tr("flow.cancelled"))
+            return None
+
+    async def flow_simple(self, cmd: dict[str, Any], title: str) -> Entry | None:
+        """Ask for what the op needs, show what it will do, commit."""
+        await self.ask_missing(cmd, title)
+        cmd.pop("_quick", None)
         return await self.confirm_and_commit(cmd, title)
 
-    async def flow_deal(self, cmd, title):
+    async def flow_deal(self, cmd: dict[str, Any], title: str) -> Entry | None:
         if not self.state.variant.deal_deeds:
             self.app.show_message(self.tr("flow.no_deal"), error=True)
             return None
@@ -177,114 +403,34 @@ class Flow:
             if not plan:
                 self.app.show_message(self.tr("flow.dealt_already"), error=True)
                 return None
-            lines = [self.tr("flow.deal_line", player=c["player"], space=self.state.edition.spaces[c["space"]].name,
-                             amount=self.fmt(self.state.edition.spaces[c["space"]].price)) for c in plan]
+            lines: Lines = [self.tr("flow.deal_line", player=c["player"], space=self.state.edition.spaces[c["space"]].name,
+                                    amount=self.fmt(self.state.edition.spaces[c["space"]].price)) for c in plan]
             if not await self.app.push_screen_wait(ConfirmScreen(title, lines)):
                 raise Cancelled
             for c in plan:
                 self.app.commit(c)
             return None
-        if "player" not in cmd:
-            cmd["player"] = await self.ask_player(title)
-        if "space" not in cmd:
-            cmd["space"] = await self.choose(title, self.unowned_choices(cmd["player"], True))
-        return await self.confirm_and_commit(cmd, title)
+        return await self.flow_simple(cmd, title)
 
-    async def flow_auction(self, cmd, title):
-        if "space" not in cmd:
-            cmd["space"] = await self.choose(title, self.unowned_choices(None, False), self.tr("flow.nothing_to_buy"))
-        if "winner" not in cmd:
-            cmd["winner"] = await self.ask_player(self.tr("flow.who_won"))
-        if "bid" not in cmd:
-            low = self.state.edition.rules.property_auction_min_bid
-            cmd["bid"] = await self.ask_number(title, self.tr("flow.winning_bid", player=cmd["winner"],
-                                                              cash=self.fmt(self.state.cash[cmd["winner"]])),
-                                               low, self.state.cash[cmd["winner"]])
-        return await self.confirm_and_commit(cmd, title)
-
-    async def flow_rent(self, cmd, title):
-        state = self.state
-        if "space" not in cmd:
-            choices = []
-            for pos, lot in sorted(state.lots.items()):
-                if lot.owner is None:
-                    continue
-                note = lot.owner + (" · " + self.tr("deed.mortgaged") if lot.mortgaged else "")
-                choices.append(self.space_choice(pos, note, enabled=not lot.mortgaged))
-            cmd["space"] = await self.choose(title, choices, self.tr("flow.nothing_owned"))
-        space = state.edition.spaces[cmd["space"]]
-        owner = state.lots[cmd["space"]].owner
-        if "payer" not in cmd:
-            cmd["payer"] = await self.ask_player(self.tr("flow.who_landed", space=space.name), exclude=(owner,))
-        if space.kind in ("railroad", "utility") and "card" not in cmd and not cmd.get("_quick"):
-            by_card = await self.choose(title, [Choice(False, self.tr("flow.landed_by_dice")),
-                                                Choice(True, self.tr(f"flow.card_{space.kind}"))])
-            if by_card:
-                cmd["card"] = f"nearest-{space.kind}"
-        if space.kind == "utility" and "dice" not in cmd:
-            low, high = dice_range(state)
-            prompt = self.tr("flow.dice_fresh" if cmd.get("card") else "flow.dice_total", low=low, high=high)
-            cmd["dice"] = await self.ask_number(title, prompt, low, high)
-        cmd.pop("_quick", None)
-        return await self.confirm_and_commit(cmd, title)
-
-    async def flow_tax(self, cmd, title):
-        state = self.state
-        if "space" not in cmd:
-            taxes = [s for s in state.edition.spaces if s.kind == "tax"]
-            cmd["space"] = await self.choose(title, [self.space_choice(s.position, self.fmt(s.tax)) for s in taxes])
-        space = state.edition.spaces[cmd["space"]]
-        if "player" not in cmd:
-            cmd["player"] = await self.ask_player(self.tr("flow.who_landed", space=space.name))
-        if not space.tax_percent:
+    async def flow_tax(self, cmd: dict[str, Any], title: str) -> Entry | None:
+        await self.ask_missing(cmd, title)  # the space, who landed, and (US Income Tax) the choice
+        if not self.state.edition.spaces[cmd["space"]].tax_percent:
             return await self.confirm_and_commit(cmd, title)
-        if "choice" not in cmd:
-            # The choice comes first; the worth is added up only after it (us-classic-rules.txt).
-            cmd["choice"] = await self.choose(
-                self.tr("flow.tax_choose", player=cmd["player"], space=space.name),
-                [Choice("flat", self.tr("flow.tax_flat", amount=self.fmt(space.tax))),
-                 Choice("percent", self.tr("flow.tax_percent", pct=space.tax_percent))])
         entry = self.app.commit(cmd)  # chosen: committed at once, then the figures are shown
         if entry:
             info = entry["info"]
-            lines = [self.tr.parts(entry["parts"]),
-                     self.tr("flow.tax_worth", worth=self.fmt(info["worth"])),
-                     self.tr("flow.tax_paid", amount=self.fmt(info["amount"])),
-                     self.tr("flow.tax_other", amount=self.fmt(info["other_amount"]))]
+            lines: Lines = [self.tr.parts(entry["parts"]),
+                            self.tr("flow.tax_worth", worth=self.fmt(info["worth"])),
+                            self.tr("flow.tax_paid", amount=self.fmt(info["amount"])),
+                            self.tr("flow.tax_other", amount=self.fmt(info["other_amount"]))]
             await self.app.push_screen_wait(InfoScreen(title, lines))
         return entry
 
-    async def flow_card(self, cmd, title):
+    async def flow_card(self, cmd: dict[str, Any], title: str) -> Entry | None:
         state = self.state
-        only_deck = cmd.pop("_deck", None)  # the card drawn instead of paying (a card's choice)
-        if "player" not in cmd:
-            cmd["player"] = await self.ask_player(title)
-        if "card" not in cmd:
-            from banker.rules.cards import describe_effect
-
-            choices = []
-            for card in state.edition.cards.values():
-                if only_deck and card.deck != only_deck:
-                    continue
-                holder = state.jail_cards.get(card.id)
-                deck = state.edition.decks[card.deck]
-                note = self.tr.msg(describe_effect(state, card))
-                if holder:
-                    note = self.tr("flow.card_held", player=holder)
-                choices.append(Choice(card.id, f"{deck}: {card.text}", enabled=holder is None, note=note))
-            which = (self.tr("flow.which_card_of", deck=state.edition.decks[only_deck]) if only_deck
-                     else self.tr("flow.which_card"))
-            cmd["card"] = await self.choose(which, choices)
+        await self.ask_missing(cmd, title)  # who drew, the card, passed GO on an advance, a printed choice
+        cmd.pop("_deck", None)
         card = state.edition.cards.get(cmd["card"])
-        if card and card.kind == "advance" and card.effect["to"] != 0 and "passed_go" not in cmd:
-            cmd["passed_go"] = await self.choose(title, [Choice(False, self.tr("flow.not_passed_go")),
-                                                         Choice(True, self.tr("flow.passed_go"))])
-        if card and card.choices and "choice" not in cmd:
-            # the choice printed on the card ("Pay a £10 fine or take a Chance")
-            deck = state.edition.decks[card.effect["deck"]]
-            cmd["choice"] = await self.choose(self.tr("flow.card_choice", player=cmd["player"]), [
-                Choice("pay", self.tr("flow.card_pay", amount=self.fmt(card.effect["amount"]))),
-                Choice("draw", self.tr("flow.card_draw", deck=deck))])
         entry = await self.confirm_and_commit(cmd, title)
         if entry and card and card.choices and cmd.get("choice") == "draw":
             # then the card drawn from that deck, as one more action
@@ -295,63 +441,10 @@ class Flow:
                 self.app.show_message(self.tr("flow.draw_later", deck=state.edition.decks[deck_id]))
         return entry
 
-    async def flow_jail_fine(self, cmd, title):
-        if "player" not in cmd:
-            cmd["player"] = await self.ask_player(title)
-        return await self.confirm_and_commit(cmd, title)
-
-    async def flow_jail_card(self, cmd, title):
+    async def flow_building_auction(self, cmd: dict[str, Any], title: str) -> Entry | None:
         state = self.state
-        cmd.setdefault("use", True)
-        if "player" not in cmd:
-            holders = [p for p in state.active_players if state.jail_cards_of(p)]
-            cmd["player"] = await self.ask_player(title, only=holders)
-        held = state.jail_cards_of(cmd["player"]) if cmd["player"] in state.cash else []
-        if "card" not in cmd and len(held) > 1:
-            cmd["card"] = await self.choose(self.tr("flow.which_jail_card", player=cmd["player"]), [
-                Choice(c, self.tr("flow.jail_card_of", deck=state.edition.decks[state.edition.cards[c].deck]))
-                for c in held])
-        return await self.confirm_and_commit(cmd, title)
-
-    async def flow_transfer(self, cmd, title):
-        if "from" not in cmd:
-            cmd["from"] = await self.ask_player(self.tr("flow.who_pays"), bank=True)
-        if "to" not in cmd:
-            cmd["to"] = await self.ask_player(self.tr("flow.who_receives"), exclude=(cmd["from"],), bank=True)
-        if "amount" not in cmd:
-            high = None if cmd["from"] == BANK else self.state.cash[cmd["from"]]
-            cmd["amount"] = await self.ask_number(title, self.tr("flow.amount"), 1, high)
-        if "memo" not in cmd:
-            cmd["memo"] = await self.ask_text(title, self.tr("flow.memo"))
-        return await self.confirm_and_commit(cmd, title)
-
-    def owners(self) -> list[str]:
-        return [p for p in self.state.active_players if self.state.deeds_of(p)]
-
-    async def flow_build(self, cmd, title):
-        state = self.state
-        if "player" not in cmd:
-            cmd["player"] = await self.ask_player(title, only=self.owners())
+        await self.ask_missing(cmd, title, only=("player", "space"))
         p = cmd["player"]
-        if "space" not in cmd:
-            def note(pos):
-                kind, price = check_build(state, p, state.edition.spaces[pos])
-                return self.tr(f"flow.build_{kind}", amount=self.fmt(price))
-
-            choices = [c for c in self.lot_choices(p, lambda s: check_build(state, p, s) if s.kind == "street"
-                                                   else _not_street(s), note)]
-            cmd["space"] = await self.choose(title, choices, self.tr("flow.nothing_to_build", player=p))
-        return await self.confirm_and_commit(cmd, title)
-
-    async def flow_building_auction(self, cmd, title):
-        state = self.state
-        if "player" not in cmd:
-            cmd["player"] = await self.ask_player(self.tr("flow.who_won"), only=self.owners())
-        p = cmd["player"]
-        if "space" not in cmd:
-            cmd["space"] = await self.choose(title, self.lot_choices(
-                p, lambda s: check_build(state, p, s) if s.kind == "street" else _not_street(s),
-                lambda pos: self.fmt(state.edition.spaces[pos].house_cost)))
         try:
             kind = check_build(state, p, state.edition.spaces[cmd["space"]])[0]
         except Refused as e:
@@ -361,33 +454,25 @@ class Flow:
         if refusal is not None:  # said before the bid is asked for
             self.app.refuse(refusal)
             return None
-        if "bid" not in cmd:
-            space = state.edition.spaces[cmd["space"]]
-            low = space.house_cost if state.edition.rules.building_auction_start == "printed" else 1
-            cmd["bid"] = await self.ask_number(title, self.tr("flow.winning_bid", player=p,
-                                                              cash=self.fmt(state.cash[p])), low, state.cash[p])
+        await self.ask_missing(cmd, title)  # the bid
         return await self.confirm_and_commit(cmd, title)
 
-    async def flow_sell_building(self, cmd, title):
+    async def flow_sell_building(self, cmd: dict[str, Any], title: str) -> Entry | None:
         state = self.state
-        if "player" not in cmd:
-            builders = [p for p in state.active_players if any(state.level(d) for d in state.deeds_of(p))]
-            cmd["player"] = await self.ask_player(title, only=builders)
+        await self.ask_missing(cmd, title, only=("player",))
         p = cmd["player"]
         if "space" not in cmd:
-            def check(space):
-                if space.kind != "street" or not state.level(space.position):
-                    raise KeyError  # not offered at all
+            def check(space: Space) -> None:
                 check_sale(state, p, space)
                 default_sale(state, space)
 
-            def note(pos):
+            def note(pos: int) -> str:
                 return "+" + self.fmt(default_sale(state, state.edition.spaces[pos])[1])
 
-            choices = self.lot_choices(p, check, note)
+            choices = self.lot_choices(p, check, note, offered=lambda s: s.kind == "street" and bool(state.level(s.position)))
             # every building of a group at once ("All houses on one color-group may be sold at once")
             for pos, amount in legal_group_sales(state, p):
-                group = state.edition.groups[state.edition.spaces[pos].group].name
+                group = state.group_name(state.edition.spaces[pos])
                 choices.append(Choice(("all", pos), self.tr("flow.sell_all", group=group), note="+" + self.fmt(amount)))
             value = await self.choose(title, choices, self.tr("flow.nothing_to_sell"))
             if isinstance(value, tuple):
@@ -415,15 +500,14 @@ class Flow:
             if houses is not None:
                 trial["houses"] = houses
             try:
-                move = state.push(trial)
+                move = state.preview(trial)
             except Refused:
                 continue
-            state.pop()
-            left = next((e["new"] for e in move.effects if e["t"] == "houses" and e["space"] == cmd["space"]), 0)
+            left = next((e.new for e in move.effects if isinstance(e, Houses) and e.space == cmd["space"]), 0)
             if left in seen:
                 continue
             seen.add(left)
-            hotels = sum(1 for e in move.effects if e["t"] == "hotel")
+            hotels = sum(1 for e in move.effects if isinstance(e, Hotel))
             if left:
                 label = self.tr("flow.hotel_keep", n=left)
             elif hotels > 1:
@@ -433,47 +517,14 @@ class Flow:
             out.append(Choice(-1 if houses is None else houses, label, note="+" + self.fmt(move.info["proceeds"])))
         return out
 
-    async def flow_mortgage(self, cmd, title):
-        state = self.state
-        if "player" not in cmd:
-            cmd["player"] = await self.ask_player(title, only=self.owners())
-        p = cmd["player"]
-        if "space" not in cmd:
-            cmd["space"] = await self.choose(title, self.lot_choices(
-                p, lambda s: check_mortgage(state, p, s), lambda pos: "+" + self.fmt(state.edition.spaces[pos].mortgage)),
-                self.tr("flow.nothing_to_mortgage"))
-        return await self.confirm_and_commit(cmd, title)
-
-    async def flow_unmortgage(self, cmd, title):
-        state = self.state
-        if "player" not in cmd:
-            holders = [p for p in state.active_players if any(state.lots[d].mortgaged for d in state.deeds_of(p))]
-            cmd["player"] = await self.ask_player(title, only=holders)
-        p = cmd["player"]
-        if "space" not in cmd:
-            def check(space):
-                if not state.lots[space.position].mortgaged:
-                    raise KeyError
-
-            cmd["space"] = await self.choose(title, self.lot_choices(
-                p, check, lambda pos: "-" + self.fmt(lift_cost(state, pos))), self.tr("flow.nothing_mortgaged"))
-        return await self.confirm_and_commit(cmd, title)
-
-    async def flow_trade(self, cmd, title):
-        from .screens.trade import TradeScreen
-
-        if "from" not in cmd:
-            cmd["from"] = await self.ask_player(self.tr("trade.first"))
-        if "to" not in cmd:
-            cmd["to"] = await self.ask_player(self.tr("trade.second"), exclude=(cmd["from"],))
+    async def flow_trade(self, cmd: dict[str, Any], title: str) -> Entry | None:
+        await self.ask_missing(cmd, title, only=("from", "to"))
         trade = await self.app.push_screen_wait(TradeScreen(cmd["from"], cmd["to"]))
         if trade is None:
             raise Cancelled
         return await self.confirm_and_commit(trade, title)
 
-    async def flow_debt(self, cmd, title):
-        from .screens.debt import RaiseCashScreen
-
+    async def flow_debt(self, cmd: dict[str, Any], title: str) -> Entry | None:
         debtors = [p for p in self.state.active_players if self.state.debts.get(p)]
         if "player" not in cmd:
             if not debtors:
@@ -483,11 +534,9 @@ class Flow:
         await self.app.push_screen_wait(RaiseCashScreen(cmd["player"]))
         return None
 
-    async def flow_bankrupt(self, cmd, title):
+    async def flow_bankrupt(self, cmd: dict[str, Any], title: str) -> Entry | None:
         state = self.state
-        if "player" not in cmd:
-            debtors = [p for p in state.active_players if state.debts.get(p)]
-            cmd["player"] = await self.ask_player(title, only=debtors)
+        await self.ask_missing(cmd, title, only=("player",))
         view = bankruptcy_preview(state, cmd["player"])
         if view["refused"] is not None:
             self.app.refuse(view["refused"])
@@ -497,11 +546,11 @@ class Flow:
             raise Cancelled
         return self.app.commit(cmd)
 
-    def bankruptcy_lines(self, view: dict[str, Any]) -> list[Text | str]:
+    def bankruptcy_lines(self, view: dict[str, Any]) -> Lines:
         state = self.state
         p = view["player"]
         creditor = self.tr.account(view["creditor"])
-        lines: list[Text | str] = [
+        lines: Lines = [
             Text(self.tr("bankrupt.summary", player=p, creditor=creditor, debt=self.fmt(view["debt"]),
                          can=self.fmt(view["can_raise"])), "bold"),
             self.tr("bankrupt.cash", amount=self.fmt(view["cash"]), creditor=creditor),
@@ -509,23 +558,22 @@ class Flow:
         if view["buildings_value"]:
             lines.append(self.tr("bankrupt.buildings", amount=self.fmt(view["buildings_value"])))
         for e in view["effects"]:
-            if e["t"] == "owner":
-                name = state.edition.spaces[e["space"]].name
-                to = self.tr.account(e["new"] or BANK)
-                mark = " " + self.tr("deed.mortgaged_mark") if e["space"] in view["mortgaged"] else ""
+            if isinstance(e, Owner):
+                name = state.edition.spaces[e.space].name
+                to = self.tr.account(e.new or BANK)
+                mark = " " + self.tr("deed.mortgaged_mark") if e.space in view["mortgaged"] else ""
                 lines.append(Text(f"  {name}{mark} → {to}", "cyan"))
-            elif e["t"] == "jail_card":
-                deck = state.edition.decks[state.edition.cards[e["card"]].deck]
-                lines.append(Text("  " + self.tr("bankrupt.jail_card", deck=deck, to=self.tr.account(e["new"] or BANK)),
+            elif isinstance(e, JailCardHolder):
+                deck = state.edition.decks[state.edition.cards[e.card].deck]
+                lines.append(Text("  " + self.tr("bankrupt.jail_card", deck=deck, to=self.tr.account(e.new or BANK)),
                                   "cyan"))
         for e in view["effects"]:
-            if e["t"] == "pay":
-                lines.append(Text(f"  {self.tr.account(e['from'])} → {self.tr.account(e['to'])}  "
-                                  f"{self.fmt(e['amount'])}"))
+            if isinstance(e, Pay):
+                lines.append(Text(f"  {self.tr.account(e.src)} → {self.tr.account(e.dst)}  {self.fmt(e.amount)}"))
         lines.append(Text(self.tr.parts(view["parts"]), "italic"))
         return lines
 
-    async def flow_undo(self, cmd, title):
+    async def flow_undo(self, cmd: dict[str, Any], title: str) -> Entry | None:
         state = self.state
         if not state.history:
             self.app.show_message(self.tr("undo.nothing"), error=True)
@@ -533,15 +581,15 @@ class Flow:
         last = state.history[-1]
         if not cmd.get("reason"):
             cmd["reason"] = await self.ask_text(title, self.tr("undo.reason", action=self.tr.parts(last.parts)))
-        lines = [self.tr("undo.will_undo"), Text(self.tr.parts(last.parts), "bold"),
-                 self.tr("undo.reason_line", reason=cmd["reason"])]
+        lines: Lines = [self.tr("undo.will_undo"), Text(self.tr.parts(last.parts), "bold"),
+                        self.tr("undo.reason_line", reason=cmd["reason"])]
         if not await self.app.push_screen_wait(ConfirmScreen(title, lines)):
             raise Cancelled
         return self.app.commit(cmd)
 
-    async def flow_end_game(self, cmd, title):
+    async def flow_end_game(self, cmd: dict[str, Any], title: str) -> Entry | None:
         try:
-            lines, move = self.preview_lines(cmd)
+            lines, _move = self.preview_lines(cmd)
         except Refused as e:
             self.app.refuse(e)
             return None
@@ -552,9 +600,9 @@ class Flow:
             await self.app.push_screen_wait(InfoScreen(title, self.result_lines()))
         return entry
 
-    def result_lines(self) -> list[Text | str]:
+    def result_lines(self) -> Lines:
         result = self.state.result or {}
-        lines: list[Text | str] = []
+        lines: Lines = []
         winner = result.get("winner")
         if winner:
             lines.append(Text(self.tr("end.winner", player=winner), "bold green"))
@@ -564,11 +612,7 @@ class Flow:
             lines.append(f"  {p:<12} {self.fmt(v)}")
         return lines
 
-    async def flow_free_parking(self, cmd, title):
-        if "player" not in cmd:
-            cmd["player"] = await self.ask_player(title)
-        return await self.confirm_and_commit(cmd, title)
 
-
-def _not_street(space) -> None:
-    raise KeyError  # railroads and utilities take no buildings: not offered
+def _is_street(space: Space) -> bool:
+    """Railroads and utilities take no buildings: not offered."""
+    return space.kind == "street"

@@ -3,16 +3,36 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING, cast
 
 from textual.dom import DOMNode
 
-#: every action the banker can take: (op, key, palette/help label key)
-ACTIONS: list[tuple[str, str]] = [
-    ("salary", "s"), ("buy", "b"), ("auction", "a"), ("rent", "r"), ("tax", "t"), ("card", "c"),
-    ("jail_fine", "f"), ("jail_card", "j"), ("transfer", "x"), ("build", "h"), ("sell_building", "e"),
-    ("building_auction", "o"), ("mortgage", "m"), ("unmortgage", "l"), ("trade", "d"), ("debt", "w"),
-    ("bankrupt", "k"), ("undo", "u"), ("end_game", "g"), ("deal", "n"), ("free_parking", "p"),
-]
+from banker.rules.ops import OPS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .app import BankerApp
+
+#: the key of every action: each op (banker.rules.ops) and each of the console's own dialogs (a test keeps
+#: this in step with the ops); the label is the catalogs' ``action.<op>``
+KEYS: dict[str, str] = {
+    "salary": "s", "buy": "b", "auction": "a", "rent": "r", "tax": "t", "card": "c", "jail_fine": "f",
+    "jail_card": "j", "transfer": "x", "build": "h", "sell_building": "e", "building_auction": "o", "mortgage": "m",
+    "unmortgage": "l", "trade": "d", "debt": "w", "bankrupt": "k", "undo": "u", "end_game": "g", "deal": "n",
+    "free_parking": "p",
+}
+#: the console's own dialogs that are not ops, each listed after an op
+DIALOGS_AFTER = {"debt": "trade"}
+
+
+def _actions() -> list[tuple[str, str]]:
+    order = list(OPS)
+    for dialog, after in DIALOGS_AFTER.items():
+        order.insert(order.index(after) + 1, dialog)
+    return [(op, KEYS[op]) for op in order if op in KEYS]
+
+
+#: every action the banker can take, in the ops' order: (op, key)
+ACTIONS: list[tuple[str, str]] = _actions()
 
 
 def localize_bindings(node: DOMNode) -> None:
@@ -21,7 +41,7 @@ def localize_bindings(node: DOMNode) -> None:
     Bindings are declared in English in ``BINDINGS``; each screen calls this once, so the
     footer and the command palette speak the banker's language.
     """
-    tr = node.app.tr
+    tr = cast("BankerApp", node.app).tr
     table = node._bindings.key_to_bindings
     for key, bindings in table.items():
         table[key] = [replace(b, description=tr.get(f"key.{b.description.lower()}", b.description)) if b.description

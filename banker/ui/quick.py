@@ -5,6 +5,9 @@ players and spaces by unambiguous prefix, in the edition's own language; numbers
 and dice. A line that names everything becomes a complete command; a line that leaves
 something out comes back with the missing fields, so the app can open the same dialog with
 what was typed already filled in. Amounts are never typed when the engine computes them.
+
+Which word fills which key is derived from the op's fields (:mod:`banker.rules.ops`: their kind,
+keyword, condition and default), never listed here op by op; only the words are here.
 """
 
 from __future__ import annotations
@@ -13,9 +16,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from banker.rules import BANK, GameState
+from banker.rules import BANK, GameState, ops
+from banker.rules.ops import FieldSpec
 
-#: quick verb -> (dialog/op name, words that mean it)
+PROPERTY = ("street", "railroad", "utility")
+
+#: every op (banker.rules.ops.OPS) and console dialog (DIALOGS) -> the words that mean it (a test keeps them in step)
 VERBS: dict[str, tuple[str, ...]] = {
     "salary": ("salary", "go", "зарплата", "зарплатня"),
     "buy": ("buy", "купить", "купити"),
@@ -50,30 +56,6 @@ KEYWORDS = {
     "chance": ("chance", "шанс"),
     "chest": ("chest", "казна", "фонд"),
 }
-#: which slots each op fills from the line
-SLOTS: dict[str, tuple[str, ...]] = {
-    "salary": ("player",),
-    "buy": ("player", "space"),
-    "auction": ("space", "winner", "bid"),
-    "rent": ("space", "payer"),
-    "tax": ("space", "player", "choice"),
-    "card": ("player", "card"),
-    "jail_fine": ("player",),
-    "jail_card": ("player",),
-    "transfer": ("from", "to", "amount"),
-    "build": ("space",),
-    "sell_building": ("space",),
-    "mortgage": ("space",),
-    "unmortgage": ("space",),
-    "building_auction": ("space", "bid"),
-    "bankrupt": ("player",),
-    "undo": ("reason",),
-    "end_game": (),
-    "deal": ("player", "space"),
-    "free_parking": ("player",),
-    "trade": (),
-    "debt": ("player",),
-}
 
 
 @dataclass
@@ -86,7 +68,8 @@ class Parsed:
 
     @property
     def complete(self) -> bool:
-        return not self.missing and self.op not in ("trade", "debt")
+        """Everything is said: nothing is missing and the op needs no dialog of its own (a trade)."""
+        return not self.missing and not _has_dialog(self.op)
 
 
 #: the most digits a typed number may have (amounts are bounded by the engine far below)
@@ -125,12 +108,12 @@ def player_matches(state: GameState, word: str) -> list[str]:
     return [p for p in state.players if normalize(p).startswith(word)]
 
 
-#: the kinds of space each op can name
-SPACE_KINDS: dict[str, tuple[str, ...]] = {
-    "build": ("street",), "sell_building": ("street",), "building_auction": ("street",),
-    "tax": ("tax",),
+#: the kinds of space a field of each ``spaces`` (banker.rules.ops) names
+SPACE_KINDS: dict[str, tuple[str, ...]] = {"property": PROPERTY, "street": ("street",), "tax": ("tax",)}
+#: the console's own dialogs that are not commands, with the fields the line fills
+DIALOGS: dict[str, tuple[FieldSpec, ...]] = {
+    "debt": (FieldSpec(name="player", key="player", kind="player", doc="the debtor", required=True, shown_required=True),),
 }
-PROPERTY = ("street", "railroad", "utility")
 
 
 def space_matches(state: GameState, words: list[str], kinds: tuple[str, ...] | None = None) -> list[int]:
@@ -154,25 +137,39 @@ def _keyword(word: str) -> str | None:
     return None
 
 
+def _fields(op: str) -> tuple[FieldSpec, ...]:
+    return DIALOGS[op] if op in DIALOGS else ops.spec(op).fields
+
+
+def _has_dialog(op: str) -> bool:
+    return op in DIALOGS or any(f.kind == "trade-side" for f in _fields(op))
+
+
 def parse(state: GameState, line: str) -> Parsed:
-    """Parse one line; raises :class:`QuickError` with a sentence saying what is wrong."""
+    """Parse one line; raises :class:`QuickError` with a sentence saying what is wrong.
+
+    Which words fill which keys is derived from the op's fields (:mod:`banker.rules.ops`): players
+    fill its player keys in order, spaces its space key, numbers its amounts (and the dice on a
+    utility), keywords its flags and choices, the words after the amount its text."""
     raw = line.split()
     if not raw:
         raise QuickError("type an action, e.g. rent boardwalk bob")
     op = match_verb(raw[0])
     rest = raw[1:]
-    if op == "undo":
-        cmd = {"op": "undo", "reason": " ".join(rest)}
-        return Parsed(op, cmd, [] if rest else ["reason"])
-    kinds = SPACE_KINDS.get(op, PROPERTY)
-    if op == "card":
+    fields = _fields(op)
+    kinds = {f.kind for f in fields}
+    if [f.kind for f in fields] == ["text"]:  # the whole line is the text (undo's reason)
+        return _build(state, op, [], [], [], set(), rest)
+    space_kinds = next((SPACE_KINDS[f.spaces] for f in fields if f.kind == "space" and f.spaces), PROPERTY)
+    if "card" in kinds:
         # the player first, then words of the card's text
-        players = player_matches(state, rest[0]) if rest else []
-        who = players[:1] if len(players) == 1 else []
+        first = player_matches(state, rest[0]) if rest else []
+        who = first[:1] if len(first) == 1 else []
         words = rest[1:] if who else rest
         flags = {"passed"} if any(normalize(w) in KEYWORDS["passed"] for w in words) else set()
         words = [w for w in words if normalize(w) not in KEYWORDS["passed"]]
         return _build(state, op, who, [], [], flags, words)
+    choice_words = {v for f in fields if f.kind == "choice" for v in f.values}
     tokens = [normalize(t) for t in rest]
     numbers: list[int] = []
     players: list[str] = []
@@ -189,18 +186,18 @@ def parse(state: GameState, line: str) -> Parsed:
             spaces.append(int(tok[1:]))
             i += 1
             continue
-        if op == "transfer" and numbers:
-            text_words.append(rest[i])  # everything after the amount is the memo
+        if "text" in kinds and numbers:
+            text_words.append(rest[i])  # everything after the amount is the text (a transfer's memo)
             i += 1
             continue
-        if re.fullmatch(r"[0-9]+", tok) and not (op == "tax" and tok == "200"):
+        kw = _keyword(tok)
+        if re.fullmatch(r"[0-9]+", tok) and kw not in choice_words:  # "200" is the flat income tax, not an amount
             if len(tok) > MAX_DIGITS:  # the engine names the limit; this only keeps int() safe
                 raise QuickError(f"{tok[:12]}… has {len(tok)} digits: no amount at a table is that large")
             numbers.append(int(tok))
             i += 1
             continue
-        kw = _keyword(tok)
-        if kw == "bank" and op == "transfer":
+        if kw == "bank" and "account" in kinds:
             players.append(BANK)
             i += 1
             continue
@@ -213,7 +210,7 @@ def parse(state: GameState, line: str) -> Parsed:
         where: list[int] = []
         width = 0
         for j in range(len(tokens), i, -1):
-            found = space_matches(state, tokens[i:j], kinds)
+            found = space_matches(state, tokens[i:j], space_kinds)
             if len(found) == 1:
                 where, width = found, j - i
                 break
@@ -225,112 +222,84 @@ def parse(state: GameState, line: str) -> Parsed:
             spaces.append(where[0])
             i += width
         else:
-            options = who + [state.edition.spaces[p].name for p in space_matches(state, [tok], kinds)]
+            options = who + [state.edition.spaces[p].name for p in space_matches(state, [tok], space_kinds)]
             if options:
                 raise QuickError(f"{rest[i]!r} could be {', '.join(options[:6])}: type more letters")
             raise QuickError(f"{rest[i]!r} is neither a player nor a space on this board")
     return _build(state, op, players, spaces, numbers, keywords, text_words)
 
 
+def _space_of(state: GameState, cmd: dict[str, Any]) -> Any:
+    pos = cmd.get("space")
+    return state.edition.spaces[pos] if isinstance(pos, int) and 0 <= pos < len(state.edition.spaces) else None
+
+
 def _build(state: GameState, op: str, players: list[str], spaces: list[int], numbers: list[int],
            keywords: set[str], text_words: list[str]) -> Parsed:
+    """Fill the op's keys from what the line said, each by its kind, in the op's order; then the
+    deed's owner where the op defaults to it; then what is still missing."""
     cmd: dict[str, Any] = {"op": op}
-    missing: list[str] = []
-
-    def take_player(key: str) -> None:
-        if players:
-            cmd[key] = players.pop(0)
-        else:
-            missing.append(key)
-
-    def take_space() -> None:
-        if spaces:
-            cmd["space"] = spaces.pop(0)
-        else:
-            missing.append("space")
-
-    if op in ("salary", "jail_fine", "jail_card", "bankrupt", "free_parking", "debt"):
-        take_player("player")
-        if op == "salary" and "landed" in keywords:
-            cmd["landed"] = True
-        if op == "jail_card":
-            cmd["use"] = True
-            decks = {"chance", "chest"} & keywords
-            if len(decks) == 1:
-                cmd["card"] = decks.pop()
-    elif op in ("buy", "deal"):
-        take_player("player")
-        take_space()
-    elif op == "auction":
-        take_space()
-        take_player("winner")
-        if numbers:
-            cmd["bid"] = numbers.pop(0)
-        else:
-            missing.append("bid")
-    elif op == "rent":
-        take_space()
-        take_player("payer")
-        pos = cmd.get("space")
-        kind = state.edition.spaces[pos].kind if pos is not None else None
-        if "nearest" in keywords and kind in ("railroad", "utility"):
-            cmd["card"] = f"nearest-{kind}"
-        if kind == "utility":
-            if numbers:
-                cmd["dice"] = numbers.pop(0)
-            else:
-                missing.append("dice")
-    elif op == "tax":
-        if not spaces:
-            taxes = [s.position for s in state.edition.spaces if s.kind == "tax"]
-            if len(taxes) == 1:
-                spaces.append(taxes[0])
-        take_space()
-        take_player("player")
-        pos = cmd.get("space")
-        if pos is not None and state.edition.spaces[pos].tax_percent:
-            choice = {"flat", "percent"} & keywords
-            if len(choice) == 1:
-                cmd["choice"] = choice.pop()
-            else:
-                missing.append("choice")
-    elif op == "card":
-        take_player("player")
-        card = find_card(state, " ".join(text_words)) if text_words else None
-        if card:
-            cmd["card"] = card
-        else:
-            missing.append("card")
-        if "passed" in keywords:
-            cmd["passed_go"] = True
-    elif op == "transfer":
-        take_player("from")
-        take_player("to")
-        if numbers:
-            cmd["amount"] = numbers.pop(0)
-        else:
-            missing.append("amount")
-        cmd["memo"] = " ".join(text_words)
-    elif op in ("build", "sell_building", "mortgage", "unmortgage", "building_auction"):
-        take_space()
-        pos = cmd.get("space")
-        owner = state.lots[pos].owner if pos in state.lots else None
-        if players:
-            cmd["player"] = players.pop(0)
-        elif owner:
-            cmd["player"] = owner
-        else:
-            missing.append("player")
-        if op == "sell_building" and "all" in keywords:
-            cmd["all"] = True
-        if op == "building_auction":
-            if numbers:
-                cmd["bid"] = numbers.pop(0)
-            else:
-                missing.append("bid")
-    elif op == "end_game":
-        pass
+    if _has_dialog(op) and op not in DIALOGS:
+        return Parsed(op, cmd, [])  # a trade: its dialog asks for everything
+    fields = _fields(op)
+    for f in fields:
+        value = _take(state, f, cmd, players, spaces, numbers, keywords, text_words)
+        if value is not None:
+            cmd[f.key] = value
+    for f in fields:
+        if f.key in cmd or f.default is None:
+            continue
+        if f.default == "owner":  # a building or a mortgage: the deed's owner
+            space = _space_of(state, cmd)
+            owner = state.lots[space.position].owner if space is not None and space.position in state.lots else None
+            if owner:
+                cmd[f.key] = owner
+    if op in DIALOGS:
+        missing = [f.key for f in fields if f.key not in cmd]
+    else:
+        missing = ops.missing(state, cmd)
     return Parsed(op, cmd, missing)
+
+
+def _take(state: GameState, f: FieldSpec, cmd: dict[str, Any], players: list[str], spaces: list[int],
+          numbers: list[int], keywords: set[str], text_words: list[str]) -> Any:
+    """The value of ``f`` the line gives (taken from its pools), or None."""
+    kind = f.kind
+    if f.fill is not None:
+        return f.fill
+    if kind in ("player", "account"):
+        return players.pop(0) if players else None
+    if kind == "space":
+        if spaces:
+            return spaces.pop(0)
+        if f.default == "only":  # the board's only tax space, named before the player
+            return _take_only(state, f)
+        return None
+    if kind in ("amount", "dice"):
+        return numbers.pop(0) if numbers and ops.needed(state, cmd, f) else None
+    if kind == "text":
+        text = " ".join(text_words)
+        return text if text or not f.required else None
+    if kind == "flag":
+        return True if f.word in keywords else None
+    if kind == "choice":
+        chosen = [v for v in f.values if v in keywords]
+        return chosen[0] if len(chosen) == 1 and ops.needed(state, cmd, f) else None
+    if kind == "card-case":
+        space = _space_of(state, cmd)
+        value = f"nearest-{space.kind}" if f.word in keywords and space is not None else None
+        return value if value in f.values else None
+    if kind == "card":
+        return find_card(state, " ".join(text_words)) if text_words else None
+    if kind == "jail-card":
+        decks = [d for d in ("chance", "chest") if d in keywords]
+        return decks[0] if len(decks) == 1 else None
+    return None  # trade sides, lists of positions: the dialogs ask for them
+
+
+def _take_only(state: GameState, f: FieldSpec) -> int | None:
+    only = [s.position for s in state.edition.spaces if f.spaces and s.kind in SPACE_KINDS[f.spaces]]
+    return only[0] if len(only) == 1 else None
 
 
 def find_card(state: GameState, text: str) -> str | None:

@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from banker.rules.effects import Pay
 from banker.rules.legal import raise_cash_options
 
 from .dialogs import ConfirmScreen, Dialog
@@ -99,7 +100,7 @@ class RaiseCashScreen(Dialog):
     def paid_since(self, state) -> int:
         """What the debtor paid off its debt in the last move (a sale that covers the debt pays it at once)."""
         move = state.history[-1]
-        return sum(e["amount"] for e in move.effects if e["t"] == "pay" and e["from"] == self.player)
+        return sum(e.amount for e in move.effects if isinstance(e, Pay) and e.src == self.player)
 
     @on(OptionList.OptionSelected, "#debt-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:

@@ -18,8 +18,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Select, Static, TabbedContent, TabPane
 
+from banker.boards import game_from_setup
 from banker.ledger.export import why_text
-from banker.rules import game_from_setup
 from banker.rules.review import Review, review
 
 from ..keys import localize_bindings

@@ -134,7 +134,7 @@ class StartScreen(Screen):
         name = self.query_one("#name", Input).value.strip() or tr("start.default_name")
         setup = Setup(str(edition), str(variant), players, rules)
         try:  # the engine checks the setup (player count, names, variant) before any file is made
-            from banker.rules import game_from_setup
+            from banker.boards import game_from_setup
 
             setup = setup.for_new_game()  # a new game's names: no control characters, not the bank's words...
             check_text("new", "name", name)

@@ -1,0 +1,89 @@
+"""Accounts, names and texts: the words every command and setup is checked against.
+
+The bank and the Free Parking pot are accounts beside the players; a player may not take
+their names in any interface language. No name or text of a command may hold a control or
+invisible character, and each is bounded in length. This module is at the bottom of the
+engine (it imports nothing of it but the messages), so every other module may use it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from typing import Any
+
+from .errors import Refused
+from .messages import Msg, shown
+
+BANK = "bank"
+POT = "pot"  # the Free Parking pot (house rule)
+RESERVED = {BANK, POT}
+#: the longest player name a new game accepts, in characters: room for a first name and a
+#: patronymic or surname ("Александра Владимировна" is 23), short enough for the console's and
+#: the page's columns beside the cash
+NAME_LIMIT = 32
+#: what the bank and the pot are called in the log and on screen, in every interface language
+#: (the engine catalogs' "the-bank"/"the-pot", the console's bank.name/bank.pot; a test keeps this
+#: list in step with the catalogs): a new player may not take one of these names, compared as
+#: :func:`name_key` compares names.
+RESERVED_NAMES = frozenset({
+    "bank", "the bank", "pot", "the pot", "free parking pot", "the free parking pot",
+    "банк", "касса", "касса стоянки", "касса «бесплатная стоянка»", "каса", "каса «безкоштовне паркування»",
+})
+#: Unicode categories no name or text of a command may hold: controls (ESC, CR, LF, NUL, DEL, C1),
+#: format characters (zero-width spaces and joiners, bidi overrides), lone surrogates (bytes that
+#: were not UTF-8), and line / paragraph separators
+FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+#: the longest text a command or a setup may carry (a memo, an undo reason, a session's name...), in characters
+TEXT_LIMIT = 200
+
+
+def forbidden_char(text: str) -> str | None:
+    """The first character of ``text`` that no name or memo may hold, as ``U+XXXX``; else None."""
+    for ch in text:
+        if unicodedata.category(ch) in FORBIDDEN_CATEGORIES:
+            return f"U+{ord(ch):04X}"
+    return None
+
+
+def check_text(op: str, key: str, text: str) -> None:
+    """Refuse ``text`` (the field ``key`` of ``op``) if it is longer than :data:`TEXT_LIMIT` or holds a
+    control or invisible character (see :data:`FORBIDDEN_CATEGORIES`)."""
+    if len(text) > TEXT_LIMIT:
+        raise Refused("input", Msg("input.too-long", op=op, key=key, n=len(text), limit=TEXT_LIMIT))
+    bad = forbidden_char(text)
+    if bad:
+        raise Refused("input", Msg("input.control", op=op, key=key, char=bad))
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: NFKC-normalised, case-folded, spaces collapsed
+    ("Zoë" typed two ways, "ＡＮＮ" and "ann", "Ann  Lee" and "Ann Lee" are the same name)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def new_players(names: Iterable[Any]) -> tuple[str, ...]:
+    """The players of a new game by today's rules, NFC-normalised; :class:`Refused` says which
+    name is refused and why. Sessions already recorded keep their names (see ``Setup.for_new_game``)."""
+    players = list(names)  # how many: the edition's box decides (GameState checks it)
+    out: list[str] = []
+    seen: dict[str, str] = {}
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or name != name.strip():
+            raise Refused("players", Msg("setup.name", name=shown(name)))
+        bad = forbidden_char(name)
+        if bad:
+            raise Refused("players", Msg("setup.name-char", name=shown(name), char=bad))
+        name = unicodedata.normalize("NFC", name)
+        if len(name) > NAME_LIMIT:
+            raise Refused("players", Msg("setup.name-long", name=shown(name), n=len(name), limit=NAME_LIMIT))
+        key = name_key(name)
+        if key in RESERVED_NAMES or key.removeprefix("the ") in RESERVED_NAMES:
+            raise Refused("players", Msg("setup.reserved", name=repr(name)))
+        if key in seen:
+            if name.lower() == seen[key].lower():  # the same letters (once composed)
+                raise Refused("players", Msg("setup.same", name=repr(name)))
+            raise Refused("players", Msg("setup.same-as", name=repr(name), other=repr(seen[key])))
+        seen[key] = name
+        out.append(name)
+    return tuple(out)
