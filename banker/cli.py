@@ -229,11 +229,10 @@ def _table(rows: list[list[str]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
-def _account(name: str | None) -> str:
-    return {"bank": "the bank", "pot": "the pot"}.get(name or "", name or "")
-
-
 def render_state(session: SessionLog) -> str:
+    from banker.i18n import Translator
+
+    tr = Translator("en")  # the command line speaks English; the catalogs hold its words and plurals
     state = session.state
     data = state.to_json()
     fmt = state.edition.fmt
@@ -249,7 +248,7 @@ def render_state(session: SessionLog) -> str:
         p = data["players"][name]
         debt = "-"
         if p["debt"]:
-            debt = ", ".join(f"{fmt(c['amount'])} to {_account(c['creditor'])}" for c in p["debt"]["claims"])
+            debt = ", ".join(f"{fmt(c['amount'])} to {tr.account(c['creditor'])}" for c in p["debt"]["claims"])
         label = f"{name} (bankrupt)" if p["bankrupt"] else name
         rows.append([label, fmt(p["cash"]), debt, str(p["jail_cards"]), str(p["houses"]), str(p["hotels"]),
                      fmt(p["net_worth"])])
@@ -258,11 +257,11 @@ def render_state(session: SessionLog) -> str:
             lot = data["spaces"][str(pos)]
             notes = []
             if lot["hotel"]:
-                notes.append("hotel")
+                notes.append(tr("deed.hotel"))
             elif lot["houses"]:
-                notes.append(f"{lot['houses']} house" + ("s" if lot["houses"] > 1 else ""))
+                notes.append(tr("deed.houses", n=lot["houses"]))
             if lot["mortgaged"]:
-                notes.append("mortgaged")
+                notes.append(tr("deed.mortgaged"))
             marks.append(f"{pos:>2} {lot['name']}" + (f" [{', '.join(notes)}]" if notes else ""))
         deeds_of[name] = marks
     table = _table(rows)
@@ -279,7 +278,7 @@ def render_state(session: SessionLog) -> str:
         names = [data["spaces"][str(p)]["name"] for p in data["pending_auction"]]
         out.append(f"to auction: {', '.join(names)}")
     if data["bankruptcies"]:
-        out.append("bankrupt: " + ", ".join(f"{b['player']} (to {_account(b['creditor'])})"
+        out.append("bankrupt: " + ", ".join(f"{b['player']} (to {tr.account(b['creditor'])})"
                                             for b in data["bankruptcies"]))
     result = data["result"]
     if result is None:
