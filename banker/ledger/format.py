@@ -120,8 +120,13 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
         return self.command.get("op") == "undo"
 
     def to_json(self) -> dict[str, Any]:
-        """The entry as stored: a JSON object, its keys in their stored order."""
-        out: dict[str, Any] = msgspec.to_builtins(self)
+        """The entry as stored: a JSON object, its keys in their stored order (its values are the
+        entry's own, not copies: read them, do not change them)."""
+        out = msgspec.structs.asdict(self)
+        if self.parts is msgspec.UNSET:
+            del out["parts"]
+        if self.sum is msgspec.UNSET:
+            del out["sum"]
         return out
 
     def sealed(self, prev: int) -> tuple[Entry, int]:
@@ -133,20 +138,24 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 
     # -- read as a mapping -------------------------------------------------------------
     def __getitem__(self, key: str) -> Any:
-        if key in self.__struct_fields__:
+        if key in _FIELDS:
             value = getattr(self, key)
             if value is not msgspec.UNSET:
                 return value
         raise KeyError(key)
 
     def get(self, key: str, default: Any = None) -> Any:
-        try:
-            return self[key]
-        except KeyError:
-            return default
+        if key in _FIELDS:
+            value = getattr(self, key)
+            if value is not msgspec.UNSET:
+                return value
+        return default
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and key in self.__struct_fields__ and getattr(self, key) is not msgspec.UNSET
+        return isinstance(key, str) and key in _FIELDS and getattr(self, key) is not msgspec.UNSET
+
+
+_FIELDS = frozenset(Entry.__struct_fields__)
 
 
 _MINIMAL: dict[str, Any] = {"seq": 1, "ts": "", "command": {}, "effects": [], "text": "", "info": {}, "undoes": None}
@@ -275,11 +284,21 @@ def _not_session(path: Path, why: str) -> SessionError:
     return SessionError(f"{path} is not a banker session ({why}); it was left untouched")
 
 
-def _parse_file(path: Path, raw: bytes) -> tuple[dict[str, Any], Setup, list[dict[str, Any]]]:
+def _decode(raw: bytes) -> tuple[Any, bool]:
+    """A session file's JSON, and whether it was strict JSON (see :func:`checksum.has_entry_sum`):
+    msgspec's decoder first (several times faster), else ``json.loads``, whose errors say what
+    is wrong (and which reads what msgspec refuses: NaN, a lone surrogate, UTF-16...)."""
+    try:
+        return msgspec.json.decode(raw), True
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return json.loads(raw), False
+
+
+def _parse_file(path: Path, raw: bytes) -> tuple[dict[str, Any], Setup, list[dict[str, Any]], bool]:
     if not raw.strip():
         raise _not_session(path, "the file is empty")
     try:
-        data = json.loads(raw)
+        data, strict = _decode(raw)
     except UnicodeDecodeError:
         raise _not_session(path, "not UTF-8 text") from None
     except ValueError as e:
@@ -317,13 +336,13 @@ def _parse_file(path: Path, raw: bytes) -> tuple[dict[str, Any], Setup, list[dic
         missing = next(i for i in range(1, len(ids) + 2) if i not in present)
         raise SessionError(f"{path}: entry {missing} is missing (entries must run 1..n without gaps); "
                            "the file was left untouched")
-    return doc, setup, [entries_table[str(i)] for i in ids]
+    return doc, setup, [entries_table[str(i)] for i in ids], strict
 
 
 CHANGED = "is not what its checksum was made over"
 
 
-def _verify_file(doc: dict[str, Any], records: list[dict[str, Any]], damage: list[Damage]) -> int:
+def _verify_file(doc: dict[str, Any], records: list[dict[str, Any]], damage: list[Damage], strict_json: bool) -> int:
     """Check a version 2 FILE's checksums over its stored entries (as read, every key counted),
     noting each finding in ``damage``; returns the chained sum after its last entry."""
     setup_ok = checksum.parse(doc.get(checksum.SUM)) == _doc_sum(doc)
@@ -332,7 +351,7 @@ def _verify_file(doc: dict[str, Any], records: list[dict[str, Any]], damage: lis
                                       "it was changed after it was written"))
     prev = checksum.seed(doc.get("id"))
     for record in records:
-        prev = verify_entry(record, prev, damage)
+        prev = verify_entry(record, prev, damage, strict_json=strict_json)
     seal = doc.get(checksum.CHECKPOINT)
     if setup_ok and isinstance(seal, dict):
         held = seal.get("entries")
@@ -354,9 +373,12 @@ def _doc_sum(doc: dict[str, Any]) -> int | None:
         return None
 
 
-def verify_entry(record: dict[str, Any], prev: int, damage: list[Damage], where: str = "") -> int:
+def verify_entry(record: dict[str, Any], prev: int, damage: list[Damage], where: str = "", *,
+                 strict_json: bool = False) -> int:
     """Check one stored entry's chained sum; returns the sum the next entry chains on."""
     stored = checksum.parse(record.get(checksum.SUM))
+    if stored is not None and checksum.has_entry_sum(record, prev, stored, strict_json=strict_json):
+        return stored
     computed: int | None
     try:
         computed = checksum.entry_sum(record, prev)
@@ -452,11 +474,11 @@ def load(path: Path) -> Loaded:
         raise SessionError(f"{path} is a folder, not a session file") from None
     except OSError as e:
         raise SessionError(f"cannot read {path}: {e.strerror}") from None
-    doc, setup, records = _parse_file(path, raw)
+    doc, setup, records, strict = _parse_file(path, raw)
     entries = to_entries(str(path), records, 1)
     damage: list[Damage] = []
     sealed = doc["version"] >= 2
-    last_sum = _verify_file(doc, records, damage) if sealed else None
+    last_sum = _verify_file(doc, records, damage, strict) if sealed else None
     file_seq = len(entries)
     journal = None
     header_end = 0

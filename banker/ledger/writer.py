@@ -22,6 +22,7 @@ from banker.rules.messages import Msg
 from banker.rules.parse import check_command
 from banker.rules.state import check_text
 
+from . import checksum
 from .check import builtins, damage_message, inverses, text_of, undo_parts
 from .format import (
     FORMAT,
@@ -272,8 +273,10 @@ class SessionWriter(SessionLog):
         assert last is not None  # a writer's file is sealed (a version 1 file is upgraded on open)
         try:
             stored = json.loads(encode_payload(draft.to_json()))  # the entry exactly as stored (tuples become lists)
-            entry, chained = msgspec.convert(stored, Entry).sealed(last)
-            body = encode_payload(entry.to_json())
+            chained = checksum.entry_sum(stored, last)
+            stored[checksum.SUM] = checksum.fmt(chained)
+            entry = msgspec.convert(stored, Entry)
+            body = encode_payload(stored)
         except (TypeError, ValueError, RecursionError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
             take_back()
             raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded") from None
@@ -297,6 +300,7 @@ class SessionWriter(SessionLog):
         self.entries.append(entry)
         return entry
 
+    @no_gc  # the whole document is built at once: many small containers, none of them cyclic garbage
     def checkpoint(self, force: bool = False) -> None:
         """Fold the journal into FILE (atomic rewrite) and empty the journal.
 
