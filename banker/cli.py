@@ -343,8 +343,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
         print(json.dumps(cards, indent=2, ensure_ascii=False))
         return EXIT_OK
     rows = [["ID", "DECK", "TEXT", "EFFECT"]]
-    for c in cards:
-        rows.append([c["id"], c["deck_name"], c["text"], json.dumps(c["effect"], ensure_ascii=False)])
+    for card in edition.cards.values():
+        rows.append([card.id, edition.decks[card.deck], card.text, json.dumps(dict(card.effect), ensure_ascii=False)])
     print("\n".join(_table(rows)))
     return EXIT_OK
 
@@ -376,8 +376,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
         print(f"{read.path}: no damage found; nothing to repair")
         return EXIT_OK
     print(f"{read.path} is damaged:")
-    for line in damage_lines(read.damage, read.setup, read.entries):
-        print(f"  {line}")
+    for text in damage_lines(read.damage, read.setup, read.entries):
+        print(f"  {text}")
     line = next((d for d in read.damage if d.kind == "journal-line"), None)
     changes = [d for d in read.damage if d.kind != "journal-line"]
     if changes and not args.accept_changes:
@@ -608,7 +608,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         return _run_app(None, args.lang)
     try:
-        return args.func(args)
+        code: int = args.func(args)
+        return code
     except (SessionError, Refused, BoardError, CliError) as e:
         _say_error(f"banker {args.command}: {e}")
         return EXIT_REFUSED

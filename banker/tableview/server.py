@@ -168,18 +168,18 @@ class TableSource:
         with self._lock:
             error = None
             try:
-                new = self.session.refresh()
+                changed = bool(self.session.refresh())
             except SessionError as e:  # the file was replaced or damaged: start again from it
-                new = []
+                changed = False
                 try:
                     session = SessionReader.open(self.path)
                 except SessionError as e2:
                     error = str(e2)
                 else:
                     self.session.close()
-                    self.session, new = session, [None]
+                    self.session, changed = session, True
                     log.info("reopened %s: %s", self.path, e)
-            if new or error != self.error:
+            if changed or error != self.error:
                 self.error = error
                 self._build()
                 return True
