@@ -26,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import NoReturn
 
-from banker.ledger import Session, SessionError, lock_holder, read_session, read_session_doc
+from banker.ledger import Session, SessionError, SessionLog, lock_holder, read_session, read_session_doc
 from banker.ledger import repair as repair_session
 from banker.ledger.lock import describe_holder
 from banker.rules import BoardError, HouseRules, Refused, Setup
@@ -215,7 +215,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
                 _say_error(f"line {n}: not a command: its JSON is nested too deep")
                 return EXIT_REFUSED
             last = n
-            failed = _write_line(_terminal_safe(entry["text"]))
+            failed = _write_line(_terminal_safe(entry.text))
             if failed:
                 _say_error(f"banker apply: stopped after line {last}, which is applied and recorded, because "
                            f"{failed}; the lines after it were not applied")
@@ -229,11 +229,10 @@ def _table(rows: list[list[str]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
-def _account(name: str | None) -> str:
-    return {"bank": "the bank", "pot": "the pot"}.get(name or "", name or "")
+def render_state(session: SessionLog) -> str:
+    from banker.i18n import Translator
 
-
-def render_state(session: Session) -> str:
+    tr = Translator("en")  # the command line speaks English; the catalogs hold its words and plurals
     state = session.state
     data = state.to_json()
     fmt = state.edition.fmt
@@ -249,7 +248,7 @@ def render_state(session: Session) -> str:
         p = data["players"][name]
         debt = "-"
         if p["debt"]:
-            debt = ", ".join(f"{fmt(c['amount'])} to {_account(c['creditor'])}" for c in p["debt"]["claims"])
+            debt = ", ".join(f"{fmt(c['amount'])} to {tr.account(c['creditor'])}" for c in p["debt"]["claims"])
         label = f"{name} (bankrupt)" if p["bankrupt"] else name
         rows.append([label, fmt(p["cash"]), debt, str(p["jail_cards"]), str(p["houses"]), str(p["hotels"]),
                      fmt(p["net_worth"])])
@@ -258,11 +257,11 @@ def render_state(session: Session) -> str:
             lot = data["spaces"][str(pos)]
             notes = []
             if lot["hotel"]:
-                notes.append("hotel")
+                notes.append(tr("deed.hotel"))
             elif lot["houses"]:
-                notes.append(f"{lot['houses']} house" + ("s" if lot["houses"] > 1 else ""))
+                notes.append(tr("deed.houses", n=lot["houses"]))
             if lot["mortgaged"]:
-                notes.append("mortgaged")
+                notes.append(tr("deed.mortgaged"))
             marks.append(f"{pos:>2} {lot['name']}" + (f" [{', '.join(notes)}]" if notes else ""))
         deeds_of[name] = marks
     table = _table(rows)
@@ -279,7 +278,7 @@ def render_state(session: Session) -> str:
         names = [data["spaces"][str(p)]["name"] for p in data["pending_auction"]]
         out.append(f"to auction: {', '.join(names)}")
     if data["bankruptcies"]:
-        out.append("bankrupt: " + ", ".join(f"{b['player']} (to {_account(b['creditor'])})"
+        out.append("bankrupt: " + ", ".join(f"{b['player']} (to {tr.account(b['creditor'])})"
                                             for b in data["bankruptcies"]))
     result = data["result"]
     if result is None:
@@ -321,13 +320,13 @@ def cmd_log(args: argparse.Namespace) -> int:
     entries = read.entries
     if args.json:
         for entry in entries:
-            print(_terminal_safe(json.dumps(entry, ensure_ascii=False)))
+            print(_terminal_safe(json.dumps(entry.to_json(), ensure_ascii=False)))
         return EXIT_OK
-    undone_by = {e["undoes"]: e["seq"] for e in entries if e.get("undoes") is not None}
+    undone_by = {e.undoes: e.seq for e in entries if e.undoes is not None}
     width = len(str(len(entries))) if entries else 1
     for e in entries:
-        mark = f"[undone by {undone_by[e['seq']]}] " if e["seq"] in undone_by else ""
-        print(f"{e['seq']:>{width}}  {_local_time(e['ts'])}  {mark}{_terminal_safe(e['text'])}")
+        mark = f"[undone by {undone_by[e.seq]}] " if e.seq in undone_by else ""
+        print(f"{e.seq:>{width}}  {_local_time(e.ts)}  {mark}{_terminal_safe(e.text)}")
     if not entries:
         print(f"{args.file}: no actions yet", file=sys.stderr)
     return EXIT_OK
@@ -344,8 +343,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
         print(json.dumps(cards, indent=2, ensure_ascii=False))
         return EXIT_OK
     rows = [["ID", "DECK", "TEXT", "EFFECT"]]
-    for c in cards:
-        rows.append([c["id"], c["deck_name"], c["text"], json.dumps(c["effect"], ensure_ascii=False)])
+    for card in edition.cards.values():
+        rows.append([card.id, edition.decks[card.deck], card.text, json.dumps(dict(card.effect), ensure_ascii=False)])
     print("\n".join(_table(rows)))
     return EXIT_OK
 
@@ -370,15 +369,15 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
-    from banker.ledger.session import damage_lines
+    from banker.ledger.check import damage_lines
 
     read = read_session(args.file)
     if not read.damage:
         print(f"{read.path}: no damage found; nothing to repair")
         return EXIT_OK
     print(f"{read.path} is damaged:")
-    for line in damage_lines(read.path, read.damage, read.setup, read.entries):
-        print(f"  {line}")
+    for text in damage_lines(read.damage, read.setup, read.entries):
+        print(f"  {text}")
     line = next((d for d in read.damage if d.kind == "journal-line"), None)
     changes = [d for d in read.damage if d.kind != "journal-line"]
     if changes and not args.accept_changes:
@@ -449,8 +448,9 @@ def export_targets(session: Path, out: str | None, suffixes: Iterable[str]) -> l
 
 def cmd_export(args: argparse.Namespace) -> int:
     from banker.i18n import Translator, detect_lang
-    from banker.ledger.export import export, load_review
     from banker.ledger.output import OutputError, OutputExists, OutputProtected, session_files, write_new_files
+    from banker.ledger.review import load_review
+    from banker.report.export import export
 
     path = Path(args.file)
     files = export(load_review(path), args.format, Translator(getattr(args, "lang", None) or detect_lang()))
@@ -478,9 +478,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from banker.ledger.audit import audit
+    from banker.report.audit import audit_lines
 
     report = audit(Path(args.file))
-    for line in report.lines():
+    for line in audit_lines(report):
         print(line)
     return EXIT_OK if report.ok else EXIT_REFUSED
 
@@ -607,7 +608,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         return _run_app(None, args.lang)
     try:
-        return args.func(args)
+        code: int = args.func(args)
+        return code
     except (SessionError, Refused, BoardError, CliError) as e:
         _say_error(f"banker {args.command}: {e}")
         return EXIT_REFUSED

@@ -4,9 +4,10 @@ Records N actions (default 1000, 5000, 20000) into a fresh session through
 ``Session.apply`` -- a realistic mix of salaries, purchases, rents, building, selling,
 mortgages, transfers, cards, taxes and an undo now and then, every one legal -- and
 reports the cost per action (median and p99) in the first and last 10% of the game,
-the checkpoint time, and the time to open the session cold (FILE + journal) and
-after the checkpoint. For comparison it measures TinyDB's default JSONStorage, which
-rewrites the whole file on every insert.
+the checkpoint time, the time to open the session cold (FILE + journal) and after the
+checkpoint (both rebuild the state from the recorded effects), and the rules engine's check
+of the whole log (``replay_check``, which the console runs in the background). For comparison
+it measures TinyDB's default JSONStorage, which rewrites the whole file on every insert.
 
     python bench/record.py [--sizes 1000,5000,20000] [--dir /some/disk]
 
@@ -173,6 +174,10 @@ def record(folder: Path, n: int, seed: int) -> dict:
     warm = Session.open(path, readonly=True)  # everything in FILE
     open_warm = time.perf_counter() - t0
     assert warm.state.to_json() == expected == session.state.to_json()
+
+    t0 = time.perf_counter()
+    assert warm.replay_check() == []  # the rules engine's check (the console runs it in the background)
+    check = time.perf_counter() - t0
     session.close()
 
     t0 = time.perf_counter()
@@ -189,11 +194,12 @@ def record(folder: Path, n: int, seed: int) -> dict:
         "open_cold": open_cold * 1000,
         "open_warm": open_warm * 1000,
         "open_writer": open_writer * 1000,
+        "check": check * 1000,
         "file_mb": path.stat().st_size / 1e6,
         "journal_mb": journal_bytes / 1e6,
         "refused": refused,
         "kinds": kinds,
-        "undos": sum(1 for e in writer.entries if e["undoes"] is not None),
+        "undos": sum(1 for e in writer.entries if e.undoes is not None),
     }
 
 
@@ -225,19 +231,19 @@ def main() -> int:
     with tempfile.TemporaryDirectory(dir=args.dir, prefix="banker-bench-") as tmp:
         folder = Path(tmp)
         results = [record(folder, n, args.seed + n) for n in sizes]
-        docs = Session.open(folder / f"bench-{sizes[0]}.json", readonly=True).entries
+        docs = [e.to_json() for e in Session.open(folder / f"bench-{sizes[0]}.json", readonly=True).entries]
         baseline = [(size, *tinydb_insert(folder, docs, size, samples)) for size, samples in
                     ((1000, 100), (5000, 30), (20000, 10))]
     print(f"## Session log: cost per recorded action ({platform.system()} {platform.machine()}, "
           f"Python {platform.python_version()}, sessions on {args.dir or tempfile.gettempdir()})")
     print()
     print("| actions | first 10%: median / p99 ms | last 10%: median / p99 ms | checkpoint ms | "
-          "open FILE+journal ms | open after checkpoint ms | FILE MB |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+          "open FILE+journal ms | open after checkpoint ms | engine check ms | FILE MB |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
         print(f"| {r['n']:,} | {r['first_median']:.2f} / {r['first_p99']:.2f} | {r['last_median']:.2f} / "
               f"{r['last_p99']:.2f} | {r['checkpoint']:.0f} | {r['open_cold']:.0f} | {r['open_warm']:.0f} | "
-              f"{r['file_mb']:.1f} |")
+              f"{r['check']:.0f} | {r['file_mb']:.1f} |")
     print()
     mix = results[-1]["kinds"]
     print(f"Mix of the {results[-1]['n']:,}-action game: " + ", ".join(f"{k} {v}" for k, v in sorted(

@@ -150,7 +150,7 @@ def markers_for(path: Path) -> list[str]:
         marks = list(session.state.players)
         if session.entries:
             last = session.entries[-1]
-            marks.append(f"{last['seq']:>4} " + tr.parts(last["parts"])[:12])
+            marks.append(f"{last.seq:>4} " + tr.parts(last.parts or [])[:12])
         else:
             marks.append(tr("log.empty"))
     return marks
@@ -161,7 +161,7 @@ def review_markers_for(path: Path) -> list[str]:
     tr = Translator("en")
     with Session.open(path, readonly=True) as session:
         last = session.entries[-1]
-        return [f"{len(session.entries)} entries (read-only)", tr.parts(last["parts"])[:12]]
+        return [f"{len(session.entries)} entries (read-only)", tr.parts(last.parts or [])[:12]]
 
 
 def start_to_frame(sessions: dict[str, Path], runs: int, reviews: dict[str, Path]) -> list[tuple[str, list[dict]]]:
@@ -275,8 +275,8 @@ async def action_latency(path: Path, actions: int, think: float, warmup: int = 2
                 while drawn is None:
                     if marker is None and len(session.entries) > before:  # (a) durable: apply has returned
                         entry = session.entries[-1]
-                        assert entry["seq"] == before + 1 and entry["command"]["player"] == player, entry
-                        marker = f"{entry['seq']:>4} " + app.tr.parts(entry["parts"])[:12]  # its line in #log
+                        assert entry.seq == before + 1 and entry.command["player"] == player, entry
+                        marker = f"{entry.seq:>4} " + app.tr.parts(entry.parts or [])[:12]  # its line in #log
                     if marker is not None:  # (b) a frame of the table (dialog gone) showing that line
                         for when, screen, out in stamps.frames[seen:]:
                             if screen is table and marker in ANSI.sub("", out):

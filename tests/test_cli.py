@@ -89,6 +89,35 @@ def test_new_apply_state_log(capsys, tmp_path, session_path):
     assert [json.loads(line)["seq"] for line in out.splitlines()] == [1, 2, 3, 4, 5, 6]
 
 
+def test_state_says_accounts_and_plurals_in_the_catalogs_words(capsys, tmp_path, session_path, monkeypatch):
+    """`banker state` words the bank, the pot and "1 house / 2 houses" through the catalogs
+    (Translator.account, plural forms), not with English plurals made by hand."""
+    import banker.cli as cli
+    from banker.i18n import Translator
+
+    new_session(capsys, session_path)
+    script = write_script(tmp_path, "\n".join(json.dumps(c) for c in [
+        {"op": "buy", "player": "Ann", "space": 1}, {"op": "buy", "player": "Ann", "space": 3},
+        {"op": "build", "player": "Ann", "space": 1}, {"op": "build", "player": "Ann", "space": 3},
+        {"op": "build", "player": "Ann", "space": 1},
+        {"op": "transfer", "from": "Cid", "to": "bank", "amount": 1500},
+        {"op": "tax", "player": "Cid", "space": 4, "choice": "flat"}]))
+    assert run(capsys, "apply", str(session_path), str(script))[0] == 0
+    code, out, err = run(capsys, "state", str(session_path))
+    assert code == 0, err
+    assert "1 Mediterranean Avenue [2 houses]" in out and "3 Baltic Avenue [1 house]" in out
+    assert "$200 to Bank" in out  # the bank as the console says it
+    assert not hasattr(cli, "_account")
+    real = Translator.__call__
+
+    def marked(self, key, **params):
+        return f"<{real(self, key, **params)}>" if key in ("deed.houses", "bank.name") else real(self, key, **params)
+
+    monkeypatch.setattr(Translator, "__call__", marked)
+    out = run(capsys, "state", str(session_path))[1]
+    assert "[<2 houses>]" in out and "[<1 house>]" in out and "$200 to <Bank>" in out
+
+
 def test_apply_reads_standard_input(capsys, monkeypatch, session_path):
     new_session(capsys, session_path)
     monkeypatch.setattr(sys, "stdin", io.StringIO('{"op": "salary", "player": "Cid"}\n\n{"op": "jail_fine", "player": "Cid"}\n'))

@@ -1,4 +1,4 @@
-"""The session log (banker.ledger): replay, undo, refusals, recovery, locking, readers."""
+"""The session log (banker.ledger): opening from the log, undo, refusals, recovery, locking, readers."""
 
 from __future__ import annotations
 
@@ -14,21 +14,24 @@ from pathlib import Path
 import pytest
 from tinydb import TinyDB
 
-import banker.ledger.session as ledger_session
-from banker.boards import game_from_setup
+import banker.ledger.writer as ledger_writer
 from banker.ledger import (
     AtomicJSONStorage,
+    Entry,
     Session,
     SessionError,
-    _engine_shim,
+    SessionReader,
+    SessionWriter,
     default_session_dir,
     journal_path,
     lock_holder,
     read_entries,
     recent_sessions,
 )
+from banker.ledger.check import replay_check
 from banker.ledger.journal import header_line
-from banker.rules import HouseRules, Refused, Setup
+from banker.boards import game_from_setup
+from banker.rules import GameState, HouseRules, Refused, Setup
 
 from .ledger_helpers import edit_file
 
@@ -81,13 +84,20 @@ def play(path: Path, commands=GAME, setup: Setup = SETUP) -> Session:
 
 
 def fresh_state(commands, setup: Setup = SETUP):
-    """The state the engine reaches on its own, without any log."""
+    """The state the engine reaches on its own, without any log (an undo pops the last move)."""
     state = game_from_setup(setup)
     for cmd in commands:
-        if cmd["op"] == "undo":  # the session log's undo: the engine pops (issue #10)
+        if cmd["op"] == "undo":
             state.pop()
         else:
             state.push(cmd)
+    return state
+
+
+def engine_replay(session) -> GameState:
+    """The session's log recomputed by the rules engine (the check): it must find nothing."""
+    findings, state = replay_check(session.path, session.setup, session.entries)
+    assert findings == []
     return state
 
 
@@ -114,7 +124,7 @@ def test_reopen_reproduces_the_state_exactly_from_the_journal_and_after_checkpoi
     reader = Session.open(session_path, readonly=True)  # FILE + journal
     assert reader.state.to_json() == expected
     assert reader.entries == entries
-    assert reader.divergent == []
+    assert reader.replay_check() == [] and reader.divergent == []
 
     session.close()  # checkpoint
     assert len(journal_lines(session_path)) == 1
@@ -240,7 +250,7 @@ def test_a_failed_write_takes_the_action_back(session_path, file_bytes, monkeypa
             os.write(fd, data[:7])  # a partial line, then the error
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-        monkeypatch.setattr(ledger_session, "write_all", disk_full)
+        monkeypatch.setattr(ledger_writer, "write_all", disk_full)
         for cmd in ({"op": "salary", "player": "Cid"}, {"op": "undo", "reason": "x"}):
             with pytest.raises(SessionError, match="No space left on device.*nothing was recorded"):
                 s.apply(cmd)
@@ -368,8 +378,6 @@ DAMAGED = {
     "damaged entry in FILE": (lambda p: _edit_file(p, lambda d: d["entries"]["1"].pop("effects")), "entry 1 is damaged"),
     "unknown edition": (lambda p: _edit_file(p, lambda d: d["session"]["1"].update(edition="atlantis")),
                         "unknown edition"),
-    "a command that no longer replays": (
-        lambda p: _edit_file(p, lambda d: d["entries"]["2"]["command"].update(player="Zed")), "entry 2"),
 }
 
 
@@ -398,7 +406,7 @@ def test_a_damaged_session_is_refused_and_left_untouched(session_path, file_byte
     with Session.create(session_path, SETUP) as s:
         s.apply(GAME[0])
         s.apply(GAME[1])
-    if "FILE" in case or "edition" in case or "replays" in case:
+    if "FILE" in case or "edition" in case:
         pass  # the entries are in FILE after the checkpoint on close
     else:  # the entries stay in the journal
         s = Session.open(session_path)
@@ -475,13 +483,18 @@ def test_a_writer_in_another_process_is_named_and_its_death_frees_the_session(se
         assert s.apply({"op": "salary", "player": "Ann"})["seq"] == 1
 
 
-def test_read_only_sessions_cannot_write(session_path):
+def test_read_only_sessions_cannot_write(session_path, file_bytes):
+    """A reader is a class of its own, without a way to record anything (no mode flag to forget)."""
     Session.create(session_path, SETUP).close()
+    before = file_bytes(session_path)
     with Session.open(session_path, readonly=True) as r:
-        with pytest.raises(SessionError, match="read-only"):
-            r.apply({"op": "salary", "player": "Ann"})
-        with pytest.raises(SessionError, match="read-only"):
-            r.checkpoint()
+        assert isinstance(r, SessionReader) and r.readonly
+        assert not any(hasattr(r, name) for name in ("apply", "undo", "checkpoint"))
+        assert lock_holder(session_path) is None
+    with Session.open(session_path) as w:
+        assert isinstance(w, SessionWriter) and not w.readonly and not hasattr(w, "refresh")
+    assert SessionReader.open(session_path).entries == []
+    assert file_bytes(session_path) == before
 
 
 def test_close_is_idempotent_and_a_closed_session_refuses_actions(session_path):
@@ -559,12 +572,21 @@ def test_read_entries_reads_without_replaying(session_path):
     assert entries[0]["text"] == "Ann buys Park Place for $350"
 
 
-def test_a_replay_that_disagrees_with_the_logged_effects_is_reported(session_path):
+def test_a_replay_that_disagrees_with_the_logged_effects_is_reported_and_the_figures_stay(session_path):
+    """An entry whose effects the rules compute differently today (here: written so by hand, its
+    checksums made anew, as another engine version would have): the session opens with the
+    figures recorded, and the check names the entry and the difference."""
     play(session_path, GAME[:3]).close()
     _edit_file(session_path, lambda d: d["entries"]["2"]["effects"][0].update(amount=399))
-    with Session.open(session_path, readonly=True) as r:
-        assert r.divergent == [2]
-        assert r.state.cash["Ann"] == 1500 - 350 - 400 - 200  # the engine's replay wins
+    for readonly in (True, False):
+        with Session.open(session_path, readonly=readonly) as s:
+            assert s.state.cash["Ann"] == 1500 - 350 - 399 - 200  # what the log says, never silently changed
+            assert s.divergent == []  # nothing checked yet
+            [finding] = s.replay_check()
+            assert (finding.seq, finding.kind) == (2, "effects")
+            assert finding.logged[0]["amount"] == 399 and finding.computed[0]["amount"] == 400
+            assert s.divergent == [2] and s.findings == [finding]
+            assert s.state.cash["Ann"] == 1500 - 350 - 399 - 200  # the check changes nothing
 
 
 # --------------------------------------------------------------------------- TinyDB
@@ -665,42 +687,44 @@ def _random_game(path: Path, edition: str, seed: int, n: int = 300) -> None:
 @pytest.mark.parametrize("edition", ["classic-us", "uk", "ru", "kyiv"])
 def test_opening_from_the_logged_effects_gives_the_engines_state(session_path, edition):
     _random_game(session_path, edition, seed=len(edition))
-    with Session.open(session_path, readonly=True) as replayed, \
-            Session.open(session_path, readonly=True, trust_effects=True) as restored:
-        assert len(restored.entries) == len(replayed.entries) > 100
-        assert restored.state.to_json() == replayed.state.to_json()
+    with Session.open(session_path, readonly=True) as restored:
+        replayed = engine_replay(restored)  # the rules recompute every command: nothing found
+        assert len(restored.entries) > 100
+        assert restored.state.to_json() == replayed.to_json()
         assert [(m.command, m.effects) for m in restored.state.history] == \
-               [(m.command, m.effects) for m in replayed.state.history]
-        # the seqs of the standing moves (the log's, kept beside the engine: t10-core's temporary shim)
-        depth = range(len(restored.state.history))
-        assert [_engine_shim.seq_of(restored.state, i) for i in depth] == \
-               [_engine_shim.seq_of(replayed.state, i) for i in depth]
-        state, divergent = restored.replay_check()
-        assert divergent == [] and state.to_json() == replayed.state.to_json()
+               [(m.command, m.effects) for m in replayed.history]
+        standing = [e.seq for e in restored.entries if not e.is_undo]
+        for e in restored.entries:  # the log's own account of what stands
+            if e.is_undo:
+                standing.remove(e.undoes)
+        assert list(restored.standing) == standing and len(standing) == len(restored.state.history)
     # and the session goes on the same way: two undos and a new action
-    with Session.open(session_path, trust_effects=True) as writer:
+    with Session.open(session_path) as writer:
         a = writer.apply({"op": "undo", "reason": "again"})
         b = writer.apply({"op": "undo", "reason": "and again"})
         c = writer.apply({"op": "salary", "player": "Ann"})
+        assert (a.undoes, b.undoes) == (standing[-1], standing[-2])
         after = writer.state.to_json()
-    with Session.open(session_path, readonly=True) as replayed:
-        assert replayed.state.to_json() == after
-        assert [e["undoes"] for e in replayed.entries[-3:]] == [a["undoes"], b["undoes"], None]
-        assert replayed.entries[-1]["seq"] == c["seq"]
+    with Session.open(session_path, readonly=True) as again:
+        assert again.state.to_json() == after == engine_replay(again).to_json()
+        assert [e.undoes for e in again.entries[-3:]] == [a.undoes, b.undoes, None]
+        assert again.entries[-1].seq == c.seq
 
 
-def test_a_tampered_effect_is_caught_by_the_check_and_the_engine_wins(session_path):
+def test_the_check_never_changes_the_figures_and_the_session_goes_on(session_path):
+    """Before: the console adopted the engine's state when the check disagreed with the log (the
+    table silently showed other figures than recorded). Now the check only reports."""
     play(session_path, GAME[:3]).close()
     _edit_file(session_path, lambda d: d["entries"]["2"]["effects"][0].update(amount=399))
-    with Session.open(session_path, trust_effects=True) as s:
+    with Session.open(session_path) as s:
         assert s.state.cash["Ann"] == 1500 - 350 - 399 - 200  # what the log says
-        state, divergent = s.replay_check()
-        assert divergent == [2]
+        findings = s.replay_check(upto=3)
+        assert [f.seq for f in findings] == [2]
         s.apply({"op": "salary", "player": "Bob"})  # recorded while the check ran
-        s.adopt(state, upto=3, divergent=divergent)
-        assert s.state.cash["Ann"] == 1500 - 350 - 400 - 200
+        assert s.state.cash["Ann"] == 1500 - 350 - 399 - 200
         assert s.state.cash["Bob"] == 1700 and len(s.state.history) == 4
         assert s.divergent == [2]
+        assert not hasattr(s, "adopt")
 
 
 def test_an_undo_entry_that_does_not_match_the_log_is_refused(session_path, file_bytes):
@@ -708,5 +732,118 @@ def test_an_undo_entry_that_does_not_match_the_log_is_refused(session_path, file
     _edit_file(session_path, lambda d: d["entries"]["4"].update(undoes=1))
     before = file_bytes(session_path)
     with pytest.raises(SessionError, match="entry 4 .* cannot be restored .*last standing one is 3"):
-        Session.open(session_path, trust_effects=True)
+        Session.open(session_path)
+    assert file_bytes(session_path) == before
+
+
+# --------------------------------------------------------------------------- open from the log, check with the engine
+def _old_shortage_auction(path: Path, monkeypatch) -> None:
+    """A session recorded before issue #8, when a building auction was taken without a shortage
+    (the engine of then is today's with the shortage rule switched off)."""
+    import banker.rules.building as building
+
+    with monkeypatch.context() as m:
+        m.setattr(building, "no_shortage", lambda state, kind, bidder=None: None)
+        with Session.create(path, SETUP) as s:
+            s.apply({"op": "buy", "player": "Ann", "space": 1})
+            s.apply({"op": "buy", "player": "Ann", "space": 3})
+            s.apply({"op": "building_auction", "player": "Ann", "space": 1, "bid": 10})
+            s.apply({"op": "salary", "player": "Bob"})
+
+
+def test_a_command_todays_rules_refuse_is_a_finding_never_a_refusal_to_open(session_path, monkeypatch, capsys):
+    """Before: opening replayed every command through today's rules, and a log holding one they
+    refuse (a shortage auction recorded before issue #8) could not be opened at all ("entry 3 no
+    longer replays"). Now the session opens for reading and writing with the recorded figures,
+    and the check (the console's background check, `banker audit`) names the entry."""
+    from banker.cli import main
+    from banker.ledger.audit import audit
+    from banker.report import audit_lines
+
+    _old_shortage_auction(session_path, monkeypatch)
+    with pytest.raises(Refused, match="shortage|build"):  # today's rules: no shortage, so no auction
+        fresh_state([{"op": "buy", "player": "Ann", "space": 1}, {"op": "buy", "player": "Ann", "space": 3},
+                     {"op": "building_auction", "player": "Ann", "space": 1, "bid": 10}])
+    recorded = 1500 - 60 - 60 - 10
+    with Session.open(session_path, readonly=True) as r:
+        assert r.state.cash["Ann"] == recorded and r.state.lots[1].houses == 1 and r.state.bank_houses == 31
+        [finding] = r.replay_check()
+        assert (finding.seq, finding.kind, finding.refusal.rule) == (3, "refused", "building-auction-shortage")
+        assert r.divergent == [3] and r.state.cash["Ann"] == recorded
+    with Session.open(session_path) as w:  # the writer too, and the game goes on
+        assert w.state.cash["Ann"] == recorded and w.state.lots[1].houses == 1
+        assert w.apply({"op": "undo", "reason": "Bob's salary twice"}).undoes == 4
+        undone = w.apply({"op": "undo", "reason": "the auction was not allowed"})
+        assert undone.undoes == 3 and undone.effects[-1] == {"t": "pay", "from": "bank", "to": "Ann", "amount": 10,
+                                                              "for": "building auction"}
+        assert w.state.cash["Ann"] == 1500 - 60 - 60 and w.state.lots[1].houses == 0 and w.state.bank_houses == 32
+        w.apply({"op": "salary", "player": "Cid"})
+    report = audit(session_path)
+    assert [(p.seq, p.kind) for p in report.problems] == [(3, "refused")]
+    assert report.recomputed == report.entries - 1 == 6
+    lines = audit_lines(report)
+    assert lines[1].startswith("  entry 3: the rules refuse it (") and "shortage" in lines[1]
+    assert main(["audit", str(session_path)]) == 1
+    assert "entry 3: the rules refuse it" in capsys.readouterr().out
+    assert main(["state", str(session_path)]) == 0
+
+
+def test_a_changed_command_with_its_checksums_made_anew_opens_and_is_found(session_path):
+    """A log whose command was changed into one the rules refuse (checksums made anew, so no
+    damage is seen): it opens with its recorded effects, and the check names the entry."""
+    play(session_path, GAME[:3]).close()
+    _edit_file(session_path, lambda d: d["entries"]["2"]["command"].update(player="Zed"))
+    with Session.open(session_path) as w:
+        assert w.state.lots[39].owner == "Ann" and w.state.cash["Ann"] == 1500 - 350 - 400 - 200
+        [finding] = w.replay_check()
+        assert (finding.seq, finding.kind) == (2, "refused") and "Zed" in str(finding.refusal)
+
+
+def test_undo_is_an_operation_of_the_log_not_of_the_engine(session_path, monkeypatch):
+    """The writer pops the engine's last move and records the reversal itself; opening and the
+    check pop for an undo entry. The engine's own undo (``push({"op": "undo"})``, ``undo()``,
+    going away) is never used: here it fails if anything calls it."""
+
+    def no_engine_undo(*_args, **_kwargs):
+        raise AssertionError("the log must not use the engine's undo")
+
+    monkeypatch.setattr(GameState, "undo", no_engine_undo)
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 39})
+        s.apply({"op": "salary", "player": "Bob"})
+        assert s.standing == (1, 2)
+        entry = s.undo("  Bob did not pass GO ")
+        assert isinstance(entry, Entry) and entry.seq == 3 and entry.undoes == 2 and s.standing == (1,)
+        assert entry.command == {"op": "undo", "reason": "Bob did not pass GO"}
+        assert entry.effects == [{"t": "pay", "from": "Bob", "to": "bank", "amount": 200, "for": "salary"}]
+        assert entry.info == {"undone_command": {"op": "salary", "player": "Bob"}}
+        assert entry.text == "Undone (Bob did not pass GO); Bob collects $200 salary"
+        assert entry.parts[0] == {"key": "log.undone", "params": {"reason": "Bob did not pass GO"}}
+        assert s.apply({"op": "undo", "reason": "and the deed"}).undoes == 1 and s.standing == ()
+        assert s.state.to_json() == game_from_setup(SETUP).to_json() | {"actions": 0}
+        with pytest.raises(Refused, match="Nothing to undo"):
+            s.undo("more")
+        with pytest.raises(Refused, match="needs a reason"):
+            s.undo("  ")
+    with Session.open(session_path, readonly=True) as r:
+        assert r.replay_check() == [] and r.standing == () and r.state.cash["Ann"] == 1500
+
+
+def test_an_entry_reads_as_it_is_stored(session_path):
+    """The typed entry carries the stored JSON exactly (the checksum is over it) and reads like it."""
+    with Session.create(session_path, SETUP) as s:
+        entry = s.apply({"op": "buy", "player": "Ann", "space": 39})
+    stored = json.loads(session_path.read_text())["entries"]["1"]
+    assert entry.to_json() == stored and list(entry.to_json()) == list(stored)
+    assert list(stored) == ["seq", "ts", "command", "effects", "text", "parts", "info", "undoes", "sum"]
+    assert entry["seq"] == entry.seq == 1 and entry.get("parts") == entry.parts and entry.get("nothing") is None
+    assert "sum" in entry and "nothing" not in entry
+
+
+def test_an_entry_with_an_unknown_key_is_damage_named_in_one_line(session_path, file_bytes):
+    play(session_path, GAME[:2]).close()
+    _edit_file(session_path, lambda d: d["entries"]["2"].update(landd=True))
+    before = file_bytes(session_path)
+    with pytest.raises(SessionError, match=r"entry 2 is damaged \(unknown 'landd'\); the file was left untouched"):
+        Session.open(session_path, readonly=True)
     assert file_bytes(session_path) == before

@@ -13,7 +13,9 @@ from banker.cli import main
 from banker.i18n import Translator
 from banker.ledger import Session
 from banker.ledger.audit import audit
-from banker.ledger.export import export, load_review, summary_rows
+from banker.ledger.review import load_review
+from banker.report.audit import problem_text, problem_what
+from banker.report.export import export, summary_rows
 from banker.rules import Setup
 
 PLAYERS = ("Ann", "Bob", "Cid")
@@ -160,8 +162,9 @@ def test_the_audit_finds_a_changed_amount_at_its_entry(game: Path) -> None:
     assert not report.ok
     first = report.problems[0]
     assert first.seq == 5
-    assert "the log has {t: pay, from: Bob, to: Cid, amount: 500" in first.what
-    assert "the rules give {t: pay, from: Bob, to: Cid, amount: 50," in first.what
+    assert first.kind == "effects" and first.finding.logged[0]["amount"] == 500  # data, worded by banker.report
+    assert "the log has {t: pay, from: Bob, to: Cid, amount: 500" in problem_what(first)
+    assert "the rules give {t: pay, from: Bob, to: Cid, amount: 50," in problem_what(first)
 
 
 def test_the_audit_finds_buildings_that_appear_from_nowhere(tmp_path: Path) -> None:
@@ -177,7 +180,7 @@ def test_the_audit_finds_buildings_that_appear_from_nowhere(tmp_path: Path) -> N
 
     _edit_entry(path, 3, no_stock)
     report = audit(path)
-    found = [str(p) for p in report.problems]
+    found = [problem_text(p) for p in report.problems]
     assert found[0].startswith("entry 3: effect")
     assert "entry 3: houses are not conserved: 1 on the board + 32 in the bank ≠ 32" in found
     assert len([f for f in found if "houses are not conserved" in f]) == 1  # once, where it starts

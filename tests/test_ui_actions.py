@@ -171,21 +171,22 @@ async def test_a_bug_in_a_flow_does_not_close_the_bank(midgame: Path, monkeypatc
         assert file_state(midgame)["spaces"]["24"]["owner"] == "Dee"
 
 
-async def test_a_log_that_disagrees_with_the_engine_is_corrected_on_open(tmp_path: Path) -> None:
-    import json
+async def test_a_log_that_disagrees_with_the_engine_is_reported_and_shown_as_recorded(tmp_path: Path) -> None:
+    """The session opens from its log: the table shows the figures recorded, and the engine's check
+    in the background reports the entry it computes differently (it never changes the figures)."""
+    from .ledger_helpers import edit_file
 
     path = make_session(tmp_path / "old.json", commands=[{"op": "buy", "player": "Ann", "space": 39},
                                                          {"op": "rent", "payer": "Bob", "space": 39}])
-    doc = json.loads(path.read_text())
-    doc["entries"]["2"]["effects"][0]["amount"] = 40  # as if an older engine had charged $40
-    path.write_text(json.dumps(doc))
+    # as if an older engine had charged $40 (its checksums consistent, as that engine wrote them)
+    edit_file(path, lambda d: d["entries"]["2"]["effects"][0].update(amount=40))
     app = BankerApp(path, lang="en")
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app.session.divergent == [2]
-        assert app.session.state.cash["Bob"] == 1450  # the engine's $50, not the log's $40
-        assert "$1,450" in screen_text(app.screen.query_one("#player-1"))
+        assert not app.session.readonly and app.session.divergent == [2]
+        assert app.session.state.cash["Bob"] == 1460  # the log's $40, as recorded
+        assert "$1,460" in screen_text(app.screen.query_one("#player-1"))
         assert any("Entry 2 was recorded by another version of the rules" in str(n.message)
-                   for n in app._notifications)
+                   and "the figures as recorded" in str(n.message) for n in app._notifications)

@@ -1,38 +1,38 @@
 """The session log: one TinyDB file per game, crash-safe, O(1) per action.
 
-Every action goes through :meth:`Session.apply`: the rules engine applies it (or
+Every action goes through :meth:`SessionWriter.apply`: the rules engine applies it (or
 refuses it, writing nothing), then one CRC-checked line is appended to the write-ahead
 journal ``FILE.journal`` and fsynced before ``apply`` returns. A checkpoint folds the
 journal into ``FILE`` (a TinyDB JSON document) by an atomic rename. Opening a session
-replays it through the engine. See docs/session-log.md.
+rebuilds its state from the recorded effects; the rules engine checks them
+(``replay_check()``, ``banker audit``). See docs/session-log.md.
+
+Modules: ``format`` (the files, parsing, checksums, the typed :class:`Entry`), ``check`` (the
+log followed, and checked by the engine), ``reader`` (:class:`SessionReader`), ``writer``
+(:class:`SessionWriter`, :func:`repair`), ``session`` (``Session.open``/``create``), ``audit``,
+``review`` (a session read for its review: data; the words are in banker.report).
 
 >>> from banker.ledger import Session                                    # doctest: +SKIP
 >>> from banker.rules import Setup                                       # doctest: +SKIP
 >>> with Session.create("game.json", Setup("classic-us", "classic", ("Ann", "Bob"))) as s:  # doctest: +SKIP
-...     s.apply({"op": "buy", "player": "Ann", "space": 39})["text"]
+...     s.apply({"op": "buy", "player": "Ann", "space": 39}).text
 'Ann buys Boardwalk for $400'
 """
 
 from __future__ import annotations
 
+from .check import Finding
+from .format import FORMAT, VERSION, Damage, Entry, SessionDamaged, SessionError, journal_path
 from .lock import lock_holder
+from .log import SessionLog
+from .reader import SessionRead, SessionReader, read_entries, read_session, read_session_doc
 from .recent import default_session_dir, recent_sessions, session_info
-from .session import (
-    FORMAT,
-    VERSION,
-    Session,
-    SessionDamaged,
-    SessionError,
-    journal_path,
-    read_entries,
-    read_session,
-    read_session_doc,
-    repair,
-)
+from .session import Session
 from .storage import AtomicJSONStorage
+from .writer import SessionWriter, repair
 
 __all__ = [
-    "FORMAT", "VERSION", "AtomicJSONStorage", "Session", "SessionDamaged", "SessionError", "default_session_dir",
-    "journal_path", "lock_holder", "read_entries", "read_session", "read_session_doc", "recent_sessions", "repair",
-    "session_info",
+    "FORMAT", "VERSION", "AtomicJSONStorage", "Damage", "Entry", "Finding", "Session", "SessionDamaged", "SessionError",
+    "SessionLog", "SessionRead", "SessionReader", "SessionWriter", "default_session_dir", "journal_path", "lock_holder",
+    "read_entries", "read_session", "read_session_doc", "recent_sessions", "repair", "session_info",
 ]

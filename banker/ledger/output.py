@@ -27,9 +27,9 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+from .format import FORMAT, journal_path
 from .journal import JOURNAL_FORMAT
 from .lock import lock_path
-from .session import FORMAT, journal_path
 from .storage import fsync_dir, write_all
 
 

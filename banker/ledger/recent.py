@@ -7,7 +7,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .session import SessionError, journal_path, read_session_doc, resolve
+from .format import SessionError, journal_path, resolve
+from .reader import read_session_doc
 
 
 def default_session_dir() -> Path:
@@ -46,8 +47,8 @@ def session_info(path: str | os.PathLike[str]) -> dict[str, Any]:
         "players": list(doc.get("players", [])),
         "house_rules": dict(doc.get("house_rules") or {}),
         "actions": len(entries),
-        "last_text": last["text"] if last else None,
-        "last_ts": last["ts"] if last else None,
+        "last_text": last.text if last else None,
+        "last_ts": last.ts if last else None,
     }
 
 

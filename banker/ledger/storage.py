@@ -203,7 +203,8 @@ class AtomicJSONStorage(Storage):
             return None
         if not raw.strip():
             return None
-        return json.loads(raw)
+        data: dict[str, dict[str, Any]] = json.loads(raw)
+        return data
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
         write_durably(self.path, dumps(data))

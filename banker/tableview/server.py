@@ -2,7 +2,7 @@
 
 ``TableServer(path).start()`` serves, under an unguessable token, one page of the live table
 (balances, debts, deeds, the bank, the last actions) that phones at the table open from a QR
-code. It reads the session on its own, read-only (``Session.open(path, readonly=True)`` and
+code. It reads the session on its own, read-only (``SessionReader.open(path)`` and
 ``refresh()``): it never writes a file and shares nothing with the writer, so neither a bug
 here nor a stuck client can touch the session or hold the console up.
 
@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from banker.i18n import Translator
-from banker.ledger import Session, SessionError
+from banker.ledger import SessionError, SessionReader
 
 from .snapshot import PAGE_LABELS, build_snapshot
 
@@ -116,7 +116,7 @@ class TableSource:
     def __init__(self, path: Path, lang: str) -> None:
         self.path = path
         self.tr = Translator(lang)
-        self.session = Session.open(path, readonly=True, trust_effects=True)
+        self.session = SessionReader.open(path)
         self.error: str | None = None
         #: a fault (a bug) while reading or building, as one line; None when the last build went well
         self.fault: str | None = None
@@ -168,18 +168,18 @@ class TableSource:
         with self._lock:
             error = None
             try:
-                new = self.session.refresh()
+                changed = bool(self.session.refresh())
             except SessionError as e:  # the file was replaced or damaged: start again from it
-                new = []
+                changed = False
                 try:
-                    session = Session.open(self.path, readonly=True, trust_effects=True)
+                    session = SessionReader.open(self.path)
                 except SessionError as e2:
                     error = str(e2)
                 else:
                     self.session.close()
-                    self.session, new = session, [None]
+                    self.session, changed = session, True
                     log.info("reopened %s: %s", self.path, e)
-            if new or error != self.error:
+            if changed or error != self.error:
                 self.error = error
                 self._build()
                 return True

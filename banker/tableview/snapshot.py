@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.i18n import Translator
-    from banker.ledger import Session
+    from banker.ledger import SessionLog
     from banker.rules import GameState
 
 #: how many of the last actions the page lists (newest first)
@@ -89,7 +89,7 @@ def public_state(state: GameState) -> dict[str, Any]:
     return raw
 
 
-def build_snapshot(session: Session, tr: Translator, error: str | None = None) -> dict[str, Any]:
+def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None) -> dict[str, Any]:
     """The page's document for the session as it stands (see the module docstring)."""
     state = session.state
     edition = state.edition
@@ -131,12 +131,12 @@ def build_snapshot(session: Session, tr: Translator, error: str | None = None) -
     entries = session.entries
     shown = entries[-LAST_ACTIONS:]
     # an undo always comes after what it undoes: the undone among the shown are undone by shown entries
-    undone = {e["undoes"] for e in shown if e.get("undoes") is not None}
+    undone = {e.undoes for e in shown if e.undoes is not None}
     actions = []
     for entry in reversed(shown):
-        text = tr.parts(entry["parts"]) if entry.get("parts") else entry.get("text", "")
-        actions.append({"seq": entry["seq"], "ts": entry.get("ts", ""), "text": text,
-                        "undone": entry["seq"] in undone, "undo": entry.get("undoes") is not None})
+        text = tr.parts(list(entry.parts)) if entry.parts else entry.text
+        actions.append({"seq": entry.seq, "ts": entry.ts, "text": text,
+                        "undone": entry.seq in undone, "undo": entry.undoes is not None})
     variant = tr.get(f"variant.{state.variant.id}", state.variant.name)
     return {
         "version": len(entries),

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from banker.i18n import Translator, detect_lang
-from banker.ledger import Session, SessionDamaged, SessionError
+from banker.ledger import Session, SessionDamaged, SessionError, SessionReader, SessionWriter
 from banker.rules import Refused, Setup
 
 from .keys import ACTIONS, localize_bindings
@@ -41,7 +41,7 @@ class BankerApp(App):
         self.path = Path(path) if path else None
         self.data_dir = Path(data_dir) if data_dir else None
         self._random = random.Random(seed)
-        self.session: Session | None = None
+        self.session: SessionReader | SessionWriter | None = None
         self._flow = None
         self._idle_gc = None
         self.table_server = None  # the players' page (banker.tableview), started by its key
@@ -73,12 +73,12 @@ class BankerApp(App):
         """Create (with ``setup``; never over an existing file) or open a session and show the table.
         False on a clear error (in :attr:`open_error`, and notified)."""
         try:
-            # a long game opens from its logged effects; the engine re-checks them just after
-            session = Session.create(path, setup, name=name) if setup else Session.open(path, trust_effects=True)
+            # a session opens from its logged effects; the engine checks them just after (check_replay)
+            session = Session.create(path, setup, name=name) if setup else Session.open(path)
         except SessionDamaged:
             # damage is shown, never dropped: the table opens read-only until the banker runs `banker repair`
             try:
-                session = Session.open(path, readonly=True, trust_effects=True)
+                session = Session.open(path, readonly=True)
             except SessionError as e:
                 self.notify(str(e), severity="error", timeout=10)
                 self.open_error = str(e)
@@ -90,7 +90,7 @@ class BankerApp(App):
         self.show_session(session)
         return True
 
-    def show_session(self, session: Session) -> None:
+    def show_session(self, session: SessionReader | SessionWriter) -> None:
         """Make ``session`` (open for writing) the console's, closing the previous one, and show the table."""
         # the game's objects live as long as the session: keep the cyclic collector off them,
         # so a collection never pauses an action late in a long game
@@ -113,7 +113,7 @@ class BankerApp(App):
         if session.damage:
             self.call_after_refresh(self._show_damage, session)
 
-    def _show_damage(self, session: Session) -> None:
+    def _show_damage(self, session: SessionReader | SessionWriter) -> None:
         """A session opened read-only because it is damaged: say what is damaged and what to do."""
         if session is not self.session:
             return
@@ -126,7 +126,7 @@ class BankerApp(App):
         from .screens.review import ReviewScreen
 
         try:
-            self.session = Session.open(path, readonly=True, trust_effects=True)
+            self.session = Session.open(path, readonly=True)
         except SessionError as e:
             self.open_error = str(e)
             self.exit(return_code=1, message=str(e))
@@ -140,27 +140,22 @@ class BankerApp(App):
             self.push_screen(ReviewScreen())
 
     @work(thread=True, exclusive=True, group="replay-check")
-    def check_replay(self, session: Session, upto: int) -> None:
-        """Recompute the opened log through the engine, in the background; load the action flows."""
+    def check_replay(self, session: SessionReader | SessionWriter, upto: int) -> None:
+        """Check the opened log with the rules engine, in the background; load the action flows.
+        The table keeps showing what was recorded: an entry the rules give differently today is reported."""
         import banker.ui.actions  # noqa: F401  (so the first action does not wait for the import)
 
         if not upto:
             return
-        try:
-            state, divergent = session.replay_check(upto)
-        except SessionError as e:
-            self.call_from_thread(self.notify, str(e), severity="error", timeout=30)
-            return
-        if divergent:
-            self.call_from_thread(self._adopt_replay, session, state, upto, divergent)
-        del state
+        findings = session.replay_check(upto)
+        if findings:
+            self.call_from_thread(self._report_findings, session)
         self.call_from_thread(gc.freeze)  # what the screen has built since the open, likewise
 
-    def _adopt_replay(self, session: Session, state, upto: int, divergent: list[int]) -> None:
+    def _report_findings(self, session: SessionReader | SessionWriter) -> None:
         if session is not self.session or session.closed:
             return
-        session.adopt(state, upto, divergent)
-        self.refresh_table()
+        divergent = session.divergent
         seqs = ", ".join(map(str, divergent[:10])) + ("…" if len(divergent) > 10 else "")
         self.notify(self.tr("table.divergent", seqs=seqs, n=len(divergent)), severity="warning", timeout=30)
 

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Select, Static, TabbedContent, TabPane
 
 from banker.boards import game_from_setup
-from banker.ledger.export import why_text
+from banker.report import why_text
 from banker.rules.review import Review, review
 
 from ..keys import localize_bindings
@@ -269,6 +269,7 @@ class ReviewScreen(Screen):
     def run_audit(self) -> None:
         from banker.ledger import SessionError
         from banker.ledger.audit import audit
+        from banker.report import problem_text
 
         tr = self.app.tr
         try:
@@ -281,7 +282,7 @@ class ReviewScreen(Screen):
             else:
                 text = Text(tr("review.audit_problems", n=len(report.problems)) + "\n\n", "bold red")
                 for problem in report.problems:
-                    text.append(f"  {problem}\n")
+                    text.append(f"  {problem_text(problem)}\n")
         self.app.call_from_thread(self.query_one("#review-audit", Static).update, text)
 
     # ------------------------------------------------------------------- keys

@@ -1,7 +1,7 @@
 """Exports of a session's review: JSON, CSV (timeline and summary) and Markdown for a chat.
 
-The figures come from :func:`banker.rules.review.review` over the logged effects; this module
-only reads the log and writes text. The session file itself stays the TinyDB log.
+The figures come from :func:`banker.ledger.review.load_review` (the review over the logged
+effects); this module only words them. The session file itself stays the TinyDB log.
 """
 
 from __future__ import annotations
@@ -9,42 +9,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from banker.boards import game_from_setup
 from banker.i18n import Translator
-from banker.rules import GameState
-from banker.rules.review import Review, review
-
-from .session import read_session_doc
+from banker.ledger.review import SessionReview
+from banker.rules.review import TimelineItem
 
 FORMATS = ("csv", "markdown", "json")
-
-
-@dataclass
-class SessionReview:
-    """A session read for review: its setup document, the review, and the final state."""
-
-    doc: dict[str, Any]
-    review: Review
-    state: GameState
-    entries: list[dict[str, Any]]
-
-    @property
-    def name(self) -> str:
-        return self.doc.get("name") or ""
-
-
-def load_review(path: str | os.PathLike[str]) -> SessionReview:
-    """Read the session at ``path`` (read-only, no lock) and review it."""
-    from banker.rules import Setup
-
-    doc, entries = read_session_doc(path)
-    state = game_from_setup(Setup.from_mapping(doc))
-    return SessionReview(doc, review(state, entries), state, entries)
-
 
 
 #: a payment's reason ("for") -> the action whose name says it
@@ -56,8 +29,9 @@ def why_text(tr: Translator, why: str) -> str:
     return tr.get(f"action.{WHY_ACTION.get(why, why)}", why)
 
 
-def _line(tr: Translator, item) -> str:
-    return tr.parts(item.parts) if item.parts else item.text
+def _line(tr: Translator, item: TimelineItem) -> str:
+    parts: list[Mapping[str, Any]] = list(item.parts)
+    return tr.parts(parts) if parts else item.text
 
 
 # --------------------------------------------------------------------------- JSON
@@ -128,7 +102,7 @@ def to_markdown(sr: SessionReview, tr: Translator, timeline: bool = True) -> str
     spaces = state.edition.spaces
     lines = [f"# {sr.name or 'banker'} · {state.edition.name} · {tr(f'variant.{state.variant.id}')}", ""]
     if state.over:
-        winner = state.winner or ", ".join(state.result.get("tied", []))
+        winner = state.winner or ", ".join((state.result or {}).get("tied", []))
         lines += [f"**{tr('review.winner')}: {winner}**", ""]
     lines += [f"| {tr('review.player')} | {tr('review.cash')} | {tr('review.net_worth')} "
               f"| {tr('review.rent_received')} | {tr('review.rent_paid')} |",

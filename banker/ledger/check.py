@@ -1,0 +1,298 @@
+"""The log and the engine: following a log's recorded effects, and checking them against the rules.
+
+A session opens from its log (:func:`follow`): every entry's recorded effects are put on the
+engine's stack as they are (``GameState.push_effects``), an undo entry pops the move it took
+back. The figures are therefore exactly what was recorded, protected by the checksums. The
+rules engine is the *check* (:class:`Replay`): it recomputes every command from the state the
+log records before it, and an entry the rules refuse today, or compute differently, is a
+:class:`Finding`, never a reason not to open the session nor a silent change of its figures.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from banker.boards import game_from_setup
+from banker.rules import BoardError, GameState, Refused, Setup
+from banker.rules.messages import Msg, render_parts
+from banker.rules.state import invert
+
+from .format import Damage, Entry, SessionError, clip, journal_path
+
+
+def game(path: Path, setup: Setup) -> GameState:
+    """A fresh game of ``setup`` (the session at ``path``), or :class:`SessionError` saying why not."""
+    try:
+        return game_from_setup(setup)
+    except BoardError as e:
+        raise SessionError(f"{path}: cannot set up its game: {e}") from None
+    except Refused as e:
+        raise SessionError(f"{path}: its setup is refused by the rules: {e}") from None
+
+
+def builtins(value: Any) -> Any:
+    """What the engine returned (effects, a command, message parts: dicts today, typed structs
+    tomorrow) as the JSON the log stores and compares."""
+    return msgspec.to_builtins(value)
+
+
+def text_of(parts: Sequence[Mapping[str, Any]]) -> str:
+    """A description (message JSONs) in English: the ``text`` every entry stores beside its ``parts``."""
+    return render_parts(list(parts))
+
+
+def undo_parts(reason: str, undone_parts: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The description of an undo entry: "Undone (reason)", then what the undone entry said."""
+    return [Msg("log.undone", reason=reason).to_json(), *(dict(p) for p in undone_parts)]
+
+
+def inverses(effects: Sequence[Any]) -> list[dict[str, Any]]:
+    """The effects that take ``effects`` back, in reverse order (an undo entry's effects)."""
+    return [builtins(invert(e)) for e in reversed(effects)]
+
+
+# --------------------------------------------------------------------------- following the log
+def follow(state: GameState, standing: list[int], entry: Entry) -> None:
+    """Put ``entry`` on ``state`` as recorded: its effects pushed as they are, or for an undo
+    entry the move it took back popped. ``standing`` holds the seqs of the moves on the
+    engine's stack (the engine's moves carry no seq: the seq belongs to the log).
+    Raises ValueError (or whatever the state raises) when the log cannot be followed."""
+    if entry.is_undo:
+        if not standing:
+            raise ValueError(f"it undoes entry {entry.undoes}, but no entry stands")
+        if standing[-1] != entry.undoes:
+            raise ValueError(f"it undoes entry {entry.undoes}, but the last standing one is {standing[-1]}")
+        state.pop()
+        standing.pop()
+    else:
+        state.push_effects(entry.command, entry.effects, entry.parts or [], entry.info)
+        standing.append(entry.seq)
+
+
+def restore(path: Path, state: GameState, standing: list[int], entries: Iterable[Entry], into: list[Entry]) -> None:
+    """Follow every entry of ``entries`` on ``state`` (see :func:`follow`), appending each to
+    ``into`` once it is on; :class:`SessionError` names the first one that cannot be followed."""
+    for entry in entries:
+        try:
+            follow(state, standing, entry)
+        except Exception as e:  # a hand-edited effect the state cannot take
+            raise SessionError(f"{path}: entry {entry.seq} ({entry.text}) cannot be restored "
+                               f"({type(e).__name__}: {e}); the file was left untouched") from None
+        into.append(entry)
+
+
+# --------------------------------------------------------------------------- checking with the engine
+FindingKind = Literal["refused", "error", "effects", "undoes", "broken"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """An entry the rules, recomputing it today from the state the log records before it, do not
+    give as it was recorded.
+
+    ``kind``: "refused" (the rules refuse its command: ``refusal``), "error" (its command cannot
+    be run at all: ``error``), "effects" (its effects differ: ``logged`` and ``computed``),
+    "undoes" (it says it undoes another entry than the rules would: ``logged`` and ``computed``
+    seqs), "broken" (its recorded effects cannot even be applied: ``error``; nothing after it
+    can be checked).
+    """
+
+    seq: int
+    kind: FindingKind
+    refusal: Refused | None = None
+    error: str | None = None
+    logged: Any = None
+    computed: Any = None
+
+
+class Unfollowable(Exception):
+    """The log's own effects cannot be applied at an entry (a hand-edited log)."""
+
+
+class Replay:
+    """The engine replaying a log from its start, one entry at a time (:meth:`step`): each
+    command is recomputed from the state the log records before it, compared with what the
+    log recorded, and the state then follows the log (the recorded effects) whatever the rules
+    said, so that every entry is judged on its own."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.standing: list[int] = []
+        #: entries the engine recomputed and found as recorded
+        self.recomputed = 0
+
+    def step(self, entry: Entry) -> tuple[Finding | None, list[dict[str, Any]] | None]:
+        """Check ``entry`` and follow it: (a finding or None, the description the rules give,
+        as message JSONs, or None when they give none). :class:`Unfollowable` when the log
+        itself cannot be followed there."""
+        if entry.is_undo:
+            return self._undo(entry)
+        state, seq = self.state, entry.seq
+        finding: Finding | None = None
+        parts: list[dict[str, Any]] | None = None
+        try:
+            move = state.push(entry.command, replay=True)
+        except Refused as e:
+            finding = Finding(seq, "refused", refusal=e)
+        except Exception as e:  # a hand-edited command the engine chokes on
+            finding = Finding(seq, "error", error=f"{type(e).__name__}: {e}")
+        else:
+            computed = builtins(move.effects)
+            parts = builtins(move.parts)
+            if entry.undoes is not None:
+                finding = Finding(seq, "undoes", logged=entry.undoes, computed=None)
+            elif computed != entry.effects:
+                finding = Finding(seq, "effects", logged=entry.effects, computed=computed)
+            if finding is None:
+                self.standing.append(seq)
+                self.recomputed += 1
+                return None, parts
+            state.pop()
+        try:  # the rules disagree: the state follows the log, so that the next entry is judged on its own
+            follow(state, self.standing, entry)
+        except Exception as e:
+            raise Unfollowable(f"{type(e).__name__}: {e}") from None
+        return finding, parts
+
+    def _undo(self, entry: Entry) -> tuple[Finding | None, list[dict[str, Any]] | None]:
+        if not self.standing:
+            raise Unfollowable(f"it undoes entry {entry.undoes}, but no entry stands")
+        finding: Finding | None = None
+        undone = self.standing[-1]
+        if undone != entry.undoes:
+            finding = Finding(entry.seq, "undoes", logged=entry.undoes, computed=undone)
+        try:
+            move = self.state.pop()
+        except Exception as e:  # pragma: no cover - the standing seqs follow the engine's stack
+            raise Unfollowable(f"{type(e).__name__}: {e}") from None
+        self.standing.pop()
+        computed = inverses(move.effects)
+        if finding is None and computed != entry.effects:
+            finding = Finding(entry.seq, "effects", logged=entry.effects, computed=computed)
+        if finding is None:
+            self.recomputed += 1
+        reason = entry.command.get("reason")
+        return finding, undo_parts(reason if isinstance(reason, str) else str(reason), builtins(move.parts))
+
+
+def replay_check(path: Path, setup: Setup, entries: Iterable[Entry]) -> tuple[list[Finding], GameState]:
+    """Recompute ``entries`` through the engine on a fresh game: the findings, and the state
+    reached (which follows the log: the recorded figures)."""
+    replay = Replay(game(path, setup))
+    findings: list[Finding] = []
+    for entry in entries:
+        try:
+            finding, _parts = replay.step(entry)
+        except Unfollowable as e:
+            findings.append(Finding(entry.seq, "broken", error=str(e)))
+            break
+        if finding is not None:
+            findings.append(finding)
+    return findings, replay.state
+
+
+# --------------------------------------------------------------------------- damage, explained
+def _effect_change(logged: list[Any], computed: list[Any]) -> str:
+    for i in range(max(len(logged), len(computed))):
+        a = logged[i] if i < len(logged) else None
+        b = computed[i] if i < len(computed) else None
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict) and a.get("t") == b.get("t"):
+            keys = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
+            said = ", ".join(f"{k} {_short(a.get(k))}" for k in keys)
+            given = ", ".join(f"{_short(b.get(k))}" for k in keys)
+            return f"its effect {i + 1} ({a.get('t')}) says {said} where the rules give {given}"
+        if a is None:
+            return f"it lists {len(logged)} effects where the rules give {len(computed)}"
+        return f"its effect {i + 1} says {_short(a)} where the rules give {_short(b)}"
+    return "its effects differ from the rules'"  # pragma: no cover
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return clip(text, 60)
+
+
+def explain_changes(setup: Setup, entries: Sequence[Entry], seqs: Iterable[int]) -> dict[int, str]:
+    """What is known about each changed entry in ``seqs``: the rules replay the log and say
+    where the entry disagrees with them (its effects, its undo, its text) or that it agrees,
+    so that the change is in what the rules cannot check (its time, notes or checksum)."""
+    wanted = set(seqs)
+    out: dict[int, str] = {}
+    if not wanted:
+        return out
+    try:
+        replay = Replay(game_from_setup(setup))
+    except (BoardError, Refused) as e:
+        return {seq: f"(the rules cannot set up its game: {e})" for seq in wanted}
+    last = max(wanted)
+    for entry in entries:
+        seq = entry.seq
+        if seq > last:
+            break
+        try:
+            finding, parts = replay.step(entry)
+        except Unfollowable:
+            if seq in wanted:
+                out[seq] = "its effects cannot be applied: its effects were changed"
+            return out | {s: "(not checked: an earlier entry cannot be followed)" for s in wanted if s not in out}
+        if seq not in wanted:
+            continue
+        if finding is not None and finding.kind == "refused":
+            out[seq] = f"its command is refused by the rules ({finding.refusal}): its command was changed"
+        elif finding is not None and finding.kind == "error":
+            out[seq] = f"its command cannot be run ({(finding.error or '').split(':')[0]}): its command was changed"
+        elif finding is not None and finding.kind == "undoes":
+            out[seq] = f"it says it undoes entry {finding.logged} where the rules undo entry {finding.computed}"
+        elif finding is not None:
+            out[seq] = _effect_change(finding.logged, finding.computed)
+        elif parts is not None and (text := text_of(parts)) != entry.text:
+            out[seq] = f'its text reads "{clip(entry.text, 60)}" where the rules write "{clip(text, 60)}"'
+        else:
+            out[seq] = ("its command, effects and text agree with the rules, so the change is in what they cannot "
+                        "check (its time, notes or the checksum itself)")
+    return out
+
+
+def damage_message(path: Path, damage: list[Damage], explain_with: tuple[Setup, Sequence[Entry]] | None = None) -> str:
+    """One line: what is damaged, what is known about it, and what the banker can do."""
+    first = damage[0]
+    text = first.text
+    if first.kind == "entry" and explain_with is not None and first.seq is not None:
+        explained = explain_changes(explain_with[0], explain_with[1], [first.seq]).get(first.seq)
+        if explained:
+            text = f"{text}: {explained}"
+    more = len(damage) - 1
+    also = f" (and {more} more problem{'s' if more > 1 else ''}: `banker audit {path}` lists them)" if more else ""
+    if first.kind == "journal-line":
+        seq = first.seq
+        todo = (f"`banker repair {path}` keeps the line aside in {journal_path(path).name}.damaged-{seq} and drops it "
+                f"(entry {seq} is then lost)")
+    else:
+        todo = (f"restore a backup, or `banker repair {path} --accept-changes` keeps the file as it is now, "
+                "the changes included")
+    return (f"{path} is damaged: {text}{also}; nothing was changed and the session opens read-only until you choose: "
+            f"{todo}")
+
+
+def damage_lines(damage: list[Damage], setup: Setup, entries: Sequence[Entry]) -> list[str]:
+    """Every finding, one a line, with what is known about each changed entry."""
+    explained = explain_changes(setup, entries, [d.seq for d in damage if d.kind == "entry" and d.seq is not None])
+    out = []
+    for d in damage:
+        line = d.text
+        if d.kind == "entry" and d.seq in explained:
+            line = f"{line}: {explained[d.seq]}"
+        out.append(line)
+    return out
+
+
+__all__ = ["Finding", "Replay", "Unfollowable", "builtins", "damage_lines", "damage_message", "explain_changes", "follow",
+           "game", "inverses", "replay_check", "restore", "text_of", "undo_parts"]

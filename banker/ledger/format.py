@@ -1,0 +1,572 @@
+"""The session log's files, as the reader and the writer share them: their layout, parsing,
+checksums and the typed log :class:`Entry`.
+
+Layout next to ``FILE`` (see docs/session-log.md):
+
+``FILE``
+    A TinyDB JSON document: table ``session`` (doc 1: format marker, version, setup, the
+    checkpoint's seal) and table ``entries`` (one doc per action, doc id = seq), every
+    entry with its chained checksum (banker.ledger.checksum). Rewritten only by a
+    checkpoint, atomically (temp file + fsync + rename + directory fsync).
+``FILE.journal``
+    The write-ahead journal: a header line, then one CRC-checked JSON line per action
+    recorded since the last checkpoint, appended and fsynced before ``apply`` returns.
+``FILE.lock``
+    The writer's lock, with its pid and host (banker.ledger.lock).
+
+A session file given through a symbolic link is resolved once: the journal, the lock and
+the checkpoint's temp files are named after the real file, and the link stays a link.
+:func:`load` reads ``FILE`` then the journal into entries 1..n and checks their checksums.
+Damage (a complete journal line that fails its check, an entry or setup that is not what its
+checksum was made over) is reported and never dropped: such a session opens read-only until
+the banker chooses (:func:`banker.ledger.writer.repair`).
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import json
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, ParamSpec, TypeGuard, TypeVar
+
+import msgspec
+
+from banker.rules import Setup
+
+from . import checksum
+from .journal import JOURNAL_FORMAT, Damaged, JournalCorrupt, Scan, scan
+from .storage import FileRefused, dumps, read_regular
+
+FORMAT = "banker-session"
+#: 2: every entry and the setup carry checksums (1: none; still read, upgraded by the next writer)
+VERSION = 2
+SESSION_TABLE = "session"
+ENTRIES_TABLE = "entries"
+#: the keys every entry has (``parts`` and ``sum`` may be absent: entries of old version 1 files)
+ENTRY_KEYS = ("seq", "ts", "command", "effects", "text", "info", "undoes")
+#: the largest session file or journal banker reads (a 20,000-action game is about 9 MB)
+MAX_FILE_BYTES = 64 * 2**20
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+class SessionError(Exception):
+    """A session that cannot be created, opened or written: the message is one line
+    saying what is wrong and what to do."""
+
+
+@dataclass
+class Damage:
+    """Something found on open that is neither a crash leftover nor to be dropped silently."""
+
+    #: "journal-line": a complete last journal line that fails its check;
+    #: "entry": an entry that is not what its checksum was made over;
+    #: "setup": the setup document likewise; "missing": entries gone from the end of FILE
+    kind: str
+    text: str  # one clause, saying what is damaged and what is known about it
+    seq: int | None = None
+    line: Damaged | None = None
+    raw: bytes = b""  # journal-line: the bytes from the damaged line to the end of the journal
+
+
+class SessionDamaged(SessionError):
+    """A writer refused because the session is damaged: it can be opened read-only, and
+    ``banker repair FILE`` resolves it once the banker has chosen."""
+
+    def __init__(self, message: str, damage: list[Damage]) -> None:
+        super().__init__(message)
+        self.damage = damage
+
+
+# --------------------------------------------------------------------------- the log entry
+class Entry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
+    """One action of the log, exactly as stored (the fields in their stored order; an entry of
+    an old version 1 file may lack ``parts`` and ``sum``, and stays without them).
+
+    ``command`` is the command as recorded (a JSON object: the rules decode it when they replay
+    it); ``effects`` every change it made, as JSON objects; ``parts`` its description as message
+    JSONs; ``undoes`` the seq an undo entry took back (else None); ``sum`` its chained checksum.
+
+    It also reads as the JSON object it is stored as (``entry["seq"]``, ``entry.get("parts")``),
+    for code that takes log entries as mappings: the review in banker.rules, which cannot import
+    the ledger.
+    """
+
+    seq: int
+    ts: str
+    command: dict[str, Any]
+    effects: list[dict[str, Any]]
+    text: str
+    parts: list[dict[str, Any]] | msgspec.UnsetType = msgspec.UNSET
+    info: dict[str, Any]
+    undoes: int | None
+    sum: str | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def op(self) -> str | None:
+        """The command's op (``"undo"`` for an undo entry)."""
+        op = self.command.get("op")
+        return op if isinstance(op, str) else None
+
+    @property
+    def is_undo(self) -> bool:
+        return self.command.get("op") == "undo"
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as stored: a JSON object, its keys in their stored order (its values are the
+        entry's own, not copies: read them, do not change them)."""
+        out = msgspec.structs.asdict(self)
+        if self.parts is msgspec.UNSET:
+            del out["parts"]
+        if self.sum is msgspec.UNSET:
+            del out["sum"]
+        return out
+
+    def sealed(self, prev: int) -> tuple[Entry, int]:
+        """This entry with its checksum made (chained on ``prev``), and that checksum."""
+        body = self.to_json()
+        body.pop(checksum.SUM, None)
+        made = checksum.entry_sum(body, prev)
+        return msgspec.structs.replace(self, sum=checksum.fmt(made)), made
+
+    # -- read as a mapping -------------------------------------------------------------
+    def __getitem__(self, key: str) -> Any:
+        if key in _FIELDS:
+            value = getattr(self, key)
+            if value is not msgspec.UNSET:
+                return value
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key in _FIELDS:
+            value = getattr(self, key)
+            if value is not msgspec.UNSET:
+                return value
+        return default
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and key in _FIELDS and getattr(self, key) is not msgspec.UNSET
+
+
+_FIELDS = frozenset(Entry.__struct_fields__)
+
+
+_MINIMAL: dict[str, Any] = {"seq": 1, "ts": "", "command": {}, "effects": [], "text": "", "info": {}, "undoes": None}
+
+
+def _bad_entry(where: str, entry: Any, seq: int) -> SessionError:
+    """Why a stored entry cannot be read (it failed the conversion to :class:`Entry`)."""
+    if not isinstance(entry, dict):
+        return SessionError(f"{where}: entry {seq} is damaged (not a JSON object); the file was left untouched")
+    unknown = [k for k in entry if k not in Entry.__struct_fields__]
+    if unknown:
+        return SessionError(f"{where}: entry {seq} is damaged (unknown {', '.join(map(repr, unknown))}); "
+                            "the file was left untouched")
+    problems = [k for k in ENTRY_KEYS if k not in entry]
+    for key, value in entry.items():
+        try:
+            msgspec.convert({**_MINIMAL, key: value}, Entry)
+        except msgspec.ValidationError:
+            problems.append(key)
+    return SessionError(f"{where}: entry {seq} is damaged (bad or missing {', '.join(problems)}); "
+                        "the file was left untouched")
+
+
+def to_entries(where: str, records: list[Any], first: int) -> list[Entry]:
+    """Stored entries (JSON objects, seqs ``first``, ``first + 1``...) as :class:`Entry`; a
+    damaged one or one out of order refuses the whole file (:class:`SessionError`)."""
+    try:
+        entries = msgspec.convert(records, list[Entry])
+    except msgspec.ValidationError:
+        for i, record in enumerate(records):
+            try:
+                msgspec.convert(record, Entry)
+            except msgspec.ValidationError:
+                raise _bad_entry(where, record, first + i) from None
+        raise  # pragma: no cover - every record converts alone
+    for i, entry in enumerate(entries):
+        if entry.seq != first + i:
+            raise SessionError(f"{where}: entries are out of order (found seq {entry.seq} where {first + i} was "
+                               "expected); the file was left untouched")
+    return entries
+
+
+def seal_entries(session_id: Any, entries: Iterable[Entry]) -> tuple[list[Entry], int]:
+    """``entries`` with their checksums made anew from the start of the chain, and the last sum."""
+    prev = checksum.seed(session_id)
+    out = []
+    for entry in entries:
+        entry, prev = entry.sealed(prev)
+        out.append(entry)
+    return out, prev
+
+
+# --------------------------------------------------------------------------- paths, helpers
+def journal_path(path: Path) -> Path:
+    return path.with_name(path.name + ".journal")
+
+
+def resolve(path: str | os.PathLike[str]) -> Path:
+    """The session file itself: a symbolic link is followed once, here, so that the journal,
+    the lock and the checkpoint's temp files are named after the real file (a checkpoint's
+    rename then replaces the real file, and the link stays a link)."""
+    path = Path(path)
+    if os.path.islink(path):
+        return Path(os.path.realpath(path))
+    return path
+
+
+def no_gc(func: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Pause the cyclic garbage collector during a bulk load: reading and restoring a
+    long session allocates many small containers, none of them cyclic garbage, and the
+    collector's repeated full passes over them would make opening superlinear."""
+
+    @functools.wraps(func)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            if enabled:
+                gc.enable()
+
+    return wrapper
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def why(e: OSError) -> str:
+    return e.strerror or str(e)
+
+
+def clip(text: str, n: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+# --------------------------------------------------------------------------- reading
+@dataclass
+class Loaded:
+    """One consistent read of a session: the setup doc and the entries 1..n."""
+
+    doc: dict[str, Any]
+    setup: Setup
+    entries: list[Entry]
+    file_seq: int  # entries 1..file_seq are in FILE
+    journal: Scan | None  # None: no journal file
+    journal_header_end: int
+    file_sig: tuple[int, int, int] | None
+    journal_ino: int | None
+    #: (offset just after, bytes) of the journal line holding the last entry, or of
+    #: the header when the last entry came from FILE: where a reader reads on from
+    anchor: tuple[int, bytes] = (0, b"")
+    damage: list[Damage] = field(default_factory=list)
+    #: the chained checksum after the last entry (None: a version 1 file, no checksums)
+    last_sum: int | None = None
+
+    @property
+    def version(self) -> int:
+        version = self.doc.get("version", 1)
+        return version if isinstance(version, int) else 1
+
+
+def _not_session(path: Path, why: str) -> SessionError:
+    return SessionError(f"{path} is not a banker session ({why}); it was left untouched")
+
+
+def _decode(raw: bytes) -> tuple[Any, bool]:
+    """A session file's JSON, and whether it was strict JSON (see :func:`checksum.has_entry_sum`):
+    msgspec's decoder first (several times faster), else ``json.loads``, whose errors say what
+    is wrong (and which reads what msgspec refuses: NaN, a lone surrogate, UTF-16...)."""
+    try:
+        return msgspec.json.decode(raw), True
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return json.loads(raw), False
+
+
+def _parse_file(path: Path, raw: bytes) -> tuple[dict[str, Any], Setup, list[dict[str, Any]], bool]:
+    if not raw.strip():
+        raise _not_session(path, "the file is empty")
+    try:
+        data, strict = _decode(raw)
+    except UnicodeDecodeError:
+        raise _not_session(path, "not UTF-8 text") from None
+    except ValueError as e:
+        raise _not_session(path, f"not JSON: {e}") from None
+    except RecursionError:
+        raise _not_session(path, "its JSON is nested too deeply") from None
+    if not isinstance(data, dict) or not isinstance(data.get(SESSION_TABLE), dict):
+        raise _not_session(path, "no session table")
+    table = data[SESSION_TABLE]
+    doc = table.get("1")
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise _not_session(path, f"no {FORMAT!r} format marker")
+    version = doc.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise _not_session(path, f"bad format version {version!r}")
+    if version > VERSION:
+        raise SessionError(f"{path} was written by a newer banker (session format version {version}, this one reads "
+                           f"up to {VERSION}); upgrade banker to open it")
+    players = doc.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise SessionError(f"{path}: the setup's player list is damaged; the file was left untouched")
+    try:
+        setup = Setup.from_mapping(doc)
+    except (KeyError, TypeError, ValueError) as e:
+        raise SessionError(f"{path}: the setup is damaged ({e}); the file was left untouched") from None
+    entries_table = data.get(ENTRIES_TABLE, {})
+    if not isinstance(entries_table, dict):
+        raise SessionError(f"{path}: the entries table is damaged; the file was left untouched")
+    try:
+        ids = sorted(int(k) for k in entries_table)
+    except ValueError:
+        raise SessionError(f"{path}: the entries table has a bad document id; the file was left untouched") from None
+    if ids != list(range(1, len(ids) + 1)):
+        present = set(ids)
+        missing = next(i for i in range(1, len(ids) + 2) if i not in present)
+        raise SessionError(f"{path}: entry {missing} is missing (entries must run 1..n without gaps); "
+                           "the file was left untouched")
+    return doc, setup, [entries_table[str(i)] for i in ids], strict
+
+
+CHANGED = "is not what its checksum was made over"
+
+
+def _verify_file(doc: dict[str, Any], records: list[dict[str, Any]], damage: list[Damage], strict_json: bool) -> int:
+    """Check a version 2 FILE's checksums over its stored entries (as read, every key counted),
+    noting each finding in ``damage``; returns the chained sum after its last entry."""
+    setup_ok = checksum.parse(doc.get(checksum.SUM)) == _doc_sum(doc)
+    if not setup_ok:
+        damage.append(Damage("setup", f"its setup (edition, variant, players, house rules, name, times) {CHANGED}: "
+                                      "it was changed after it was written"))
+    prev = checksum.seed(doc.get("id"))
+    for record in records:
+        prev = verify_entry(record, prev, damage, strict_json=strict_json)
+    seal = doc.get(checksum.CHECKPOINT)
+    if setup_ok and isinstance(seal, dict):
+        held = seal.get("entries")
+        if isinstance(held, int) and held > len(records):
+            first = len(records) + 1
+            span = f"entry {first} is" if held == first else f"entries {first}-{held} are"
+            damage.append(Damage("missing", f"{span} missing from the end: its checkpoint held {held} entries, "
+                                            f"the file holds {len(records)}", seq=first))
+        elif held != len(records) or checksum.parse(seal.get("last")) != prev:
+            damage.append(Damage("missing", f"its entries are not the {held} its checkpoint was made over "
+                                            "(entries were removed or added)"))
+    return prev
+
+
+def _doc_sum(doc: dict[str, Any]) -> int | None:
+    try:
+        return checksum.doc_sum(doc)
+    except (ValueError, TypeError, RecursionError):
+        return None
+
+
+def verify_entry(record: dict[str, Any], prev: int, damage: list[Damage], where: str = "", *,
+                 strict_json: bool = False) -> int:
+    """Check one stored entry's chained sum; returns the sum the next entry chains on."""
+    stored = checksum.parse(record.get(checksum.SUM))
+    if stored is not None and checksum.has_entry_sum(record, prev, stored, strict_json=strict_json):
+        return stored
+    computed: int | None
+    try:
+        computed = checksum.entry_sum(record, prev)
+    except (ValueError, TypeError, RecursionError):
+        computed = None
+    if stored is None or stored != computed:
+        what = "has no checksum" if stored is None else CHANGED
+        damage.append(Damage("entry", f"entry {record['seq']}{where} {what}", seq=record["seq"]))
+    return stored if stored is not None else (computed if computed is not None else prev)
+
+
+def _read_journal(path: Path, jpath: Path, data: bytes, doc: dict[str, Any]) -> tuple[Scan, int]:
+    """Scan the journal bytes: (its entry records, the header's end offset)."""
+    try:
+        lines = scan(data)
+    except JournalCorrupt as e:
+        if e.line_no == 1:
+            raise SessionError(f"{jpath} is not a banker journal ({e.reason} on line 1); "
+                               "both files were left untouched") from None
+        raise SessionError(f"{jpath} is damaged at line {e.line_no} ({e.reason}) with later lines after it: not a crash "
+                           "artefact; both files were left untouched (restore a backup, or move the journal away to "
+                           "keep only the checkpointed actions)") from None
+    if not lines.records:
+        reason = f"{lines.damaged.reason} on line 1" if lines.damaged else "no header line"
+        raise SessionError(f"{jpath} is not a banker journal ({reason}); both files were left untouched")
+    header = lines.records[0]
+    if header.get("format") != JOURNAL_FORMAT:
+        raise SessionError(f"{jpath} is not a banker journal (no {JOURNAL_FORMAT!r} header); "
+                           "both files were left untouched")
+    if header.get("session") != doc.get("id"):
+        raise SessionError(f"{jpath} belongs to another session than {path}; both files were left untouched "
+                           "(move the journal away if this file is the session you want)")
+    header_end = lines.ends[0]
+    return Scan(records=lines.records[1:], ends=lines.ends[1:], end=lines.end, torn=lines.torn,
+                damaged=lines.damaged), header_end
+
+
+def sig(st: os.stat_result) -> tuple[int, int, int]:
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _read(path: Path, what: str) -> tuple[bytes, os.stat_result]:
+    """A session file or journal, read safely (regular files only, size capped, never blocking)."""
+    try:
+        return read_regular(path, MAX_FILE_BYTES, nofollow=True)
+    except FileRefused as e:
+        raise SessionError(f"{e}; {what}") from None
+
+
+def _damaged_line_text(jpath: Path, line: Damaged, raw: bytes, seq: int) -> str:
+    size = line.end - line.start
+    body = raw[9:size - 1] if size > 10 else b""
+    try:
+        payload = json.loads(body)
+    except (ValueError, RecursionError):
+        payload = None
+    if isinstance(payload, dict) and isinstance(payload.get("text"), str):
+        reads = f'it reads "{clip(payload["text"])}" (its contents may be damaged too)'
+    else:
+        reads = "its contents cannot be read"
+    return (f"{jpath.name}: its last line (line {line.line_no}, {size} bytes; it would be entry {seq}) is complete "
+            f"but damaged ({line.reason}), so it is not a crash leftover; {reads}")
+
+
+def is_seq(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@no_gc
+def load(path: Path) -> Loaded:
+    """Read the journal, then FILE, and merge them into entries 1..n, checking every checksum.
+
+    Reading the journal first makes the pair consistent against a writer's checkpoint
+    running meanwhile: the FILE read later holds at least every entry the journal read
+    had lost to the checkpoint's truncation.
+    """
+    jpath = journal_path(path)
+    untouched = "both files were left untouched"
+    jdata: bytes | None
+    jino: int | None
+    try:
+        jdata, jst = _read(jpath, untouched)
+        jino = jst.st_ino
+    except FileNotFoundError:
+        jdata, jino = None, None
+    except OSError as e:
+        raise SessionError(f"cannot read {jpath}: {e.strerror}") from None
+    try:
+        raw, st = _read(path, "it was left untouched")
+    except FileNotFoundError:
+        raise SessionError(f"no session file {path}; `banker new {path} --players A,B` starts one") from None
+    except IsADirectoryError:
+        raise SessionError(f"{path} is a folder, not a session file") from None
+    except OSError as e:
+        raise SessionError(f"cannot read {path}: {e.strerror}") from None
+    doc, setup, records, strict = _parse_file(path, raw)
+    entries = to_entries(str(path), records, 1)
+    damage: list[Damage] = []
+    sealed = doc["version"] >= 2
+    last_sum = _verify_file(doc, records, damage, strict) if sealed else None
+    file_seq = len(entries)
+    journal = None
+    header_end = 0
+    anchor = (0, b"")
+    if jdata is not None:
+        journal, header_end = _read_journal(path, jpath, jdata, doc)
+        anchor = (header_end, jdata[:header_end])
+        expected = file_seq + 1
+        start = header_end
+        for i, record in enumerate(journal.records):
+            seq = record.get("seq")
+            line_no = i + 2
+            line_end = journal.ends[i]
+            line_start, start = start, line_end
+            if is_seq(seq) and seq <= file_seq:
+                continue  # checkpointed already: the crash fell between rename and truncate
+            if seq != expected:
+                raise SessionError(f"{jpath} line {line_no}: entry seq {seq!r} does not follow entry {expected - 1}; "
+                                   "both files were left untouched")
+            entries.extend(to_entries(f"{jpath} line {line_no}", [record], expected))
+            if last_sum is not None:
+                last_sum = verify_entry(record, last_sum, damage, f" ({jpath.name} line {line_no})")
+            anchor = (line_end, jdata[line_start:line_end])
+            expected += 1
+        if journal.damaged is not None:
+            line = journal.damaged
+            damage.insert(0, Damage("journal-line", _damaged_line_text(jpath, line, jdata[line.start:line.end], expected),
+                                    seq=expected, line=line, raw=jdata[line.start:]))
+    return Loaded(doc, setup, entries, file_seq, journal, header_end, sig(st), jino, anchor, damage, last_sum)
+
+
+def _signatures(path: Path) -> tuple[tuple[int, int, int] | None, tuple[int, int, int] | None]:
+    out: list[tuple[int, int, int] | None] = []
+    for p in (path, journal_path(path)):
+        try:
+            out.append(sig(os.stat(p)))
+        except OSError:
+            out.append(None)
+    return out[0], out[1]
+
+
+def load_for_reader(path: Path) -> Loaded:
+    """:func:`load` for a reader that holds no lock: a read that fails, or finds damage,
+    while a writer changed the files under it (a checkpoint truncating the journal mid-read)
+    is retried; a failure on files that did not change is final."""
+    for attempt in range(8):
+        before = _signatures(path)
+        try:
+            loaded = load(path)
+        except SessionError:
+            if attempt == 7 or _signatures(path) == before:
+                raise
+        else:
+            if not loaded.damage or attempt == 7 or _signatures(path) == before:
+                return loaded
+        time.sleep(0.01 * (attempt + 1))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def check_path(path: Path) -> None:
+    """Refuse a session path that names nothing or a folder, before any lock is taken."""
+    if not os.path.lexists(path):
+        raise SessionError(f"no session file {path}; `banker new {path} --players A,B` starts one")
+    if path.is_dir():
+        raise SessionError(f"{path} is a folder, not a session file")
+
+
+# --------------------------------------------------------------------------- writing FILE
+def sealed_doc(doc: dict[str, Any], entries: list[Entry], last_sum: int | None) -> dict[str, Any]:
+    """The setup document as a checkpoint writes it: version 2, the count and last sum of
+    the entries it holds, and its own checksum."""
+    out = {k: v for k, v in doc.items() if k not in (checksum.SUM, checksum.CHECKPOINT)}
+    out["version"] = VERSION
+    last = last_sum if last_sum is not None else checksum.seed(doc.get("id"))
+    out[checksum.CHECKPOINT] = {"entries": len(entries), "last": checksum.fmt(last)}
+    out[checksum.SUM] = checksum.fmt(checksum.doc_sum(out))
+    return out
+
+
+def tables(doc: dict[str, Any], entries: list[Entry]) -> dict[str, dict[str, Any]]:
+    """The whole TinyDB document: the setup and every entry (doc id = seq)."""
+    return {SESSION_TABLE: {"1": doc}, ENTRIES_TABLE: {str(e.seq): e.to_json() for e in entries}}
+
+
+def document(doc: dict[str, Any], entries: list[Entry]) -> bytes:
+    return dumps(tables(doc, entries))
+
+
+__all__ = ["CHANGED", "ENTRY_KEYS", "FORMAT", "MAX_FILE_BYTES", "VERSION", "Damage", "Entry", "Loaded", "SessionDamaged",
+           "SessionError", "check_path", "clip", "document", "is_seq", "journal_path", "load", "load_for_reader", "no_gc",
+           "now", "resolve", "seal_entries", "sealed_doc", "sig", "tables", "to_entries", "verify_entry", "why"]

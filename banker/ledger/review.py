@@ -1,0 +1,41 @@
+"""A session read for its review: the setup document, the entries, the review's figures
+(:func:`banker.rules.review.review` over the recorded effects) and the final state. Data only:
+the words (exports, headings) are banker.report's."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from banker.rules import GameState
+from banker.rules.review import Review, review
+
+from .check import game
+from .format import Entry
+from .reader import read_session
+
+
+@dataclass
+class SessionReview:
+    """A session read for review: its setup document, the review, the final state and the entries."""
+
+    doc: dict[str, Any]
+    review: Review
+    state: GameState
+    entries: list[Entry]
+
+    @property
+    def name(self) -> str:
+        name = self.doc.get("name")
+        return name if isinstance(name, str) else ""
+
+
+def load_review(path: str | os.PathLike[str]) -> SessionReview:
+    """Read the session at ``path`` (read-only, no lock) and review it."""
+    read = read_session(path)
+    state = game(read.path, read.setup)
+    return SessionReview(read.doc, review(state, [e.to_json() for e in read.entries]), state, read.entries)
+
+
+__all__ = ["SessionReview", "load_review"]

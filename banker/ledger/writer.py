@@ -1,0 +1,449 @@
+"""Writing a session: :class:`SessionWriter` (the one writer: lock, journal, apply, undo,
+checkpoint) and :func:`repair` (resolving a damaged session the way the banker chose).
+
+Every action goes through :meth:`SessionWriter.apply`: the rules engine applies it (or refuses
+it, writing nothing), then one CRC-checked line is appended to the write-ahead journal and
+fsynced before ``apply`` returns. Undo is an operation of the log (:meth:`SessionWriter.undo`):
+the engine pops its last move and the log records the reversal as an entry of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from banker.boards import game_from_setup
+from banker.rules import BoardError, Refused, Setup
+from banker.rules.messages import Msg
+from banker.rules.ops import Undo, decode
+from banker.rules.parse import check_command
+from banker.rules.state import check_text
+
+from . import checksum
+from .check import builtins, damage_message, inverses, text_of, undo_parts
+from .format import (
+    FORMAT,
+    VERSION,
+    Entry,
+    Loaded,
+    SessionDamaged,
+    SessionError,
+    check_path,
+    document,
+    journal_path,
+    load,
+    no_gc,
+    now,
+    resolve,
+    seal_entries,
+    sealed_doc,
+    tables,
+    why,
+)
+from .journal import encode_payload, frame, header_line
+from .lock import LockBusy, LockUnsafe, WriterLock, describe_holder, guard_journal
+from .log import SessionLog
+from .storage import AtomicJSONStorage, fsync_dir, is_temp_of, write_all, write_durably
+
+UNDO = "undo"
+
+
+class SessionWriter(SessionLog):
+    """A game's session log open for writing: the one writer, holding the lock.
+
+    >>> s = SessionWriter.create("game.json", Setup("classic-us", "classic", ("Ann", "Bob")))  # doctest: +SKIP
+    >>> s.apply({"op": "buy", "player": "Ann", "space": 39}).text                         # doctest: +SKIP
+    'Ann buys Boardwalk for $400'
+    """
+
+    readonly = False
+
+    def __init__(self, path: Path, loaded: Loaded, lock: WriterLock) -> None:
+        super().__init__(path, loaded)
+        self._lock: WriterLock | None = lock
+        self._jfd: int | None = None
+        self._jsize = 0  # journal bytes that hold good lines
+        self._header_end = loaded.journal_header_end
+        self._file_seq = loaded.file_seq
+        self._last_sum = loaded.last_sum  # the chained checksum after the last entry (None: version 1)
+        self._broken: str | None = None
+
+    # ------------------------------------------------------------------ opening
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], setup: Setup, name: str | None = None, *,
+               created: str | None = None) -> SessionWriter:
+        """Start a new session at ``path`` (which must not exist), open for writing.
+
+        All or nothing: if any step fails (a full disk, a failed fsync), every file this call
+        made is removed again, so the same name can be created once the cause is fixed.
+        """
+        path = Path(path)
+        if os.path.lexists(path):
+            raise SessionError(f"{path} already exists; choose another name or `banker open` it")
+        jpath = journal_path(path)
+        if os.path.lexists(jpath):
+            raise SessionError(f"{jpath} is left over from an earlier session; move it away or choose another name")
+        if not path.parent.is_dir():
+            raise SessionError(f"cannot create {path}: the folder {path.parent} does not exist")
+        try:  # a setup the rules refuse raises Refused before any file is made
+            setup = setup.for_new_game()  # today's rules for new players' names (NFC, no control characters...)
+            game_from_setup(setup)
+        except BoardError as e:
+            raise SessionError(f"cannot create {path}: {e}") from None
+        lock = _acquire(path)
+        doc = sealed_doc({"format": FORMAT, "version": VERSION, "created": created or now(), "id": os.urandom(16).hex(),
+                          "name": name, **setup.to_mapping()}, [], None)
+        try:  # from here on, whatever is at path or jpath was made by this call (we checked, and hold the lock)
+            write_durably(path, document(doc, []), replace=False)
+            loaded = load(path)
+            session = cls(path, loaded, lock)
+            session._start_journal(loaded)
+        except FileExistsError:
+            lock.release(discard=True)
+            raise SessionError(f"{path} already exists; choose another name or `banker open` it") from None
+        except BaseException as e:
+            _remove_made(path, jpath)
+            lock.release(discard=True)
+            if isinstance(e, OSError):
+                raise SessionError(f"cannot create {path} ({why(e)}); nothing was left behind: free some space or "
+                                   "fix the folder, then create it again") from None
+            raise
+        return session
+
+    @classmethod
+    @no_gc  # one pause for the whole load: no collection over the freshly read log half-way
+    def open(cls, path: str | os.PathLike[str]) -> SessionWriter:
+        """Open an existing session for writing: take the lock, rebuild the state from the recorded
+        effects, recover (cut a torn journal line) and checkpoint.
+
+        A damaged session is refused with :class:`SessionDamaged`, whose message says what is
+        damaged and how to resolve it (it still opens read-only). A command today's rules refuse
+        or compute differently is no reason to refuse: :meth:`replay_check` reports it.
+        """
+        path = resolve(path)
+        check_path(path)
+        lock = _acquire(path)
+        try:
+            loaded = load(path)
+            if loaded.damage:
+                raise SessionDamaged(damage_message(path, loaded.damage, (loaded.setup, loaded.entries)), loaded.damage)
+            session = cls(path, loaded, lock)
+        except BaseException:
+            lock.release(discard=True)
+            raise
+        try:
+            session._remove_stale_temp_files()
+            session._start_journal(loaded)
+            if loaded.version < VERSION:  # a version 1 file: seal every entry, so changes are found from now on
+                session._seal_all()
+                session.checkpoint(force=True)
+            elif loaded.journal is not None and loaded.journal.records:
+                session.checkpoint()
+        except OSError as e:
+            session._release()
+            raise SessionError(f"cannot open {path} for writing ({why(e)}); nothing was lost: every action is in "
+                               f"{path.name} or {journal_path(path).name}; free some space or fix the folder's "
+                               "permissions, or open it read-only") from None
+        except SessionError as e:
+            session._release()
+            raise SessionError(f"cannot open {path} for writing: {e}") from None
+        except BaseException:
+            session._release()
+            raise
+        return session
+
+    def _start_journal(self, loaded: Loaded) -> None:
+        """Make sure the journal exists with its header, cut a torn tail, open it and lock it
+        (on Linux and macOS: see :func:`banker.ledger.lock.guard_journal`)."""
+        jpath = journal_path(self.path)
+        if loaded.journal is None:
+            header = header_line(self.info.get("id"))
+            write_durably(jpath, header, replace=False)  # atomic, so the header is never torn; fsyncs the directory
+            self._header_end = self._jsize = len(header)
+        else:
+            self._jsize = loaded.journal.end
+        fd = os.open(jpath, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_BINARY", 0))
+        try:
+            if not guard_journal(fd):
+                raise SessionError(f"session {self.path.name} is open for writing by another process (its lock file "
+                                   f"{self.path.name}.lock was removed or replaced while it ran); close it there "
+                                   "first, or open it read-only")
+            if loaded.journal is not None and loaded.journal.torn:
+                os.ftruncate(fd, self._jsize)  # the action that was being written when it died
+                os.fsync(fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._jfd = fd
+
+    def _seal_all(self) -> None:
+        """Give every entry its chained checksum (upgrading a version 1 session)."""
+        self.entries[:], self._last_sum = seal_entries(self.info.get("id"), self.entries)
+
+    def _remove_stale_temp_files(self) -> None:
+        """Temp files of a checkpoint that died before its rename (we hold the lock)."""
+        try:
+            candidates = list(self.path.parent.iterdir())
+        except OSError:  # pragma: no cover
+            return
+        for p in candidates:
+            if is_temp_of(p, self.path):
+                try:
+                    p.unlink()
+                except OSError:  # pragma: no cover
+                    pass
+
+    # ------------------------------------------------------------------ writing
+    def _check_writable(self) -> None:
+        if self._closed:
+            raise SessionError(f"session {self.path.name} is closed; open it again to go on")
+        if self._broken:
+            raise SessionError(self._broken)
+
+    def apply(self, command: Mapping[str, Any] | Any, *, ts: str | None = None) -> Entry:
+        """Apply ``command`` and record it durably; returns the new log entry.
+
+        A command the rules refuse raises :class:`Refused` and writes nothing. When this
+        returns, the entry is fsynced in the journal: it survives a crash at any later
+        instant. A failed write or fsync raises :class:`SessionError` and records nothing.
+        ``{"op": "undo", "reason": ...}`` is :meth:`undo`. ``ts`` stamps the entry (default: now;
+        sample_sessions/generate.py replays an evening at its own times).
+        """
+        self._check_writable()
+        try:  # exactly what will be stored and replayed
+            cmd = json.loads(json.dumps(command, allow_nan=False))
+        except (TypeError, ValueError) as e:
+            raise Refused("input", f"the command cannot be recorded as JSON ({e})") from None
+        except RecursionError:
+            raise Refused("input", "the command cannot be recorded as JSON (it is nested too deeply)") from None
+        if isinstance(cmd, dict) and cmd.get("op") == UNDO:
+            check_command(self.state, cmd)  # today's input limits, on the whole command as on any other
+            undo = decode(cmd)  # strict, as every new command: an unknown key is refused, naming it
+            assert isinstance(undo, Undo)
+            return self.undo(undo.reason, ts=ts)
+        move = self.state.push(cmd)
+        seq = len(self.entries) + 1
+        try:
+            parts = builtins(move.parts)
+            draft = Entry(seq=seq, ts=ts or now(), command=builtins(move.command), effects=builtins(move.effects),
+                          text=text_of(parts), parts=parts, info=builtins(move.info), undoes=None)
+        except (TypeError, ValueError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
+            self.state.pop()
+            raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded") from None
+        entry = self._record(draft, take_back=self.state.pop)
+        self._standing.append(seq)
+        return entry
+
+    def undo(self, reason: Any, *, ts: str | None = None) -> Entry:
+        """Take back the last action that still stands, and record the reversal with ``reason``
+        (an entry of its own: the inverse effects in reverse order, ``undoes`` = the seq taken
+        back). Refused (:class:`Refused`) without a reason, or with nothing left to undo."""
+        self._check_writable()
+        if isinstance(reason, str):
+            check_text(UNDO, "reason", reason)  # today's input limits, as for every new command
+        if not isinstance(reason, str) or not reason.strip():
+            raise Refused("undo-reason", Msg("undo.reason"))
+        if not self._standing:
+            raise Refused("undo-empty", Msg("undo.empty"))
+        reason = reason.strip()
+        undone = self._standing[-1]
+        move = self.state.pop()
+        self._standing.pop()
+        command, effects, parts, info = (builtins(move.command), builtins(move.effects), builtins(move.parts),
+                                         builtins(move.info))
+
+        def put_back() -> None:  # the reversal could not be recorded: the move stands again, as it was
+            self.state.push_effects(command, effects, parts, info)
+            self._standing.append(undone)
+
+        try:
+            undo_said = undo_parts(reason, parts)
+            draft = Entry(seq=len(self.entries) + 1, ts=ts or now(), command={"op": UNDO, "reason": reason},
+                          effects=inverses(move.effects), text=text_of(undo_said), parts=undo_said,
+                          info={"undone_command": command}, undoes=undone)
+        except (TypeError, ValueError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
+            put_back()
+            raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded") from None
+        return self._record(draft, take_back=put_back)
+
+    def _record(self, draft: Entry, take_back: Callable[[], Any]) -> Entry:
+        """Seal ``draft`` and append it to the journal, fsynced; on failure ``take_back()`` undoes
+        it in memory and :class:`SessionError` says nothing was recorded."""
+        last = self._last_sum
+        assert last is not None  # a writer's file is sealed (a version 1 file is upgraded on open)
+        try:
+            stored = json.loads(encode_payload(draft.to_json()))  # the entry exactly as stored (tuples become lists)
+            chained = checksum.entry_sum(stored, last)
+            stored[checksum.SUM] = checksum.fmt(chained)
+            entry = msgspec.convert(stored, Entry)
+            body = encode_payload(stored)
+        except (TypeError, ValueError, RecursionError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
+            take_back()
+            raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded") from None
+        line = frame(body)
+        assert self._jfd is not None
+        try:
+            write_all(self._jfd, line)
+            os.fsync(self._jfd)
+        except OSError as e:
+            take_back()
+            try:
+                os.ftruncate(self._jfd, self._jsize)
+                os.fsync(self._jfd)
+            except OSError:
+                self._broken = (f"session {self.path.name} could not be written ({why(e)}) and may hold a partial "
+                                "line; close and reopen it (the partial line is dropped on open)")
+            raise SessionError(f"could not record the action in {self.path.name}.journal ({why(e)}); "
+                               "nothing was recorded") from None
+        self._jsize += len(line)
+        self._last_sum = chained
+        self.entries.append(entry)
+        return entry
+
+    @no_gc  # the whole document is built at once: many small containers, none of them cyclic garbage
+    def checkpoint(self, force: bool = False) -> None:
+        """Fold the journal into FILE (atomic rewrite) and empty the journal.
+
+        A crash at any instant leaves FILE old or new, and the journal either still
+        holding its lines (skipped on open when FILE already has them) or empty. A failed
+        write or fsync (of the new FILE, of its folder, of the journal) stops the checkpoint
+        where it is, with the journal as it was: :class:`SessionError` says so.
+        """
+        self._check_writable()
+        assert self._jfd is not None
+        try:
+            if force or len(self.entries) > self._file_seq:
+                doc = sealed_doc(self.info, self.entries, self._last_sum)
+                # one TinyDB storage write: temp + fsync + rename + folder fsync, or it raises
+                AtomicJSONStorage(self.path).write(tables(doc, self.entries))
+                self.info = doc
+                self._file_seq = len(self.entries)
+            if self._jsize > self._header_end:
+                os.ftruncate(self._jfd, self._header_end)
+                self._jsize = self._header_end  # cut, even if the fsync below fails
+                os.fsync(self._jfd)
+        except OSError as e:
+            raise SessionError(f"could not fold the journal into {self.path.name} ({why(e)}); nothing was lost: every "
+                               f"action is kept in {self.path.name} or {journal_path(self.path).name}, and the next "
+                               "open folds them in") from None
+
+    def close(self) -> None:
+        """Checkpoint and release the lock. Idempotent. A checkpoint that fails still releases
+        the lock, then raises its :class:`SessionError`."""
+        if self._closed:
+            return
+        try:
+            if not self._broken:
+                self.checkpoint()
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        self._closed = True
+        if self._jfd is not None:
+            os.close(self._jfd)  # drops the journal's lock too
+            self._jfd = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+
+def _remove_made(path: Path, jpath: Path) -> None:
+    """Remove what a failed create made (it holds the lock, so nobody else uses them)."""
+    for p in (jpath, path):
+        try:
+            os.unlink(p)
+        except OSError:
+            pass
+    try:
+        fsync_dir(path.parent)
+    except OSError:
+        pass
+
+
+def _acquire(path: Path) -> WriterLock:
+    try:
+        return WriterLock.acquire(path)
+    except LockBusy as e:
+        raise SessionError(describe_holder(path.name, e.holder)) from None
+    except LockUnsafe as e:
+        raise SessionError(f"cannot lock {path.name} for writing: {e}") from None
+    except OSError as e:
+        raise SessionError(f"cannot lock {path} for writing ({why(e)}); is its folder writable?") from None
+
+
+# --------------------------------------------------------------------------- repair
+def _aside_path(jpath: Path, seq: int | None) -> Path:
+    base = jpath.with_name(f"{jpath.name}.damaged-{seq}")
+    candidate, n = base, 1
+    while os.path.lexists(candidate):
+        n += 1
+        candidate = base.with_name(f"{base.name}-{n}")
+    return candidate
+
+
+def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> list[str]:
+    """Resolve a damaged session the way the banker chose; returns what was done, a line each.
+
+    A damaged last journal line is kept aside, byte for byte, in ``FILE.journal.damaged-<n>``
+    (``n``: the entry it would have been; written durably first), then cut from the journal.
+    Changed entries, a changed setup or entries missing from the end are accepted only with
+    ``accept_changes``: the checksums are then made anew over the file as it is now (and the
+    journal folded into it). Takes the writer lock; nothing is written when there is no damage.
+    """
+    path = resolve(path)
+    if not os.path.lexists(path):
+        raise SessionError(f"no session file {path}")
+    lock = _acquire(path)
+    try:
+        loaded = load(path)
+        if not loaded.damage:
+            return [f"{path}: no damage found; nothing was changed"]
+        line = next((d for d in loaded.damage if d.kind == "journal-line"), None)
+        changes = [d for d in loaded.damage if d.kind != "journal-line"]
+        if changes and not accept_changes:
+            raise SessionError(f"{path}: {changes[0].text}; nothing was changed: restore a backup, or run `banker repair "
+                               f"{path} --accept-changes` to keep the file as it is now")
+        done = []
+        jpath = journal_path(path)
+        if line is not None and line.line is not None:
+            aside = _aside_path(jpath, line.seq)
+            write_durably(aside, line.raw, replace=False)
+            _cut_journal(jpath, line.line.start)
+            done.append(f"kept the damaged line aside in {aside.name} ({len(line.raw)} bytes) and dropped it from "
+                        f"{jpath.name}: entry {line.seq} is not in the session, which now holds "
+                        f"{len(loaded.entries)} entries")
+        if changes:
+            entries, last = seal_entries(loaded.doc.get("id"), loaded.entries)
+            doc = sealed_doc(loaded.doc, entries, last)
+            write_durably(path, document(doc, entries))
+            if loaded.journal is not None:
+                _cut_journal(jpath, loaded.journal_header_end)
+            seqs = [d.seq for d in changes if d.kind == "entry" and d.seq is not None]
+            which = f" (entries {', '.join(map(str, seqs[:10]))}{'…' if len(seqs) > 10 else ''})" if seqs else ""
+            done.append(f"accepted {path.name} as it is now{which}: its checksums were made anew over its "
+                        f"{len(entries)} entries")
+        return done
+    except OSError as e:
+        raise SessionError(f"could not repair {path} ({why(e)}); the session is as it was, or with the damaged line "
+                           "already kept aside; run the repair again") from None
+    finally:
+        lock.release()
+
+
+def _cut_journal(jpath: Path, size: int) -> None:
+    fd = os.open(jpath, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.ftruncate(fd, size)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+__all__ = ["SessionWriter", "repair"]
