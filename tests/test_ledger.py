@@ -799,15 +799,12 @@ def test_a_changed_command_with_its_checksums_made_anew_opens_and_is_found(sessi
         assert (finding.seq, finding.kind) == (2, "refused") and "Zed" in str(finding.refusal)
 
 
-def test_undo_is_an_operation_of_the_log_not_of_the_engine(session_path, monkeypatch):
+def test_undo_is_an_operation_of_the_log_not_of_the_engine(session_path):
     """The writer pops the engine's last move and records the reversal itself; opening and the
-    check pop for an undo entry. The engine's own undo (``push({"op": "undo"})``, ``undo()``,
-    going away) is never used: here it fails if anything calls it."""
-
-    def no_engine_undo(*_args, **_kwargs):
-        raise AssertionError("the log must not use the engine's undo")
-
-    monkeypatch.setattr(GameState, "undo", no_engine_undo)
+    check pop for an undo entry. The engine has no undo of its own (it refuses ``{"op": "undo"}``)."""
+    assert not hasattr(GameState, "undo")
+    with pytest.raises(Refused):
+        game_from_setup(SETUP).push({"op": "undo", "reason": "x"})
     with Session.create(session_path, SETUP) as s:
         s.apply({"op": "buy", "player": "Ann", "space": 39})
         s.apply({"op": "salary", "player": "Bob"})

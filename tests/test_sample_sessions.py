@@ -134,8 +134,8 @@ def test_regenerating_gives_the_same_session(tmp_path, name):
     doc, entries = read_session_doc(tmp_path / name)
     sample_doc, sample_entries = read_session_doc(SAMPLES / name)
     assert doc["version"] == sample_doc["version"] == VERSION  # like with like
-    assert [{k: v for k, v in e.items() if k != "sum"} for e in entries] == \
-           [{k: v for k, v in e.items() if k != "sum"} for e in sample_entries]
+    assert [{k: v for k, v in e.to_json().items() if k != "sum"} for e in entries] == \
+           [{k: v for k, v in e.to_json().items() if k != "sum"} for e in sample_entries]
     assert {k: v for k, v in doc.items() if k not in IDENTITY} == {k: v for k, v in sample_doc.items() if k not in IDENTITY}
     assert doc["checkpoint"]["entries"] == sample_doc["checkpoint"]["entries"] == len(script.lines)
     # the script's times are the log's times, and the script's commands the log's commands
