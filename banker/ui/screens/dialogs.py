@@ -8,6 +8,7 @@ from typing import Any
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -15,7 +16,7 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..keys import localize_bindings
-from ..widgets.footer import BankFooter
+from ..widgets.footer import BankFooter, release_rendering
 
 
 @dataclass
@@ -42,6 +43,10 @@ class Dialog(ModalScreen):
     def on_mount(self) -> None:
         # every subclass's own on_mount runs too (Textual dispatches along the MRO)
         self.mount(BankFooter())
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        release_rendering(self)
+        return super().dismiss(result)
 
 
 class ChooseScreen(Dialog):

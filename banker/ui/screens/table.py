@@ -11,7 +11,7 @@ from textual.widgets import Static
 from ..keys import ACTIONS, localize_bindings
 from ..quick import QuickError, parse
 from ..widgets.command_line import CommandLine, QuickSuggester
-from ..widgets.footer import BankFooter, release_dead_widget_caches
+from ..widgets.footer import BankFooter
 from ..widgets.table import BankPanel, LogPanel, PlayersPanel
 
 
@@ -72,9 +72,6 @@ class TableScreen(Screen):
 
     def on_resize(self) -> None:
         self.refresh_table()
-
-    def on_screen_resume(self) -> None:
-        release_dead_widget_caches()  # a dialog has just closed
 
     def action_act(self, op: str) -> None:
         self.app.start_action(op)
