@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 
@@ -18,7 +19,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from banker.rules import GameState
 
 HOUSE = "⌂"
-
 
 
 class PlayerCard(Static):
@@ -31,7 +31,7 @@ class PlayerCard(Static):
         self.player = player
         self.border_title = player
 
-    _shown: tuple | None = None
+    _shown: tuple[object, ...] | None = None
 
     def show(self, state: GameState, tr: Translator) -> None:
         p = self.player
@@ -90,7 +90,7 @@ class PlayersPanel(Horizontal):
         super().__init__(**kwargs)
         self.players = players
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         for i, p in enumerate(self.players):
             yield PlayerCard(p, id=f"player-{i}")
 
@@ -114,7 +114,7 @@ class BankPanel(Static):
             names = ", ".join(state.edition.spaces[p].name for p in sorted(state.pending_auction))
             text.append("\n" + tr("bank.pending", names=names), "yellow")
         if state.over:
-            winner = state.winner or ", ".join(state.result.get("tied", []))
+            winner = state.winner or ", ".join((state.result or {}).get("tied", []))
             text.append("\n" + tr("bank.over", winner=winner), "bold green")
         if text != self._shown:
             self._shown = text
