@@ -31,7 +31,6 @@ CHART_POINTS = 400
 #: depends on whether the plot was drawn once before (on a busy machine, it may not have been)
 CHART_COLORS = ((0, 130, 200), (60, 180, 75), (230, 25, 75), (255, 225, 25), (245, 130, 48), (145, 30, 180),
                 (70, 240, 240), (240, 50, 230))
-TABS = ("timeline", "charts", "summary", "count", "audit")
 
 
 class ReviewScreen(BankerScreen[None]):
