@@ -11,7 +11,7 @@ from __future__ import annotations
 import locale
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -106,7 +106,7 @@ class Translator:
     def msg(self, msg: Msg | str) -> str:
         return msg if isinstance(msg, str) else msg.render(self._engine, self.lang)
 
-    def parts(self, parts: list[Mapping[str, Any]]) -> str:
+    def parts(self, parts: Sequence[Mapping[str, Any]]) -> str:
         """A logged description (message JSONs) in this language."""
         return render_parts(list(parts), self._engine, self.lang)
 
