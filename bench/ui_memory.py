@@ -38,6 +38,8 @@ from ui import make_session  # noqa: E402
 
 GAME = 2000
 SIZE = (120, 36)
+#: seconds waited before each measurement, as a banker reads the screen after an action
+SETTLE = 1.0
 
 
 def rss_mb() -> float:
@@ -83,6 +85,7 @@ async def run(path: Path, actions: int, every: int) -> list[dict[str, float]]:
         assert session is not None
         for i in range(actions + 1):
             if i % every == 0:
+                await asyncio.sleep(SETTLE)  # the banker reads the screen: what waits for a quiet moment has run
                 await pilot.pause()
                 gc.collect()
                 t0 = time.perf_counter()

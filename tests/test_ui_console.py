@@ -12,6 +12,7 @@ from banker.ui.app import BankerApp
 from banker.ui.messages import ActionRequested, Status
 from banker.ui.screens.dialogs import ChooseScreen, ConfirmScreen
 from banker.ui.screens.table import TableScreen
+from banker.ui.widgets.footer import RELEASE_DELAY
 
 from .ui_helpers import Banker, file_entries, make_session, screen_text
 
@@ -115,7 +116,7 @@ async def test_a_long_evening_leaves_no_footer_keys_behind(game: Path) -> None:
             assert isinstance(app.screen, ChooseScreen)
             await b.choose(("Ann", "Bob", "Cid")[i % 3])
             await b.confirm()
-        await pilot.pause()
+        await pilot.pause(RELEASE_DELAY * 3)  # the removed widgets' lines are let go a moment later
         assert len(file_entries(game)) == 9
         mounted = len(app.screen.query("FooterKey"))
         assert mounted and footer_keys_alive() <= mounted + 5

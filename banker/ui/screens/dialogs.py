@@ -13,10 +13,11 @@ from textual.await_complete import AwaitComplete
 from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, ScreenResultType
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..widgets.footer import BankFooter, release_rendering
+from ..widgets.footer import BankFooter, release_when_removed
 from .base import localized
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,7 +68,7 @@ class Dialog(ModalScreen[ScreenResultType]):
         self.mount(BankFooter())
 
     def dismiss(self, result: ScreenResultType | None = None) -> AwaitComplete:
-        release_rendering(self)
+        release_when_removed(self, [self, *self.walk_children(Widget)])  # see widgets/footer.py (#6665)
         return super().dismiss(result)
 
 
