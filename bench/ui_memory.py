@@ -22,6 +22,7 @@ import asyncio
 import gc
 import os
 import platform
+import statistics
 import sys
 import tempfile
 import time
@@ -40,6 +41,8 @@ GAME = 2000
 SIZE = (120, 36)
 #: seconds waited before each measurement, as a banker reads the screen after an action
 SETTLE = 1.0
+#: full collections timed at each measurement (the median is shown)
+COLLECTIONS = 7
 
 
 def rss_mb() -> float:
@@ -88,9 +91,12 @@ async def run(path: Path, actions: int, every: int) -> list[dict[str, float]]:
                 await asyncio.sleep(SETTLE)  # the banker reads the screen: what waits for a quiet moment has run
                 await pilot.pause()
                 gc.collect()
-                t0 = time.perf_counter()
-                gc.collect()
-                full_ms = (time.perf_counter() - t0) * 1000
+                times = []
+                for _ in range(COLLECTIONS):
+                    t0 = time.perf_counter()
+                    gc.collect()
+                    times.append((time.perf_counter() - t0) * 1000)
+                full_ms = statistics.median(times)
                 objects = gc.get_objects()
                 keys = sum(1 for o in objects if type(o).__name__ == "FooterKey")
                 rows.append({"actions": i, "objects": len(objects), "gc_ms": full_ms, "rss": rss_mb(), "keys": keys})
@@ -126,7 +132,7 @@ def main() -> int:
     print()
     print(f"A {GAME:,}-action game; each action two dialogs (choose the player, confirm), as the `s` key does it.")
     print()
-    print("| actions | objects the collector tracks | full collection ms | RSS MB | footer keys alive |")
+    print(f"| actions | objects the collector tracks | full collection (median of {COLLECTIONS}) ms | RSS MB | footer keys |")
     print("|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['actions']} | {r['objects']:,} | {r['gc_ms']:.1f} | {r['rss']:.1f} | {r['keys']} |")
