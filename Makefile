@@ -1,4 +1,5 @@
-# Quick start: `make run` opens the app, `make test` runs lint and every test.
+# Quick start: `make run` opens the app, `make test` runs lint, the type checker, the layer
+# contracts and every test.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -21,7 +22,7 @@ run: $(VENV)/.installed
 	$(BIN)/banker
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check banker tests bench sample_sessions
+	$(BIN)/ruff check banker tests bench sample_sessions docs
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
@@ -29,7 +30,7 @@ typecheck: $(VENV)/.installed-test
 contracts: $(VENV)/.installed-test
 	$(BIN)/lint-imports
 
-test: lint
+test: lint typecheck contracts
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed-test

@@ -15,6 +15,7 @@ import pytest
 from tinydb import TinyDB
 
 import banker.ledger.writer as ledger_writer
+from banker.boards import game_from_setup
 from banker.ledger import (
     AtomicJSONStorage,
     Entry,
@@ -30,7 +31,6 @@ from banker.ledger import (
 )
 from banker.ledger.check import replay_check
 from banker.ledger.journal import header_line
-from banker.boards import game_from_setup
 from banker.rules import GameState, HouseRules, Refused, Setup
 
 from .ledger_helpers import edit_file

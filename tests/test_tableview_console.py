@@ -17,9 +17,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from banker.ui.app import BankerApp
+from banker.ui.app import BankerApp, table_server_options
 from banker.ui.screens.table import TableScreen
-from banker.ui.screens.tableview import TableViewScreen, table_server_options
+from banker.ui.screens.tableview import TableViewScreen
 
 from .tableview_helpers import WAIT, midgame, request
 from .ui_helpers import Banker, make_session, screen_text

@@ -156,7 +156,8 @@ class Banker:
         await self.pilot.pause()
 
     def message(self) -> str:
-        for screen in self.app.screen_stack:
+        """What the message line of the table (the top one, under any dialogs) shows."""
+        for screen in reversed(self.app.screen_stack):
             if isinstance(screen, TableScreen):
                 return screen_text(screen.query_one("#message"))
         return ""

@@ -12,7 +12,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from banker.boards import game_from_setup
 from banker.i18n import Translator
 from banker.ledger.review import SessionReview
 from banker.rules.review import TimelineItem

@@ -26,16 +26,16 @@ in tests/test_rules_raising.py):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .building import legal_sales
 from .effects import Pay
 from .errors import Refused
 from .mortgage import legal_mortgages
 from .names import BANK
-from .ops import Mortgage, SellBuilding
+from .ops import Command, Mortgage, SellBuilding
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, Move
@@ -125,3 +125,19 @@ def max_raisable(state: GameState, player: str) -> int:
     """The most ``player`` can have in cash by legal sales and mortgages, now: cash + what
     :func:`raise_plan` raises. Bankruptcy is accepted exactly when this is below the debt."""
     return state.cash[player] + raise_plan(state, player).total
+
+
+def most_after(state: GameState, player: str, command: Command | Mapping[str, Any]) -> int | None:
+    """The most ``player`` could still raise in all (cash, what the debt was paid off, and what
+    the rest can raise) after ``command`` first: the raise-cash view says when an order costs
+    money (a UK/Kyiv hotel sold with no houses in the bank). ``None`` if the command is refused;
+    the state is left as it was."""
+    try:
+        move = state.push(command)
+    except Refused:
+        return None
+    try:
+        paid = sum(e.amount for e in move.effects if isinstance(e, Pay) and e.src == player)
+        return state.cash[player] + raise_plan(state, player).total + paid
+    finally:
+        state.pop()

@@ -18,13 +18,25 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeAlias
 
 from .state import BANK, POT, GameState, apply_effects
 from .valuation import net_worth
 
 #: the payments to the bank (or the Free Parking pot) that are taxes and fines
 BANK_CHARGES = ("tax", "fine", "interest")
+
+
+class LoggedEntry(Protocol):
+    """A log entry read as the JSON object it is stored as (the ledger's ``Entry`` is one)."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+    def get(self, key: str, default: Any = None, /) -> Any: ...
+
+
+#: an entry as the review reads it: a stored JSON object, or the ledger's typed entry
+EntryLike: TypeAlias = Mapping[str, Any] | LoggedEntry
 
 
 @dataclass
@@ -128,7 +140,7 @@ PLAYER_KEYS = ("player", "payer", "winner", "from", "to")
 SPACE_KEYS = ("space",)
 
 
-def _involved(state: GameState, entry: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+def _involved(state: GameState, entry: EntryLike) -> tuple[tuple[str, ...], tuple[int, ...]]:
     cmd = entry["command"]
     players: list[str] = []
     spaces: list[int] = []
@@ -160,12 +172,12 @@ def _involved(state: GameState, entry: Mapping[str, Any]) -> tuple[tuple[str, ..
     return tuple(players), tuple(spaces)
 
 
-def review(state: GameState, entries: Iterable[Mapping[str, Any]], biggest: int = 10) -> Review:
+def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) -> Review:
     """Review ``entries`` played from ``state`` (a fresh game of the session's setup; it is
     advanced to the end of the log)."""
     entries = list(entries)
     players = tuple(state.players)
-    undone_by: dict[int, Mapping[str, Any]] = {}
+    undone_by: dict[int, EntryLike] = {}
     for e in entries:
         if e.get("undoes") is not None:
             undone_by[e["undoes"]] = e

@@ -293,6 +293,7 @@ class _Handler(BaseHTTPRequestHandler):
         if rest in ("", "index.html"):
             self._send(200, owner.page, "text/html; charset=utf-8", head)
         elif rest == "state.json":
+            assert owner.source is not None  # set before the server answers anything
             body, etag, _version = owner.source.current
             extra = [("ETag", etag)]
             if self.headers.get("If-None-Match") == etag:
@@ -541,7 +542,7 @@ class TableServer:
             raise ServeError(f"cannot listen on {host}: {e.strerror or e}") from None
         family, _t, _p, _c, address = infos[0]
         try:
-            return _HTTPServer((address[0], self.port), self, family)
+            return _HTTPServer((str(address[0]), self.port), self, family)
         except OSError as e:
             import errno
 
@@ -556,12 +557,14 @@ class TableServer:
 
     def _watch(self) -> None:
         """Look for new entries every ``interval`` seconds; a failure is logged, never raised."""
+        source = self.source
+        assert source is not None  # set before this thread starts
         while not self._stop.wait(self.interval):
             try:
-                self.source.update()
+                source.update()
             except Exception as e:  # a bug here must not end the page: it is shown there and to the console
                 log.exception("refreshing the table view failed")
-                self.source.report(e)
+                source.report(e)
                 self._stop.wait(1.0)
 
     def stop(self) -> None:

@@ -37,13 +37,13 @@ from .screens.dialogs import AskScreen, Choice, ChooseScreen, ConfirmScreen, Inf
 from .screens.trade import TradeScreen
 
 if TYPE_CHECKING:  # pragma: no cover
+    from banker.ledger import Entry
     from banker.rules import GameState, Move
     from banker.rules.edition import Space
 
     from .app import BankerApp
 
 Lines = list[Text | str]
-Entry = dict[str, Any]
 FlowFn = Callable[[dict[str, Any], str], Awaitable[Entry | None]]
 
 #: what a flag asks: (op, key) -> the labels of false and true
@@ -418,8 +418,8 @@ class Flow:
             return await self.confirm_and_commit(cmd, title)
         entry = self.app.commit(cmd)  # chosen: committed at once, then the figures are shown
         if entry:
-            info = entry["info"]
-            lines: Lines = [self.tr.parts(entry["parts"]),
+            info = entry.info
+            lines: Lines = [self.tr.parts(entry.parts) if entry.parts else entry.text,
                             self.tr("flow.tax_worth", worth=self.fmt(info["worth"])),
                             self.tr("flow.tax_paid", amount=self.fmt(info["amount"])),
                             self.tr("flow.tax_other", amount=self.fmt(info["other_amount"]))]

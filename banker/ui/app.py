@@ -1,36 +1,73 @@
 """The banker's console: a Textual app that is a thin client of the rules engine and the
-session log. Every action is committed to the log before the screen shows it done."""
+session log. Every action is committed to the log before the screen shows it done.
+
+The App owns the session. What the screens show flows down as reactive attributes they watch
+(``version``, bumped at every change of the session; ``status``, the message line); what they
+ask for flows up as messages (:mod:`banker.ui.messages`). The App never reaches into a screen.
+"""
 
 from __future__ import annotations
 
 import gc
+import os
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
+from rich.text import Text
+from textual import on, work
 from textual.app import App, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
+from textual.reactive import var
 from textual.screen import Screen
+from textual.timer import Timer
+from textual.worker import Worker
 
 from banker.i18n import Translator, detect_lang
-from banker.ledger import Session, SessionDamaged, SessionError, SessionReader, SessionWriter
-from banker.rules import Refused, Setup
+from banker.ledger import Entry, Session, SessionDamaged, SessionError, SessionReader, SessionWriter
+from banker.rules import Move, Refused, Setup
 
-from .keys import ACTIONS, localize_bindings
+from .keys import ACTIONS
+from .messages import ActionRequested, CommitRequested, MessageShown, RefusalShown, Status
+
+if TYPE_CHECKING:  # pragma: no cover
+    from banker.tableview.server import TableServer
+
+    from .actions import Flow
 
 #: seconds after an action when the idle garbage collection runs
 IDLE_GC_DELAY = 0.5
 #: how many middle-generation passes before a full one is due the idle collection runs
 IDLE_GC_MARGIN = 3
+#: seconds between two looks at the players' page server's fault
+TABLE_FAULT_POLL = 1.0
 
 
-class BankerApp(App):
+def table_server_options(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Where the console's page server listens: the LAN address on a free port unless the
+    environment says otherwise (``BANKER_TABLEVIEW_HOST``, ``BANKER_TABLEVIEW_PORT``)."""
+    env = os.environ if environ is None else environ
+    options: dict[str, Any] = {}
+    if env.get("BANKER_TABLEVIEW_HOST"):
+        options["host"] = env["BANKER_TABLEVIEW_HOST"]
+    if env.get("BANKER_TABLEVIEW_PORT", "").isdigit():
+        options["port"] = int(env["BANKER_TABLEVIEW_PORT"])
+    return options
+
+
+class BankerApp(App[None]):
     CSS_PATH = "banker.tcss"
     TITLE = "banker"
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    # descriptions in the interface's language where the screens show them (screens/base.py)
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    #: bumped after every change of the open session (an action recorded, another session shown):
+    #: the screens that show the session watch it and refresh
+    version: var[int] = var(0)
+    #: the table's message line: what was just done, or why not
+    status: var[Status] = var(Status())
 
     def __init__(self, path: str | Path | None = None, lang: str | None = None, data_dir: str | Path | None = None,
                  seed: int | None = None, review: bool = False) -> None:
@@ -42,13 +79,20 @@ class BankerApp(App):
         self.data_dir = Path(data_dir) if data_dir else None
         self._random = random.Random(seed)
         self.session: SessionReader | SessionWriter | None = None
-        self._flow = None
-        self._idle_gc = None
-        self.table_server = None  # the players' page (banker.tableview), started by its key
-        localize_bindings(self)
+        self.open_error = ""  # why the last session could not be opened or created
+        self._flow: Flow | None = None
+        self._idle_gc: Timer | None = None
+        self.table_server: TableServer | None = None  # the players' page (banker.tableview), started by its key
 
     @property
-    def flow(self):
+    def current_session(self) -> SessionReader | SessionWriter:
+        """The open session, for the screens that show it (they exist only while one is open)."""
+        if self.session is None:
+            raise RuntimeError("no session is open")
+        return self.session
+
+    @property
+    def flow(self) -> Flow:
         """The action flows (imported on first use: the first frame does not wait for them)."""
         if self._flow is None:
             from .actions import Flow
@@ -72,6 +116,7 @@ class BankerApp(App):
     def open_session(self, path: Path, setup: Setup | None = None, name: str | None = None) -> bool:
         """Create (with ``setup``; never over an existing file) or open a session and show the table.
         False on a clear error (in :attr:`open_error`, and notified)."""
+        session: SessionReader | SessionWriter
         try:
             # a session opens from its logged effects; the engine checks them just after (check_replay)
             session = Session.create(path, setup, name=name) if setup else Session.open(path)
@@ -95,19 +140,19 @@ class BankerApp(App):
         # the game's objects live as long as the session: keep the cyclic collector off them,
         # so a collection never pauses an action late in a long game
         gc.freeze()
-        if self.table_server is not None:  # the players' page showed the previous session
-            self.table_server.stop()
-            self.table_server = None
+        self.stop_table_server()  # the players' page showed the previous session
         if self.session is not None:
             self.session.close()
         self.session = session
+        self.status = Status()  # the new table's message line starts empty
+        self.version += 1
         from .screens.start import StartScreen
         from .screens.table import TableScreen
 
         if isinstance(self.screen, StartScreen):
-            self.switch_screen(TableScreen())
+            self.switch_screen(TableScreen(session))
         else:
-            self.push_screen(TableScreen())
+            self.push_screen(TableScreen(session))
         # once the table is on screen: neither the check nor loading the flows delays the first frame
         self.call_after_refresh(self.check_replay, session, len(session.entries))
         if session.damage:
@@ -160,9 +205,7 @@ class BankerApp(App):
         self.notify(self.tr("table.divergent", seqs=seqs, n=len(divergent)), severity="warning", timeout=30)
 
     def on_unmount(self) -> None:
-        if self.table_server is not None:  # the players' page stops with the console
-            self.table_server.stop()
-            self.table_server = None
+        self.stop_table_server()  # the players' page stops with the console
         if self.session is not None:
             self.session.close()
 
@@ -178,21 +221,26 @@ class BankerApp(App):
         return self._random.randrange(2**31)
 
     # ----------------------------------------------------------------- actions
-    def commit(self, cmd: dict[str, Any]) -> dict | None:
+    def commit(self, cmd: dict[str, Any]) -> Entry | None:
         """Apply through the session log (durable before this returns), then show it."""
+        session = self.current_session
+        if not isinstance(session, SessionWriter):  # a damaged session, opened read-only
+            self.refuse(SessionError(self.tr("table.readonly_refused", file=str(session.path))))
+            return None
         try:
-            entry = self.session.apply(cmd)
-        except Refused as e:
+            entry = session.apply(cmd)
+        except (Refused, SessionError) as e:  # refused; or read-only, or the disk refused: nothing recorded
             self.refuse(e)
             return None
-        except SessionError as e:  # read-only, or the disk refused the write: nothing was recorded
-            self.refuse(e)
-            return None
-        text = self.tr.parts(entry["parts"])
-        self.show_message(text)
-        self.refresh_table()
+        self.show_message(self.tr.parts(entry.parts) if entry.parts else entry.text)
+        self.version += 1
         self._collect_when_idle()
         return entry
+
+    def preview(self, cmd: dict[str, Any]) -> tuple[list[Text | str], Move]:
+        """What ``cmd`` would do, as its confirmation says it (the state is left as it was);
+        raises :class:`~banker.rules.Refused` if the rules refuse it."""
+        return self.flow.preview_lines(cmd)
 
     def _collect_when_idle(self) -> None:
         """The full garbage collection, when one is near, a moment after an action while the banker
@@ -212,24 +260,29 @@ class BankerApp(App):
         self.bell()
 
     def show_message(self, text: str, error: bool = False) -> None:
-        from .screens.table import TableScreen
-
-        for screen in self.screen_stack:
-            if isinstance(screen, TableScreen):
-                msg = screen.query_one("#message")
-                msg.update(text)
-                msg.set_class(error, "error")
+        """Say ``text`` on the table's message line (an error also as a notification)."""
+        self.status = Status(text, error)
         if error:
             self.notify(text, severity="error", timeout=6)
 
-    def refresh_table(self) -> None:
-        from .screens.table import TableScreen
+    # ----------------------------------------------------------------- what the screens ask
+    @on(ActionRequested)
+    def _action_requested(self, message: ActionRequested) -> None:
+        self.start_action(message.op, message.given)
 
-        for screen in self.screen_stack:
-            if isinstance(screen, TableScreen):
-                screen.refresh_table()
+    @on(CommitRequested)
+    def _commit_requested(self, message: CommitRequested) -> None:
+        self.commit(message.cmd)
 
-    def start_action(self, op: str, given: dict[str, Any] | None = None):
+    @on(MessageShown)
+    def _message_shown(self, message: MessageShown) -> None:
+        self.show_message(message.text, message.error)
+
+    @on(RefusalShown)
+    def _refusal_shown(self, message: RefusalShown) -> None:
+        self.refuse(message.error)
+
+    def start_action(self, op: str, given: dict[str, Any] | None = None) -> Worker[None] | None:
         """Run the action flow ``op`` in a worker (returned), unless nothing can be recorded."""
         if self.session is None:
             return None
@@ -246,7 +299,7 @@ class BankerApp(App):
             self.log.error(f"action {op} failed", e)
             self.show_message(self.tr("flow.internal_error", error=f"{type(e).__name__}: {e}"), error=True)
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if self.session is None:
             return
@@ -256,6 +309,51 @@ class BankerApp(App):
         yield SystemCommand(f"{self.tr('action.review')}  [v]", self.tr("help.review"), self.action_review)
         yield SystemCommand(f"{self.tr('tableview.key')}  [q]", self.tr("tableview.about"), self.action_table_view)
         yield SystemCommand(self.tr("help.title"), self.tr("help.about"), self.action_help)
+
+    # ----------------------------------------------------------------- the players' page
+    def start_table_server(self) -> TableServer:
+        """The running page server of the open session, started if need be (raises on failure).
+
+        The server (:class:`banker.tableview.server.TableServer`) runs in threads of this process
+        but reads the session on its own, read-only; it stops with the console, when another
+        session is shown, or when the banker stops it (docs/tableview.md)."""
+        path = self.current_session.path
+        server = self.table_server
+        if server is not None and server.running and server.path == path:
+            return server
+        self.stop_table_server()
+        from banker.tableview.server import TableServer
+
+        server = TableServer(path, lang=self.lang, **table_server_options())
+        server.start()
+        self.table_server = server
+        self._watch_table_fault(server)
+        # the page's own copy of the game lives as long as the server: out of the collector's way, as
+        # the console's is (a full collection never walks it in the middle of an action)
+        gc.freeze()
+        return server
+
+    def stop_table_server(self) -> None:
+        server = self.table_server
+        self.table_server = None
+        if server is not None:
+            server.stop()
+
+    def _watch_table_fault(self, server: TableServer) -> None:
+        """Say in the console when the page server cannot show the table (a fault in banker), once per
+        fault, for as long as this server is the console's; the page says it to the players too."""
+        said: list[str | None] = [None]
+
+        def check() -> None:
+            if self.table_server is not server or not server.running:
+                timer.stop()
+                return
+            fault = server.fault
+            if fault and fault != said[0]:
+                self.notify(self.tr("tableview.console_fault", error=fault), severity="error", timeout=30)
+            said[0] = fault
+
+        timer = self.set_interval(TABLE_FAULT_POLL, check, name="tableview-fault")
 
     def action_table_view(self) -> None:
         """The players' read-only page: start its server, show the QR code (docs/tableview.md)."""

@@ -2,27 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from banker.rules.effects import Pay
+from banker.rules import Refused
 from banker.rules.legal import raise_cash_options
+from banker.rules.raising import most_after
 
+from ..messages import ActionRequested, CommitRequested, RefusalShown
 from .dialogs import ConfirmScreen, Dialog
 
 
-class RaiseCashScreen(Dialog):
-    """What the debtor can sell or mortgage, and the most that could be raised in all."""
+class RaiseCashScreen(Dialog[None]):
+    """What the debtor can sell or mortgage, and the most that could be raised in all.
 
-    BINDINGS = [Binding("escape", "close", "Close"), Binding("t", "trade", "Trade"),
-                Binding("k", "bankrupt", "Bankruptcy")]
+    A sale or mortgage picked here is previewed and confirmed, then recorded by the App; the view
+    follows the session (it watches the App's ``version``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding("t", "trade", "Trade"),
+                                            Binding("k", "bankrupt", "Bankruptcy")]
 
     def __init__(self, player: str) -> None:
         super().__init__()
@@ -40,10 +45,11 @@ class RaiseCashScreen(Dialog):
     def on_mount(self) -> None:
         self.refresh_view()
         self.query_one("#debt-options", OptionList).focus()
+        self.watch(self.app, "version", self.refresh_view, init=False)
 
     def refresh_view(self) -> None:
         tr = self.app.tr
-        state = self.app.session.state
+        state = self.app.current_session.state
         fmt = state.edition.fmt
         view = raise_cash_options(state, self.player)
         summary = Text()
@@ -63,7 +69,7 @@ class RaiseCashScreen(Dialog):
         for i, opt in enumerate(self.options):
             space = state.edition.spaces[opt["space"]]
             if opt.get("all"):
-                label = tr("debt.sell_all", group=state.edition.groups[space.group].name)
+                label = tr("debt.sell_all", group=state.edition.groups[space.group or ""].name)
             elif opt["op"] == "sell_building":
                 label = tr("debt.sell", space=space.name)
             else:
@@ -82,53 +88,34 @@ class RaiseCashScreen(Dialog):
         self.query_one("#debt-hint", Static).update(tr("debt.hint"))
 
     def most_after(self, opt: dict[str, Any]) -> int | None:
-        """The most the debtor could still have in cash after this sale or mortgage (tried and taken back)."""
-        from banker.rules import Refused
-        from banker.rules.raising import raise_plan
-
-        state = self.app.session.state
+        """The most the debtor could still have in cash after this sale or mortgage (the engine tries it)."""
         cmd = {k: v for k, v in opt.items() if k != "proceeds"}
-        try:
-            state.push(cmd)
-        except Refused:
-            return None
-        try:
-            return state.cash[self.player] + raise_plan(state, self.player).total + self.paid_since(state)
-        finally:
-            state.pop()
-
-    def paid_since(self, state) -> int:
-        """What the debtor paid off its debt in the last move (a sale that covers the debt pays it at once)."""
-        move = state.history[-1]
-        return sum(e.amount for e in move.effects if isinstance(e, Pay) and e.src == self.player)
+        return most_after(self.app.current_session.state, self.player, cmd)
 
     @on(OptionList.OptionSelected, "#debt-options")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
+        assert event.option.id is not None  # every option that can be chosen has its index as id
         opt = self.options[int(event.option.id)]
         cmd = {"op": opt["op"], "player": self.player, "space": opt["space"], **({"all": True} if opt.get("all") else {})}
-        from ..actions import Flow
-
-        flow = Flow(self.app)
         try:
-            lines, _ = flow.preview_lines(cmd)
-        except Exception as e:  # a Refused: show it, keep the view
-            self.app.refuse(e)
+            lines, _ = self.app.preview(cmd)
+        except Refused as e:  # said; the view stays
+            self.post_message(RefusalShown(e))
             return
 
         def done(ok: bool | None) -> None:
-            if ok:
-                self.app.commit(cmd)
-                self.refresh_view()
+            if ok:  # recorded by the App; this view follows (it watches the App's version)
+                self.post_message(CommitRequested(cmd))
 
         self.app.push_screen(ConfirmScreen(self.app.tr(f"action.{opt['op']}"), lines), done)
 
     def action_trade(self) -> None:
         self.dismiss(None)
-        self.app.start_action("trade", {"from": self.player})
+        self.app.post_message(ActionRequested("trade", {"from": self.player}))
 
     def action_bankrupt(self) -> None:
         self.dismiss(None)
-        self.app.start_action("bankrupt", {"player": self.player})
+        self.app.post_message(ActionRequested("bankrupt", {"player": self.player}))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.await_complete import AwaitComplete
+from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, ScreenResultType
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..keys import localize_bindings
-from ..widgets.footer import BankFooter
+from ..widgets.footer import BankFooter, release_when_removed
+from .base import localized
+
+if TYPE_CHECKING:  # pragma: no cover
+    from textual import getters
+
+    from ..app import BankerApp
 
 
 @dataclass
@@ -32,19 +40,39 @@ class Choice:
         return text
 
 
-class Dialog(ModalScreen):
-    """A modal dialog: its keys, in the interface's language, in its own footer."""
+def joined(lines: Sequence[Text | str]) -> Text:
+    """Lines of a dialog's body as one text."""
+    body = Text()
+    for i, line in enumerate(lines):
+        if i:
+            body.append("\n")
+        body.append_text(line if isinstance(line, Text) else Text(line))
+    return body
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, classes="dialog-screen", **kwargs)
-        localize_bindings(self)
+
+class Dialog(ModalScreen[ScreenResultType]):
+    """A modal dialog: its keys, in the interface's language (see :mod:`.base`), in its own footer."""
+
+    if TYPE_CHECKING:
+        app = getters.app(BankerApp)
+
+    def __init__(self) -> None:
+        super().__init__(classes="dialog-screen")
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        return localized(super().active_bindings, self.app.tr)
 
     def on_mount(self) -> None:
         # every subclass's own on_mount runs too (Textual dispatches along the MRO)
         self.mount(BankFooter())
 
+    def dismiss(self, result: ScreenResultType | None = None) -> AwaitComplete:
+        release_when_removed(self, [self, *self.walk_children(Widget)])  # see widgets/footer.py (#6665)
+        return super().dismiss(result)
 
-class ChooseScreen(Dialog):
+
+class ChooseScreen(Dialog[Any]):
     """Pick one of a list; type to filter; Enter picks, Escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("down", "down", show=False),
@@ -95,11 +123,16 @@ class ChooseScreen(Dialog):
         if options.highlighted is not None:
             option = options.get_option_at_index(options.highlighted)
             if not option.disabled:
-                self.dismiss(self.choices[int(option.id)].value)
+                self.dismiss(self.choice(option).value)
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.choices[int(event.option.id)].value)
+        self.dismiss(self.choice(event.option).value)
+
+    def choice(self, option: Option) -> Choice:
+        """The choice an option shows (its id is the choice's index)."""
+        assert option.id is not None  # every option of the list is given one
+        return self.choices[int(option.id)]
 
     def action_down(self) -> None:
         self.query_one("#choices", OptionList).action_cursor_down()
@@ -111,10 +144,22 @@ class ChooseScreen(Dialog):
         self.dismiss(None)
 
 
-class AskScreen(Dialog):
-    """Ask for a whole number or a line of text."""
+#: what an :class:`AskScreen` asks for: a whole number or a line of text
+Answer = TypeVar("Answer")
+
+
+class AskScreen(Dialog["Answer | None"], Generic[Answer]):
+    """Ask for a whole number (``number``) or a line of text; None when the banker cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    @overload
+    def __init__(self: AskScreen[int], title: str, prompt: str, number: Literal[True] = True, minimum: int = 1,
+                 maximum: int | None = None, value: str = "") -> None: ...
+
+    @overload
+    def __init__(self: AskScreen[str], title: str, prompt: str, number: Literal[False], minimum: int = 1,
+                 maximum: int | None = None, value: str = "") -> None: ...
 
     def __init__(self, title: str, prompt: str, number: bool = True, minimum: int = 1, maximum: int | None = None,
                  value: str = "") -> None:
@@ -142,7 +187,7 @@ class AskScreen(Dialog):
         tr = self.app.tr
         if not self.number:
             if value:
-                self.dismiss(value)
+                self.dismiss(cast(Answer, value))  # a text question (see the overloads)
             else:
                 self.query_one("#ask-error", Static).update(tr("dialog.need_text"))
             return
@@ -155,18 +200,18 @@ class AskScreen(Dialog):
             high = self.maximum if self.maximum is not None else "…"
             self.query_one("#ask-error", Static).update(tr("dialog.range", low=self.minimum, high=high))
             return
-        self.dismiss(number)
+        self.dismiss(cast(Answer, number))  # a number question
 
     def action_cancel(self) -> None:
         self.dismiss(None)
 
 
-class ConfirmScreen(Dialog):
+class ConfirmScreen(Dialog[bool]):
     """Show exactly what will happen (who pays whom, how much) before it is committed."""
 
     BINDINGS = [Binding("escape,n", "cancel", "Cancel"), Binding("enter,y", "confirm", "Confirm", priority=True)]
 
-    def __init__(self, title: str, lines: list[Text | str], confirm: str | None = None, danger: bool = False) -> None:
+    def __init__(self, title: str, lines: Sequence[Text | str], confirm: str | None = None, danger: bool = False) -> None:
         super().__init__()
         self.title_text = title
         self.lines = lines
@@ -177,12 +222,7 @@ class ConfirmScreen(Dialog):
         tr = self.app.tr
         with Vertical(classes="dialog confirm" + (" danger" if self.danger else "")):
             yield Label(self.title_text, classes="dialog-title")
-            body = Text()
-            for i, line in enumerate(self.lines):
-                if i:
-                    body.append("\n")
-                body.append_text(line if isinstance(line, Text) else Text(line))
-            yield Static(body, id="confirm-body")
+            yield Static(joined(self.lines), id="confirm-body")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.confirm_label or tr("dialog.confirm"), variant="error" if self.danger else "primary",
                              id="yes")
@@ -197,12 +237,12 @@ class ConfirmScreen(Dialog):
         self.dismiss(False)
 
 
-class InfoScreen(Dialog):
+class InfoScreen(Dialog[None]):
     """A result to read (the tax choice's other option, the valuation); any key closes."""
 
     BINDINGS = [Binding("escape,enter,space,q", "close", "Close", priority=True)]
 
-    def __init__(self, title: str, lines: list[Text | str]) -> None:
+    def __init__(self, title: str, lines: Sequence[Text | str]) -> None:
         super().__init__()
         self.title_text = title
         self.lines = lines
@@ -210,12 +250,7 @@ class InfoScreen(Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog info"):
             yield Label(self.title_text, classes="dialog-title")
-            body = Text()
-            for i, line in enumerate(self.lines):
-                if i:
-                    body.append("\n")
-                body.append_text(line if isinstance(line, Text) else Text(line))
-            yield Static(body, id="info-body")
+            yield Static(joined(self.lines), id="info-body")
             yield Label(self.app.tr("dialog.any_key"), classes="dialog-hint")
 
     def action_close(self) -> None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
@@ -13,8 +15,8 @@ from ..keys import ACTIONS
 from .dialogs import Dialog
 
 
-class HelpScreen(Dialog):
-    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
+class HelpScreen(Dialog[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1", "close", "Close")]
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr

@@ -7,23 +7,22 @@ Opened from the table (`v`, also for a game in progress) or by `banker review FI
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Input, Select, Static, TabbedContent, TabPane
 
 from banker.boards import game_from_setup
 from banker.report import why_text
 from banker.rules.review import Review, review
 
-from ..keys import localize_bindings
 from ..widgets.footer import BankFooter
+from .base import BankerScreen
 
 #: the most points a chart draws (a long game is sampled evenly)
 CHART_POINTS = 400
@@ -32,13 +31,12 @@ CHART_POINTS = 400
 #: depends on whether the plot was drawn once before (on a busy machine, it may not have been)
 CHART_COLORS = ((0, 130, 200), (60, 180, 75), (230, 25, 75), (255, 225, 25), (245, 130, 48), (145, 30, 180),
                 (70, 240, 240), (240, 50, 230))
-TABS = ("timeline", "charts", "summary", "count", "audit")
 
 
-class ReviewScreen(Screen):
+class ReviewScreen(BankerScreen[None]):
     """The session reviewed. ``standalone``: opened by `banker review` (closing it quits)."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
         Binding("1", "tab('timeline')", show=False), Binding("2", "tab('charts')", show=False),
         Binding("3", "tab('summary')", show=False), Binding("4", "tab('count')", show=False),
@@ -50,19 +48,18 @@ class ReviewScreen(Screen):
     def __init__(self, standalone: bool = False) -> None:
         super().__init__()
         self.standalone = standalone
-        session = self.app.session
+        session = self.app.current_session
         self.path = session.path
         self.state = game_from_setup(session.setup)
         self.entries = list(session.entries)
         self.review: Review = review(self.state, self.entries)
         self.lines = [self.app.tr.parts(i.parts) if i.parts else i.text for i in self.review.timeline]
         self.charts_drawn = False  # the charts are made when their tab is first shown
-        localize_bindings(self)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         tr = self.app.tr
-        session = self.app.session
+        session = self.app.current_session
         state = self.state
         yield Static(tr("review.header", name=session.name, edition=state.edition.name, n=len(self.entries)),
                      id="review-header")

@@ -8,13 +8,13 @@ import re
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -22,8 +22,11 @@ from banker.boards import EDITIONS, load_edition, load_variant
 from banker.rules import HouseRules, Refused, Setup
 from banker.rules.state import check_text
 
-from ..keys import localize_bindings
 from ..widgets.footer import BankFooter
+from .base import BankerScreen
+
+if TYPE_CHECKING:  # pragma: no cover
+    from banker.ledger import SessionWriter
 
 DEFAULT_PLAYERS = "Ann, Bob, Cid"
 
@@ -37,13 +40,13 @@ def slug(text: str) -> str:
     return re.sub(r"[^\w]+", "-", text.casefold())[:60].strip("-") or "game"
 
 
-class StartScreen(Screen):
-    BINDINGS = [Binding("ctrl+n", "start", "Start"), Binding("ctrl+r", "resume", "Resume"),
-                Binding("ctrl+q", "app.quit", "Quit")]
+class StartScreen(BankerScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+n", "start", "Start"), Binding("ctrl+r", "resume", "Resume"),
+                                            Binding("ctrl+q", "app.quit", "Quit")]
 
     def __init__(self) -> None:
         super().__init__()
-        localize_bindings(self)
+        self.recent: list[dict[str, Any]] = []  # the recent sessions listed, by the index of their option
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
@@ -120,6 +123,7 @@ class StartScreen(Screen):
 
     @on(OptionList.OptionSelected, "#recent")
     def _resume(self, event: OptionList.OptionSelected) -> None:
+        assert event.option.id is not None  # a recent session's option has its index as id
         info = self.recent[int(event.option.id)]
         self.app.open_session(Path(info["path"]))
 
@@ -155,13 +159,13 @@ class StartScreen(Screen):
                 error.update(tr("start.cannot_create", path=str(path), error=e.strerror or str(e)))
                 return
             if not self.app.open_session(path, setup, name=name):
-                error.update(getattr(self.app, "open_error", ""))
+                error.update(self.app.open_error)
             return
         session = self.create_in_data_folder(setup, name, error)
         if session is not None:
             self.app.show_session(session)
 
-    def create_in_data_folder(self, setup: Setup, name: str, error: Static):
+    def create_in_data_folder(self, setup: Setup, name: str, error: Static) -> SessionWriter | None:
         """A new session in the data folder, named after the date and the game's name; the next free
         number when that name is taken, also when another console takes it at the same moment
         (``Session.create`` never replaces a file: it refuses, and the next number is tried)."""

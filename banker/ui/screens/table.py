@@ -1,45 +1,60 @@
-"""The main screen: the table at a glance, every action a key away."""
+"""The main screen: the table at a glance, every action a key away.
+
+It shows what the App owns: it watches the App's ``version`` (bumped at every change of the
+session) and ``status`` (the message line), and asks for actions by posting messages.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, ClassVar
+
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Static
 
-from ..keys import ACTIONS, localize_bindings
+from ..keys import ACTIONS
+from ..messages import ActionRequested, MessageShown
 from ..quick import QuickError, parse
 from ..widgets.command_line import CommandLine, QuickSuggester
-from ..widgets.footer import BankFooter, release_dead_widget_caches
+from ..widgets.footer import BankFooter
 from ..widgets.table import BankPanel, LogPanel, PlayersPanel
+from .base import BankerScreen
+
+if TYPE_CHECKING:  # pragma: no cover
+    from banker.ledger import SessionLog
+
+    from ..messages import Status
+
+#: actions whose keys the footer shows (all are in the palette and the help screen)
+SHOWN = {"rent", "buy", "build", "mortgage", "trade", "undo"}
 
 
-class TableScreen(Screen):
+class TableScreen(BankerScreen[None]):
     """Players' cash, debts, jail cards and deeds; the bank's stock; the last actions."""
 
     # nothing focused: every letter is an action key; ':' moves to the command line
     AUTO_FOCUS = ""
 
-    def __init__(self) -> None:
+    # descriptions are catalog keys, shown in the interface's language (see .base)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(key, f"act('{op}')", f"action.{op}", show=op in SHOWN) for op, key in ACTIONS),
+        Binding("colon,slash", "focus_command", "table.command", key_display=":"),
+        Binding("question_mark,f1", "app.help", "help.title", key_display="?"),
+        Binding("v", "app.review", "action.review", show=False),
+        Binding("q", "app.table_view", "tableview.key", show=False),  # the players' page (QR)
+        Binding("escape", "unfocus", "", show=False),
+    ]
+
+    def __init__(self, session: SessionLog) -> None:
         super().__init__()
-        # key bindings with descriptions in the interface's language, shown in the footer
-        tr = self.app.tr
-        self._bindings = self._bindings.copy()
-        for op, key in ACTIONS:
-            self._bindings.bind(key, f"act('{op}')", tr(f"action.{op}"), show=op in SHOWN)
-        self._bindings.bind("colon,slash", "focus_command", tr("table.command"), show=True, key_display=":")
-        self._bindings.bind("question_mark,f1", "help", tr("help.title"), show=True, key_display="?")
-        self._bindings.bind("v", "review", tr("action.review"), show=False)
-        self._bindings.bind("q", "app.table_view", tr("tableview.key"), show=False)  # the players' page (QR)
-        self._bindings.bind("escape", "unfocus", "", show=False)
-        localize_bindings(self)
+        self.session = session  # the session this table shows (the App's, until it opens another)
 
     def compose(self) -> ComposeResult:
-        state = self.app.session.state
         tr = self.app.tr
         yield Static(id="table-header")
-        yield PlayersPanel(state.players, id="players")
+        yield PlayersPanel(self.session.state.players, id="players")
         with Horizontal(id="bottom"):
             with Vertical(id="bank-box"):
                 yield BankPanel(id="bank")
@@ -50,15 +65,25 @@ class TableScreen(Screen):
         yield BankFooter()
 
     def on_mount(self) -> None:
-        self.refresh_table()
         self.query_one("#bank-box").border_title = self.app.tr("bank.title")
         self.query_one("#log").border_title = self.app.tr("log.title")
+        # the App's state, shown from now on as it changes (init: shown at once)
+        self.watch(self.app, "version", self._session_changed)
+        self.watch(self.app, "status", self._status_changed)
+
+    def _session_changed(self) -> None:
+        if self.app.session is self.session:
+            self.refresh_table()
+
+    def _status_changed(self, status: Status) -> None:
+        message = self.query_one("#message", Static)
+        message.update(status.text)
+        message.set_class(status.error, "error")
 
     def refresh_table(self) -> None:
-        app = self.app
-        session = app.session
+        session = self.session
         state = session.state
-        tr = app.tr
+        tr = self.app.tr
         edition = state.edition
         header = tr("table.header", name=session.name, edition=edition.name, variant=tr(f"variant.{state.variant.id}"),
                     n=len(session.entries))
@@ -67,17 +92,14 @@ class TableScreen(Screen):
         self.query_one("#table-header", Static).update(header)
         self.query_one(PlayersPanel).show(state, tr)
         self.query_one(BankPanel).show(state, tr)
-        height = max(3, self.query_one(LogPanel).size.height or 6)
-        self.query_one(LogPanel).show_entries(session.entries, tr, limit=height)
+        log = self.query_one(LogPanel)
+        log.show_entries(session.entries, tr, limit=max(3, log.size.height or 6))
 
     def on_resize(self) -> None:
         self.refresh_table()
 
-    def on_screen_resume(self) -> None:
-        release_dead_widget_caches()  # a dialog has just closed
-
     def action_act(self, op: str) -> None:
-        self.app.start_action(op)
+        self.post_message(ActionRequested(op))
 
     def action_focus_command(self) -> None:
         self.query_one(CommandLine).focus()
@@ -85,34 +107,24 @@ class TableScreen(Screen):
     def action_unfocus(self) -> None:
         self.set_focus(None)
 
-    def action_help(self) -> None:
-        self.app.action_help()
-
-    def action_review(self) -> None:
-        self.app.action_review()
-
     @on(CommandLine.Submitted, "#command")
     def _command(self, event: CommandLine.Submitted) -> None:
         line = event.value.strip()
         if not line:
             return
         try:
-            parsed = parse(self.app.session.state, line)
+            parsed = parse(self.session.state, line)
         except QuickError as e:
-            self.app.show_message(str(e), error=True)
+            self.post_message(MessageShown(str(e), error=True))
             return
         event.input.value = ""
         given = dict(parsed.command)
         if parsed.op == "rent":
             given["_quick"] = True  # a typed rent does not ask "by the card?"
-        self.app.start_action(parsed.op, given)
+        self.post_message(ActionRequested(parsed.op, given))
 
-    def check_action(self, action: str, parameters: tuple) -> bool | None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # while typing in the command line, letters are letters, not action keys
         if action == "act" and isinstance(self.focused, CommandLine):
             return False
         return True
-
-
-#: actions whose keys the footer shows (all are in the palette and the help screen)
-SHOWN = {"rent", "buy", "build", "mortgage", "trade", "undo"}

@@ -1,21 +1,20 @@
 """The players' table view from the console: start the page server, show its QR code.
 
-The server (``banker.tableview.server.TableServer``) runs in threads of the console's process but
-reads the session on its own, read-only: it never writes the file and never waits on the console.
-It keeps running when this dialog closes, and stops with the console (``BankerApp.on_unmount``),
-when another session is opened, or with ``s`` here. The address is the machine's LAN address on
-a free port; ``BANKER_TABLEVIEW_HOST`` / ``BANKER_TABLEVIEW_PORT`` choose others.
+The server (``banker.tableview.server.TableServer``, started by ``BankerApp.start_table_server``)
+runs in threads of the console's process but reads the session on its own, read-only: it never
+writes the file and never waits on the console. It keeps running when this dialog closes, and
+stops with the console (``BankerApp.on_unmount``), when another session is opened, or with ``s``
+here. The address is the machine's LAN address on a free port; ``BANKER_TABLEVIEW_HOST`` /
+``BANKER_TABLEVIEW_PORT`` choose others.
 """
 
 from __future__ import annotations
 
-import gc
-import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, Static
 
@@ -24,74 +23,20 @@ from .dialogs import Dialog
 if TYPE_CHECKING:  # pragma: no cover
     from banker.tableview.server import TableServer
 
+
 #: lines and columns the dialog needs around the code: its border and padding, the title and its
 #: margin, the address line; and the footer below it
 CHROME_LINES = 2 + 2 + 1 + 1
 CHROME_COLUMNS = 2 + 2
-
-
-def table_server_options(environ: dict[str, str] | None = None) -> dict[str, Any]:
-    """Where the console's page server listens: the LAN address on a free port unless the
-    environment says otherwise."""
-    env = os.environ if environ is None else environ
-    options: dict[str, Any] = {}
-    if env.get("BANKER_TABLEVIEW_HOST"):
-        options["host"] = env["BANKER_TABLEVIEW_HOST"]
-    if env.get("BANKER_TABLEVIEW_PORT", "").isdigit():
-        options["port"] = int(env["BANKER_TABLEVIEW_PORT"])
-    return options
-
-
-def start_table_server(app: Any) -> TableServer:
-    """The running page server of the app's session, started if need be (raises on failure)."""
-    server = getattr(app, "table_server", None)
-    if server is not None and server.running and server.path == app.session.path:
-        return server
-    stop_table_server(app)
-    from banker.tableview.server import TableServer
-
-    server = TableServer(app.session.path, lang=app.lang, **table_server_options())
-    server.start()
-    app.table_server = server
-    watch_fault(app, server)
-    # the page's own copy of the game lives as long as the server: out of the collector's way, as
-    # the console's is (a full collection never walks it in the middle of an action)
-    gc.freeze()
-    return server
-
-
-#: seconds between two looks at the page server's fault
+#: seconds between two looks at the page server's fault while the dialog is up
 FAULT_POLL = 1.0
 
 
-def watch_fault(app: Any, server: TableServer) -> None:
-    """Say in the console when the page server cannot show the table (a fault in banker), once per
-    fault, for as long as this server is the app's; the page says it to the players too."""
-    said: list[str | None] = [None]
-
-    def check() -> None:
-        if getattr(app, "table_server", None) is not server or not server.running:
-            timer.stop()
-            return
-        fault = server.fault
-        if fault and fault != said[0]:
-            app.notify(app.tr("tableview.console_fault", error=fault), severity="error", timeout=30)
-        said[0] = fault
-
-    timer = app.set_interval(FAULT_POLL, check, name="tableview-fault")
-
-
-def stop_table_server(app: Any) -> None:
-    server = getattr(app, "table_server", None)
-    app.table_server = None
-    if server is not None:
-        server.stop()
-
-
-class TableViewScreen(Dialog):
+class TableViewScreen(Dialog[None]):
     """The QR code of the players' page and its address."""
 
-    BINDINGS = [Binding("escape,enter,q", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q", "close", "Close"),
+                                            Binding("s", "stop", "tableview.stop")]
 
     DEFAULT_CSS = """
     TableViewScreen .dialog.tableview {
@@ -123,9 +68,6 @@ class TableViewScreen(Dialog):
 
     def __init__(self) -> None:
         super().__init__()
-        tr = self.app.tr
-        self._bindings = self._bindings.copy()
-        self._bindings.bind("s", "stop", tr("tableview.stop"), show=True)
         self.server: TableServer | None = None
         self.qr = ""
         self.qr_size = (0, 0)
@@ -146,7 +88,7 @@ class TableViewScreen(Dialog):
         from banker.tableview.qr import qr_text
 
         try:
-            self.server = start_table_server(self.app)
+            self.server = self.app.start_table_server()
         except Exception as e:  # an address in use, a network down...: said, never fatal
             self._show_error(self.app.tr("tableview.failed", error=str(e)))
             return
@@ -186,7 +128,7 @@ class TableViewScreen(Dialog):
         self.query_one("#tv-error", Static).update(text)
 
     def action_stop(self) -> None:
-        stop_table_server(self.app)
+        self.app.stop_table_server()
         self.server = None
         self.qr = ""
         self._show_error(self.app.tr("tableview.stopped"))

@@ -3,23 +3,26 @@ choice for every mortgaged deed received. The engine checks it live as it is fil
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from banker.rules import Refused
 
-from .dialogs import Dialog
+from .dialogs import Dialog, joined
 
 
-class TradeScreen(Dialog):
-    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "propose", "Propose", priority=True)]
+class TradeScreen(Dialog[dict[str, Any] | None]):
+    """The trade, filled in; dismissed with its command once the rules accept it (None: cancelled)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"),
+                                            Binding("ctrl+s", "propose", "Propose", priority=True)]
 
     def __init__(self, a: str, b: str) -> None:
         super().__init__()
@@ -28,7 +31,7 @@ class TradeScreen(Dialog):
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
-        state = self.app.session.state
+        state = self.app.current_session.state
         with Vertical(classes="dialog trade"):
             yield Label(tr("trade.title", a=self.a, b=self.b), classes="dialog-title")
             with Horizontal(classes="trade-sides"):
@@ -42,30 +45,30 @@ class TradeScreen(Dialog):
                             yield SelectionList[str](*self.jail_selections(who), id=f"{side}-jail", classes="trade-jail")
             yield Label(tr("trade.lift"), id="lift-label")
             yield SelectionList[int](id="lift")
-            if state.edition.rules.debt_payable_in_kind and any(c[0] == self.b for c in state.debts.get(self.a, [])):
+            if state.edition.rules.debt_payable_in_kind and any(c.creditor == self.b for c in state.debts.get(self.a, [])):
                 yield Input(placeholder=tr("trade.debt_credit"), type="integer", id="debt-credit")
             yield Static(id="trade-preview", classes="dialog-note")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(tr("trade.propose"), variant="primary", id="propose")
                 yield Button(tr("dialog.cancel"), id="cancel")
 
-    def deed_selections(self, who: str) -> list[Selection]:
-        state = self.app.session.state
+    def deed_selections(self, who: str) -> list[Selection[int]]:
+        state = self.app.current_session.state
         out = []
         for pos in sorted(state.deeds_of(who)):
             space = state.edition.spaces[pos]
             label = Text(space.name)
             if state.lots[pos].mortgaged:
                 label.append(" " + self.app.tr("deed.mortgaged_mark"), "dim")
-            built = space.kind == "street" and any(state.level(p) for p in state.group_positions(space.group))
+            built = space.kind == "street" and any(state.level(p) for p in state.group_positions(space.group or ""))
             if built:
                 label.append(" " + self.app.tr("trade.built"), "dim italic")
             out.append(Selection(label, pos, False, disabled=built))
         return out
 
-    def jail_selections(self, who: str) -> list[Selection]:
+    def jail_selections(self, who: str) -> list[Selection[str]]:
         """The player's Get Out of Jail Free cards, each by its deck: the trade names which changes hands."""
-        state = self.app.session.state
+        state = self.app.current_session.state
         return [Selection(self.app.tr("trade.jail_card", deck=state.edition.decks[state.edition.cards[c].deck]), c, False)
                 for c in state.jail_cards_of(who)]
 
@@ -73,9 +76,10 @@ class TradeScreen(Dialog):
         self.update_preview()
 
     def _int(self, selector: str) -> int:
+        """A whole number typed in the field (0 when empty, or while only a sign is typed)."""
         try:
             return int(self.query_one(selector, Input).value or 0)
-        except Exception:
+        except ValueError:
             return 0
 
     def command(self) -> dict[str, Any]:
@@ -103,8 +107,8 @@ class TradeScreen(Dialog):
         return cmd
 
     def refresh_lift(self) -> None:
-        state = self.app.session.state
-        lift = self.query_one("#lift", SelectionList)
+        state = self.app.current_session.state
+        lift: SelectionList[int] = self.query_one("#lift", SelectionList)
         chosen = set(lift.selected)
         moving = [p for side in ("give", "get") for p in self.query_one(f"#{side}-spaces", SelectionList).selected
                   if state.lots[p].mortgaged]
@@ -117,21 +121,14 @@ class TradeScreen(Dialog):
         lift.display = bool(moving)
 
     def update_preview(self) -> None:
-        from ..actions import Flow
-
         self.refresh_lift()
         preview = self.query_one("#trade-preview", Static)
         try:
-            lines, _ = Flow(self.app).preview_lines(self.command())
+            lines, _ = self.app.preview(self.command())
         except Refused as e:
             preview.update(Text(self.app.tr.refusal(e), "red"))
             return
-        text = Text()
-        for i, line in enumerate(lines):
-            if i:
-                text.append("\n")
-            text.append_text(line if isinstance(line, Text) else Text(line))
-        preview.update(text)
+        preview.update(joined(lines))
 
     @on(Input.Changed)
     @on(SelectionList.SelectedChanged)
@@ -142,11 +139,10 @@ class TradeScreen(Dialog):
     def action_propose(self) -> None:
         cmd = self.command()
         try:
-            self.app.session.state.push(cmd)
+            self.app.preview(cmd)  # the rules accept it (the state is left as it was)
         except Refused as e:
             self.query_one("#trade-preview", Static).update(Text(self.app.tr.refusal(e), "red"))
             return
-        self.app.session.state.pop()
         self.dismiss(cmd)
 
     @on(Button.Pressed, "#cancel")

@@ -1,43 +1,53 @@
-"""The footer: Textual's, without its leak.
+"""The footer: Textual's, without its leaks; and letting go of the lines removed widgets drew.
 
 Textual 8.2.8's ``Footer`` recomposes its keys whenever the bindings change (each dialog
-opened or closed) and binds every new key to its ``compact`` reactive; the old keys'
-watchers stay on the footer, so each recompose keeps about twenty dead widgets alive and
-every later garbage collection walks them (measured: the collector's pauses grew by some
-10 ms per ten actions). After each recompose the watchers of keys no longer mounted are
-dropped, which lets them go.
+opened or closed, each change of focus) and data-binds every new key to its ``compact``
+reactive. A data binding is a watcher kept on the footer, and Textual drops the watchers of
+removed widgets only when the watched value changes, which ``compact`` never does: the table's
+footer would keep every key it ever showed, some 36 dead widgets an action, and every garbage
+collection would walk them (measured: over a second for a full collection after 300 actions).
+Upstream: https://github.com/Textualize/textual/issues/6666 (open). The workaround uses public
+API only: after each recompose, ``mutate_reactive`` re-announces ``compact`` (unchanged), which
+makes Textual prune the watchers of the removed keys.
+
+Textual 8.2.8 also memoises a method of each widget's style cache with ``functools.lru_cache``,
+which keeps up to 1,024 caches of removed widgets alive, each with the lines it rendered
+(https://github.com/Textualize/textual/issues/6665, open): with a dialog or two per action,
+every garbage collection would walk some 50,000 dead objects. ``Widget.refresh()`` empties a
+widget's cache, so the widgets a dialog or the footer removes are refreshed once they are gone
+(a removed widget is never drawn again): what the cache keeps of them then is three small objects
+each. ``bench/ui_memory.py`` measures both, with and without these workarounds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from functools import partial
+
+from textual.dom import DOMNode
+from textual.widget import Widget
 from textual.widgets import Footer
+
+#: seconds after widgets are removed when their rendered lines are let go: after the frame that
+#: shows what the banker did, never in its way
+RELEASE_DELAY = 0.3
+
+
+def release_rendering(widgets: Iterable[Widget]) -> None:
+    """Empty the rendered lines ``widgets`` (removed from the screen) keep (textual#6665)."""
+    for widget in widgets:
+        widget.refresh()
+
+
+def release_when_removed(node: DOMNode, widgets: Iterable[Widget]) -> None:
+    """Let go of the rendered lines of ``widgets``, which are being removed, a moment later."""
+    node.app.set_timer(RELEASE_DELAY, partial(release_rendering, list(widgets)), name="release-rendering")
 
 
 class BankFooter(Footer):
     async def recompose(self) -> None:
+        removed = list(self.children)  # the keys about to be removed (#6665)
         await super().recompose()
-        self.prune_watchers()
-
-    def prune_watchers(self) -> None:
-        watchers = getattr(self, "__watchers", None)  # where textual.reactive keeps them
-        if not watchers:
-            return
-        for callbacks in watchers.values():
-            callbacks[:] = [(node, callback) for node, callback in callbacks
-                            if node is self or getattr(node, "is_attached", True)]
-
-
-def release_dead_widget_caches() -> None:
-    """Let dismissed dialogs' widgets go.
-
-    Textual 8.2.8 memoises ``StylesCache.get_inner_outer`` with ``functools.lru_cache`` on an
-    instance method, so the cache holds up to 1,024 widgets' style caches (each with its
-    rendered lines) after the widgets are gone; a dialog per action fills it within a few dozen
-    actions and every garbage collection then walks it. The cache only saves two ``Style``
-    objects per call; clearing it when a dialog closes costs nothing measurable.
-    """
-    from textual._styles_cache import StylesCache
-
-    clear = getattr(StylesCache.get_inner_outer, "cache_clear", None)
-    if clear is not None:
-        clear()
+        release_when_removed(self, removed)
+        # the keys just removed are closed now; re-announcing the value drops their watchers (#6666)
+        self.mutate_reactive(Footer.compact)

@@ -5,20 +5,22 @@ Widgets are given the state to show (data flows down); they never change it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.i18n import Translator
+    from banker.ledger import Entry
     from banker.rules import GameState
 
 HOUSE = "⌂"
-
 
 
 class PlayerCard(Static):
@@ -31,7 +33,7 @@ class PlayerCard(Static):
         self.player = player
         self.border_title = player
 
-    _shown: tuple | None = None
+    _shown: tuple[object, ...] | None = None
 
     def show(self, state: GameState, tr: Translator) -> None:
         p = self.player
@@ -90,7 +92,7 @@ class PlayersPanel(Horizontal):
         super().__init__(**kwargs)
         self.players = players
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         for i, p in enumerate(self.players):
             yield PlayerCard(p, id=f"player-{i}")
 
@@ -114,7 +116,7 @@ class BankPanel(Static):
             names = ", ".join(state.edition.spaces[p].name for p in sorted(state.pending_auction))
             text.append("\n" + tr("bank.pending", names=names), "yellow")
         if state.over:
-            winner = state.winner or ", ".join(state.result.get("tied", []))
+            winner = state.winner or ", ".join((state.result or {}).get("tied", []))
             text.append("\n" + tr("bank.over", winner=winner), "bold green")
         if text != self._shown:
             self._shown = text
@@ -124,17 +126,17 @@ class BankPanel(Static):
 class LogPanel(Static):
     """The last actions, newest at the bottom; undone ones struck through."""
 
-    def show_entries(self, entries: list[dict[str, Any]], tr: Translator, limit: int = 8) -> None:
+    def show_entries(self, entries: Sequence[Entry], tr: Translator, limit: int = 8) -> None:
         shown = entries[-limit:]
         # an undo always comes after what it undoes: the undone among the shown are undone by shown entries
-        undone = {e["undoes"] for e in shown if e.get("undoes")}
+        undone = {e.undoes for e in shown if e.undoes}
         text = Text(no_wrap=True, overflow="ellipsis")
         for entry in shown:
             if text:
                 text.append("\n")
-            line = tr.parts(entry["parts"]) if entry.get("parts") else entry.get("text", "")
-            style = "dim strike" if entry["seq"] in undone else ("italic yellow" if entry.get("undoes") else "")
-            text.append(f"{entry['seq']:>4} ", "dim")
+            line = tr.parts(entry.parts) if entry.parts else entry.text
+            style = "dim strike" if entry.seq in undone else ("italic yellow" if entry.undoes else "")
+            text.append(f"{entry.seq:>4} ", "dim")
             text.append(line, style)
         if not entries:
             text.append(tr("log.empty"), "dim")

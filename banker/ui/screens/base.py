@@ -1,0 +1,58 @@
+"""What every screen of the console shares: the App typed as the banker's, and its keys in the
+interface's language.
+
+Key bindings are declared once, in ``BINDINGS``, with their descriptions in English (``"Close"``:
+shown as the catalog's ``key.close``) or as a catalog key (``"action.salary"``, ``"help.title"``).
+The footer and the keys panel read a screen's bindings through its public ``active_bindings``;
+the screens here give them translated there, so nothing of Textual's is patched or copied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from textual.binding import ActiveBinding, Binding
+from textual.screen import Screen, ScreenResultType
+
+if TYPE_CHECKING:  # pragma: no cover
+    from textual import getters
+
+    from banker.i18n import Translator
+
+    from ..app import BankerApp
+
+#: bindings already translated, by language (a binding is a frozen dataclass: the same one each time)
+_translated: dict[tuple[str, Binding], Binding] = {}
+
+
+def translated(binding: Binding, tr: Translator) -> Binding:
+    """``binding`` with its description in ``tr``'s language (the same binding if there is nothing to say)."""
+    key = (tr.lang, binding)
+    found = _translated.get(key)
+    if found is None:
+        text = binding.description
+        if text:
+            text = tr.get(text, text) if "." in text else tr.get(f"key.{text.lower()}", text)
+        found = binding if text == binding.description else replace(binding, description=text)
+        _translated[key] = found
+    return found
+
+
+def localized(bindings: dict[str, ActiveBinding], tr: Translator) -> dict[str, ActiveBinding]:
+    """The active bindings with the descriptions of the banker's own (the app's, its screens' and
+    widgets') in the interface's language; Textual's widgets keep theirs."""
+    return {key: ActiveBinding(active.node, translated(active.binding, tr), active.enabled, active.tooltip)
+            if type(active.node).__module__.startswith("banker.") else active
+            for key, active in bindings.items()}
+
+
+class BankerScreen(Screen[ScreenResultType]):
+    """A full screen of the console."""
+
+    if TYPE_CHECKING:
+        app = getters.app(BankerApp)
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        return localized(super().active_bindings, self.app.tr)

@@ -1,0 +1,122 @@
+"""The console's own machinery: what the table shows follows the App, keys speak the banker's
+language, the command line completes, and a long evening leaves no dead widgets behind."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import pytest
+
+from banker.ui.app import BankerApp
+from banker.ui.messages import ActionRequested, Status
+from banker.ui.screens.dialogs import ChooseScreen, ConfirmScreen
+from banker.ui.screens.table import TableScreen
+from banker.ui.widgets.footer import RELEASE_DELAY
+
+from .ui_helpers import Banker, file_entries, make_session, screen_text
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    return make_session(tmp_path / "game.json", commands=[{"op": "buy", "player": "Ann", "space": 39}])
+
+
+async def test_the_table_shows_the_apps_status_and_version(game: Path) -> None:
+    """The App owns what is shown: the message line follows ``status``, the table ``version``."""
+    app = BankerApp(game, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        app.status = Status("Hello, table", error=True)
+        await pilot.pause()
+        message = app.screen.query_one("#message")
+        assert screen_text(message) == "Hello, table" and message.has_class("error")
+        app.current_session.apply({"op": "salary", "player": "Bob"})  # recorded behind the console's back
+        assert "$1,700" not in screen_text(app.screen.query_one("#player-1"))
+        app.version += 1
+        await pilot.pause()
+        assert "$1,700" in screen_text(app.screen.query_one("#player-1"))
+
+
+async def test_a_screen_asks_for_an_action_with_a_message(game: Path) -> None:
+    app = BankerApp(game, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        app.screen.post_message(ActionRequested("salary", {"player": "Cid"}))
+        await b.settle()
+        assert isinstance(app.screen, ConfirmScreen)
+        await b.confirm()
+        assert file_entries(game)[-1]["command"] == {"op": "salary", "player": "Cid"}
+        assert "Cid collects" in b.message()
+
+
+async def test_a_table_left_below_keeps_its_own_session(game: Path, tmp_path: Path) -> None:
+    """Another session opened over the table: actions go on in the new one, and the table below
+    (another game, other players) is never drawn with the new game's figures."""
+    other = make_session(tmp_path / "other.json", ("Kim", "Lee"))
+    app = BankerApp(game, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        below = app.screen
+        assert app.open_session(other)
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.screen is not below
+        await b.command("salary kim")
+        await b.confirm()
+        assert file_entries(other)[-1]["command"] == {"op": "salary", "player": "Kim"}
+        assert "Kim collects" in b.message() and "internal" not in b.message().casefold()
+        assert "$1,700" in screen_text(app.screen.query_one("#player-0"))
+        assert "Ann" in str(below.query_one("#player-0").border_title)
+
+
+async def test_tab_takes_the_command_lines_suggestion(game: Path) -> None:
+    app = BankerApp(game, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("colon")
+        await b.type("rent boa")
+        await pilot.pause()
+        await b.key("tab")
+        assert app.screen.query_one("#command").value == "rent boardwalk "
+        await b.type("bo")
+        await pilot.pause()
+        await b.key("tab")
+        assert app.screen.query_one("#command").value == "rent boardwalk Bob "
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", ["Rent", "Buy", "Command", "Help", "Quit"]),
+                                             ("ru", ["Аренда", "Покупка", "Команда", "Выход"])])
+async def test_the_footer_speaks_the_bankers_language(game: Path, lang: str, words: list[str]) -> None:
+    app = BankerApp(game, lang=lang)
+    async with app.run_test(size=(160, 36)) as pilot:
+        await pilot.pause()
+        shown = [a.binding.description for a in app.screen.active_bindings.values() if a.binding.show]
+        for word in words:
+            assert any(d.startswith(word) for d in shown), (word, shown)
+
+
+async def test_a_long_evening_leaves_no_footer_keys_behind(game: Path) -> None:
+    """Textual's footer data-binds each key it shows to itself, and drops the binding of a removed
+    key only when the bound value changes (textual#6666): without the console's workaround every
+    dialog would leave the table's footer some thirty dead keys, kept alive for the rest of the game."""
+
+    def footer_keys_alive() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if type(o).__name__ == "FooterKey")
+
+    app = BankerApp(game, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        for i in range(8):
+            await b.act("s")
+            assert isinstance(app.screen, ChooseScreen)
+            await b.choose(("Ann", "Bob", "Cid")[i % 3])
+            await b.confirm()
+        await pilot.pause(RELEASE_DELAY * 3)  # the removed widgets' lines are let go a moment later
+        assert len(file_entries(game)) == 9
+        mounted = len(app.screen.query("FooterKey"))
+        assert mounted and footer_keys_alive() <= mounted + 5
