@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .app import BankerApp
 
 Lines = list[Text | str]
-FlowFn = Callable[[dict[str, Any], str], Awaitable[Entry | None]]
+FlowFn = Callable[[dict[str, Any], str], Awaitable["Entry | None"]]
 
 #: what a flag asks: (op, key) -> the labels of false and true
 FLAG_LABELS: dict[tuple[str, str], tuple[str, str]] = {

@@ -1,16 +1,8 @@
-"""Key bindings in the interface's language: the footer shows each screen's own keys."""
+"""The console's action keys, in the ops' order (the footer and the palette translate their labels)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING, cast
-
-from textual.dom import DOMNode
-
 from banker.rules.ops import OPS
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .app import BankerApp
 
 #: the key of every action: each op (banker.rules.ops) and each of the console's own dialogs (a test keeps
 #: this in step with the ops); the label is the catalogs' ``action.<op>``
@@ -33,16 +25,3 @@ def _actions() -> list[tuple[str, str]]:
 
 #: every action the banker can take, in the ops' order: (op, key)
 ACTIONS: list[tuple[str, str]] = _actions()
-
-
-def localize_bindings(node: DOMNode) -> None:
-    """Translate the descriptions of ``node``'s bindings (``key.<description>`` in the catalogs).
-
-    Bindings are declared in English in ``BINDINGS``; each screen calls this once, so the
-    footer and the command palette speak the banker's language.
-    """
-    tr = cast("BankerApp", node.app).tr
-    table = node._bindings.key_to_bindings
-    for key, bindings in table.items():
-        table[key] = [replace(b, description=tr.get(f"key.{b.description.lower()}", b.description)) if b.description
-                      else b for b in bindings]
