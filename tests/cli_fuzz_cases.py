@@ -223,7 +223,8 @@ def hostile_argv(rng: random.Random, session: Path, work: Path) -> tuple[str, li
         players = rng.choice([
             "Ann,B" + bad + "ob", "Ann,the bank", "Ann,Bank", "Ann,БАНК", "Ann,касса", "Ann,pot", "Ann,ann",
             "Ann,ＡＮＮ", "Zoë,Zoe\u0308", "Ann," + "x" * rng.randint(33, 20_000), "Ann", "", ",,,",
-            ",".join(f"P{i}" for i in range(rng.randint(9, 40))), "Ann,Bob,A\udcffnn",
+            ",".join(f"P{i}" for i in range(rng.randint(12, 40))),  # more than any box seats (US: 11)
+            "Ann,Bob,A\udcffnn",
         ])
         return "new: bad players", ["new", fresh, "--players", players]
     if choice == 1:
