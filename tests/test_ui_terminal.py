@@ -35,6 +35,8 @@ class Terminal:
     """A tmux session of its own (its own server socket), 100x30."""
 
     def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.starts = 0
         self.socket = str(tmp / "tmux.sock")
         self.name = "banker"
 
@@ -47,6 +49,10 @@ class Terminal:
     def start(self, command: list[str], cwd: Path) -> None:
         env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
         line = "exec " + " ".join(_quote(c) for c in command)
+        # each start has a server of its own: the server of a killed pane exits once its last session
+        # closes, and a new client racing that exit on the same socket fails ("server exited unexpectedly")
+        self.starts += 1
+        self.socket = str(self.tmp / f"tmux{self.starts}.sock")
         subprocess.run([TMUX, "-S", self.socket, "new-session", "-d", "-s", self.name, "-x", "100", "-y", "30",
                         "-c", str(cwd), line], check=True, env=env)
 
