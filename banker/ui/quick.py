@@ -116,7 +116,7 @@ def match_verb(word: str) -> str:
     if len(found) == 1:
         return found.pop()
     if not found:
-        close = difflib.get_close_matches(word, all_verbs(), n=3, cutoff=0.6)
+        close = difflib.get_close_matches(word, all_verbs(), n=1, cutoff=0.6)
         if close:  # a typo: "did you mean rent?"
             return _raise("did_you_mean", word=word, verbs=", ".join(close))
         return _raise("unknown_action", word=word, verbs=", ".join(VERBS[o][0] for o in VERBS))
