@@ -21,7 +21,7 @@ def g():
 
 @pytest.mark.parametrize("line,command", [
     ("rent boardwalk bob", {"op": "rent", "space": 39, "payer": "Bob"}),
-    ("rent bo b", {"op": "rent", "space": 39, "payer": "Bob"}),
+    ("rent boa b", {"op": "rent", "space": 39, "payer": "Bob"}),
     ("build park", {"op": "build", "space": 37, "player": "Ann"}),
     ("rent elec ann 7", {"op": "rent", "space": 12, "payer": "Ann", "dice": 7}),
     ("rent electric cid nearest 9", {"op": "rent", "space": 12, "payer": "Cid", "card": "nearest-utility", "dice": 9}),

@@ -156,7 +156,8 @@ async def test_a_whole_game_through_the_console(tmp_path: Path) -> None:
         for i in range(20):  # four houses on each brown lot, then four on each light blue lot
             await b.act("h")
             await b.choose("c")
-            await b.choose("" if i < 8 else "o")  # the first lot where the next house is even
+            # the browns by the first possible lot; then the light blues in turn, as building evenly goes
+            await b.choose("" if i < 8 else ("orient", "vermont", "connect")[(i - 8) % 3])
             await b.confirm()
         for _ in range(8):
             await b.act("h")

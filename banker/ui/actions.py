@@ -63,6 +63,7 @@ class Flow:
     def __init__(self, app: BankerApp) -> None:
         self.app = app
         self.tr = app.tr
+        self.back = False  # the question being asked has one before it: Escape steps back to it (ask_missing)
 
     @property
     def state(self) -> GameState:
@@ -74,30 +75,38 @@ class Flow:
         return self.state.edition.fmt(amount)
 
     # ------------------------------------------------------------------ asking
-    async def choose(self, title: str, choices: list[Choice], empty: str = "") -> Any:
-        value = await self.app.push_screen_wait(ChooseScreen(title, choices, empty))
+    async def choose(self, title: str, choices: list[Choice], empty: str = "", default: Any = None) -> Any:
+        """The value of the choice picked (``default``, a value, listed first and highlighted); Escape:
+        :class:`Cancelled` (the question before it, in :meth:`ask_missing`)."""
+        value = await self.app.push_screen_wait(ChooseScreen(title, choices, empty, default=default, back=self.back))
         if value is None:
             raise Cancelled
         return value
 
     async def ask_player(self, title: str, exclude: tuple[str | None, ...] = (), bank: bool = False,
-                         only: list[str] | None = None) -> str:
+                         only: list[str] | None = None, default: str | None = None) -> str:
         players = only if only is not None else list(self.state.active_players)
         choices = [Choice(p, p, note=self.fmt(self.state.cash[p])) for p in players if p not in exclude]
         if bank and BANK not in exclude:
             choices.append(Choice(BANK, self.tr("bank.name")))
-        player: str = await self.choose(title, choices, self.tr("flow.no_players"))
+        player: str = await self.choose(title, choices, self.tr("flow.no_players"), default=default)
         return player
 
+    def default_player(self) -> str | None:
+        """The player every player question highlights first: the one whose turn it is, once the session
+        knows whose turn it is (issue #11, the engine's ``turn``); None until then."""
+        turn = getattr(self.state, "turn", None)
+        return turn if isinstance(turn, str) else None
+
     async def ask_number(self, title: str, prompt: str, minimum: int = 1, maximum: int | None = None) -> int:
-        value = await self.app.push_screen_wait(AskScreen(title, prompt, True, minimum, maximum))
+        value = await self.app.push_screen_wait(AskScreen(title, prompt, True, minimum, maximum, back=self.back))
         if value is None:
             raise Cancelled
         number: int = value
         return number
 
     async def ask_text(self, title: str, prompt: str) -> str:
-        value = await self.app.push_screen_wait(AskScreen(title, prompt, number=False))
+        value = await self.app.push_screen_wait(AskScreen(title, prompt, number=False, back=self.back))
         if value is None:
             raise Cancelled
         text: str = value
@@ -124,14 +133,35 @@ class Flow:
 
     async def ask_missing(self, cmd: dict[str, Any], title: str, only: tuple[str, ...] | None = None) -> None:
         """Ask, in the op's order, for every key ``cmd`` lacks that the op needs or the console asks
-        about (:func:`banker.rules.ops.asked`), each by its kind; ``only``: just those keys."""
-        for f in ops.spec(cmd["op"]).fields:
+        about (:func:`banker.rules.ops.asked`), each by its kind; ``only``: just those keys.
+
+        Escape steps back one question: the previous one is asked again, with the command as it was
+        before it (what its answer made needed or not is worked out again); Escape on the first question
+        cancels the action (:class:`Cancelled`)."""
+        fields = ops.spec(cmd["op"]).fields
+        before: list[tuple[int, dict[str, Any]]] = []  # each question answered: its field and the command before it
+        i = 0
+        while i < len(fields):
+            f = fields[i]
+            i += 1
             if f.key in cmd or (only is not None and f.key not in only):
                 continue
             if f.fill is not None:
                 cmd[f.key] = f.fill
             elif ops.asked(self.state, cmd, f):
-                value = await self.ask(f, cmd, title)
+                self.back = bool(before)
+                try:
+                    value = await self.ask(f, cmd, title)
+                except Cancelled:
+                    if not before:
+                        raise
+                    i, was = before.pop()
+                    cmd.clear()
+                    cmd.update(was)
+                    continue
+                finally:
+                    self.back = False
+                before.append((i - 1, dict(cmd)))
                 if value is not LEAVE_OUT:
                     cmd[f.key] = value
 
@@ -141,7 +171,7 @@ class Flow:
         kind = f.kind
         if kind in ("player", "account"):
             return await self.ask_player(self.player_title(op, f.key, cmd, title), exclude=self.excluded(op, f.key, cmd),
-                                         bank=kind == "account", only=self.players_for(op))
+                                         bank=kind == "account", only=self.players_for(op), default=self.default_player())
         if kind == "space":
             choices, empty = self.space_choices(op, cmd)
             return await self.choose(title, choices, empty)
@@ -265,7 +295,10 @@ class Flow:
                 out.append(self.space_choice(pos, self.tr("flow.pending"), enabled=False))
                 continue
             affordable = player is None or self.state.cash[player] >= space.price
-            out.append(self.space_choice(pos, self.fmt(space.price), enabled=affordable or not buying))
+            note = self.fmt(space.price)
+            if buying and not affordable and player is not None:  # said, so the dialog never reads as "nothing to buy"
+                note = self.tr("picker.more_than_cash", price=note, player=player, cash=self.fmt(self.state.cash[player]))
+            out.append(self.space_choice(pos, note, enabled=affordable or not buying))
         return out
 
     def amount_bounds(self, op: str, f: FieldSpec, cmd: dict[str, Any]) -> tuple[str, int, int | None]:

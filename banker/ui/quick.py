@@ -12,12 +12,17 @@ keyword, condition and default), never listed here op by op; only the words are 
 
 from __future__ import annotations
 
+import difflib
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from banker.rules import BANK, GameState, ops
+from banker.i18n import Translator
+from banker.rules import BANK, GameState, Refused, ops
 from banker.rules.ops import FieldSpec
+
+from .match import fold, prefix_matches
 
 PROPERTY = ("street", "railroad", "utility")
 
@@ -74,10 +79,21 @@ class Parsed:
 
 #: the most digits a typed number may have (amounts are bounded by the engine far below)
 MAX_DIGITS = 12
+#: the most names an ambiguity message lists
+SHOWN_OPTIONS = 6
 
 
 class QuickError(ValueError):
-    """A line that cannot be understood; the message says what to type instead."""
+    """A line that cannot be understood; :meth:`text` says what to type instead, in the banker's language
+    (the catalogs' ``quick.<key>``; ``str()`` is the English)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(self.text(Translator("en")))
+
+    def text(self, tr: Translator) -> str:
+        return tr(f"quick.{self.key}", **self.params)
 
 
 def normalize(text: str) -> str:
@@ -85,6 +101,10 @@ def normalize(text: str) -> str:
     text = re.sub(r"[«»\"“”„.,;:!?()]", " ", text)
     text = text.replace("-", " ")
     return " ".join(text.split())
+
+
+def all_verbs() -> list[str]:
+    return [w for words in VERBS.values() for w in words]
 
 
 def match_verb(word: str) -> str:
@@ -96,16 +116,20 @@ def match_verb(word: str) -> str:
     if len(found) == 1:
         return found.pop()
     if not found:
-        raise QuickError(f"unknown action {word!r}: type one of {', '.join(VERBS[o][0] for o in VERBS)}")
-    raise QuickError(f"{word!r} could be {', '.join(sorted(VERBS[o][0] for o in found))}: type more letters")
+        close = difflib.get_close_matches(word, all_verbs(), n=1, cutoff=0.6)
+        if close:  # a typo: "did you mean rent?"
+            return _raise("did_you_mean", word=word, verbs=", ".join(close))
+        return _raise("unknown_action", word=word, verbs=", ".join(VERBS[o][0] for o in VERBS))
+    return _raise("ambiguous_action", word=word, verbs=", ".join(sorted(VERBS[o][0] for o in found)))
+
+
+def _raise(key: str, **params: Any) -> Any:
+    raise QuickError(key, **params)
 
 
 def player_matches(state: GameState, word: str) -> list[str]:
-    word = normalize(word)
-    exact = [p for p in state.players if normalize(p) == word]
-    if exact:
-        return exact
-    return [p for p in state.players if normalize(p).startswith(word)]
+    """The players ``word`` names (an exact name wins; else every name whose words it begins, best first)."""
+    return prefix_matches(word, state.players, str)
 
 
 #: the kinds of space a field of each ``spaces`` (banker.rules.ops) names
@@ -117,17 +141,9 @@ DIALOGS: dict[str, tuple[FieldSpec, ...]] = {
 
 
 def space_matches(state: GameState, words: list[str], kinds: tuple[str, ...] | None = None) -> list[int]:
-    """Spaces (of ``kinds``) whose name has consecutive words starting with ``words``."""
-    out = []
-    for space in state.edition.spaces:
-        if kinds and space.kind not in kinds:
-            continue
-        name = normalize(space.name).split()
-        for start in range(len(name) - len(words) + 1):
-            if all(name[start + i].startswith(w) for i, w in enumerate(words)):
-                out.append(space.position)
-                break
-    return out
+    """Spaces (of ``kinds``) whose name's words begin with ``words`` (:func:`banker.ui.match.prefix_matches`)."""
+    spaces = [s for s in state.edition.spaces if not kinds or s.kind in kinds]
+    return [s.position for s in prefix_matches(" ".join(words), spaces, lambda s: s.name)]
 
 
 def _keyword(word: str) -> str | None:
@@ -145,15 +161,31 @@ def _has_dialog(op: str) -> bool:
     return op in DIALOGS or any(f.kind == "trade-side" for f in _fields(op))
 
 
+@dataclass
+class _Name:
+    """Words of the line that name a player or a space: what they could be, until only one is left."""
+
+    raw: str  # as typed
+    players: list[str]
+    spaces: list[int]
+
+    @property
+    def options(self) -> int:
+        return len(self.players) + len(self.spaces)
+
+
 def parse(state: GameState, line: str) -> Parsed:
     """Parse one line; raises :class:`QuickError` with a sentence saying what is wrong.
 
     Which words fill which keys is derived from the op's fields (:mod:`banker.rules.ops`): players
     fill its player keys in order, spaces its space key, numbers its amounts (and the dice on a
-    utility), keywords its flags and choices, the words after the amount its text."""
+    utility), keywords its flags and choices, the words after the amount its text. A word that could
+    be a player or a space, or more than one of either, is narrowed by what the rest of the line
+    already says and by what the op accepts (``mortgage penn`` with only the railroad owned); what
+    is still ambiguous is said, never dropped."""
     raw = line.split()
     if not raw:
-        raise QuickError("type an action, e.g. rent boardwalk bob")
+        raise QuickError("empty")
     op = match_verb(raw[0])
     rest = raw[1:]
     fields = _fields(op)
@@ -170,10 +202,11 @@ def parse(state: GameState, line: str) -> Parsed:
         words = [w for w in words if normalize(w) not in KEYWORDS["passed"]]
         return _build(state, op, who, [], [], flags, words)
     choice_words = {v for f in fields if f.kind == "choice" for v in f.values}
+    player_slots = sum(1 for f in fields if f.kind in ("player", "account") and f.fill is None)
+    space_slots = sum(1 for f in fields if f.kind == "space" and f.fill is None)
     tokens = [normalize(t) for t in rest]
     numbers: list[int] = []
-    players: list[str] = []
-    spaces: list[int] = []
+    items: list[_Name] = []  # the names, in the line's order
     keywords: set[str] = set()
     text_words: list[str] = []
     i = 0
@@ -183,50 +216,143 @@ def parse(state: GameState, line: str) -> Parsed:
             i += 1
             continue
         if re.fullmatch(r"#[0-9]{1,3}", tok):  # ASCII digits only: int() of "²" or of 5,000 digits raises
-            spaces.append(int(tok[1:]))
+            items.append(_Name(rest[i], [], [int(tok[1:])]))
             i += 1
             continue
         if "text" in kinds and numbers:
-            text_words.append(rest[i])  # everything after the amount is the text (a transfer's memo)
+            # everything after the amount is the text (a transfer's memo); a player named there while the
+            # line still lacks one is refused, not taken for the memo ("pay ann 50 bob")
+            if _definite_players(items) < player_slots and (player_matches(state, tok) or _keyword(tok) == "bank"):
+                example = " ".join([raw[0], *(n.raw for n in items), rest[i], str(numbers[0])])
+                _raise("after_amount", word=rest[i], example=example)
+            text_words.append(rest[i])
             i += 1
             continue
         kw = _keyword(tok)
         if re.fullmatch(r"[0-9]+", tok) and kw not in choice_words:  # "200" is the flat income tax, not an amount
             if len(tok) > MAX_DIGITS:  # the engine names the limit; this only keeps int() safe
-                raise QuickError(f"{tok[:12]}… has {len(tok)} digits: no amount at a table is that large")
+                _raise("too_many_digits", start=tok[:12], n=len(tok))
             numbers.append(int(tok))
             i += 1
             continue
+        if tok[0].isdigit() and kw is None:  # "8o" is not 8: a number typed with a letter is refused, not cut short
+            _raise("not_a_number", word=rest[i])
         if kw == "bank" and "account" in kinds:
-            players.append(BANK)
+            items.append(_Name(rest[i], [BANK], []))
             i += 1
             continue
         if kw and kw != "bank":
             keywords.add(kw)
             i += 1
             continue
-        who = player_matches(state, tok)
-        # the longest run of words naming exactly one space
-        where: list[int] = []
-        width = 0
-        for j in range(len(tokens), i, -1):
-            found = space_matches(state, tokens[i:j], space_kinds)
-            if len(found) == 1:
-                where, width = found, j - i
+        # the longest run of two or more words naming exactly one player or space; else this word's options
+        name: _Name | None = None
+        for j in range(len(tokens), i + 1, -1):
+            run = " ".join(tokens[i:j])
+            found = _Name(" ".join(rest[i:j]), player_matches(state, run), space_matches(state, [run], space_kinds))
+            if found.options == 1:
+                name, i = found, j
                 break
-        exact_player = len(who) == 1 and normalize(who[0]) == tok
-        if len(who) == 1 and (exact_player or not where):
-            players.append(who[0])
+        if name is None:
+            who = player_matches(state, tok)
+            exact = [p for p in who if fold(p) == fold(tok)]
+            name = _Name(rest[i], exact or who, [] if exact else space_matches(state, [tok], space_kinds))
             i += 1
-        elif where:
-            spaces.append(where[0])
-            i += width
-        else:
-            options = who + [state.edition.spaces[p].name for p in space_matches(state, [tok], space_kinds)]
-            if options:
-                raise QuickError(f"{rest[i]!r} could be {', '.join(options[:6])}: type more letters")
-            raise QuickError(f"{rest[i]!r} is neither a player nor a space on this board")
-    return _build(state, op, players, spaces, numbers, keywords, text_words)
+        if not name.options:
+            _raise("unknown_name", word=name.raw)
+        items.append(name)
+    _resolve(state, op, fields, items, player_slots, space_slots)
+    players = [n.players[0] for n in items if n.players]
+    spaces = [n.spaces[0] for n in items if n.spaces]
+    return _build(state, op, players, spaces, numbers, keywords, text_words, items)
+
+
+def _definite_players(items: list[_Name]) -> int:
+    return sum(1 for n in items if n.players and not n.spaces and len(n.players) == 1)
+
+
+def _resolve(state: GameState, op: str, fields: tuple[FieldSpec, ...], items: list[_Name], player_slots: int,
+             space_slots: int) -> None:
+    """Leave each name one meaning, or say which words are ambiguous. A word is a space only while the
+    op still has room for one (``rent bal bo``: the space is Baltic, so ``bo`` is Bob), likewise a player;
+    several spaces are narrowed to those the op accepts (``mortgage penn``: the deed that is owned)."""
+    for n in items:  # an op without a space (or a player) takes the word for the other
+        if n.players and n.spaces and not space_slots:
+            n.spaces = []
+        if n.players and n.spaces and not player_slots:
+            n.players = []
+    players_known = [n.players[0] for n in items if len(n.players) == 1 and not n.spaces]
+    for n in items:
+        if len(n.spaces) > 1 and space_slots:
+            n.spaces = _accepted(state, op, fields, n.spaces, players_known)
+    changed = True
+    while changed:
+        changed = False
+        definite = [n for n in items if n.options == 1]
+        full_players = sum(1 for n in definite if n.players) >= player_slots
+        full_spaces = sum(1 for n in definite if n.spaces) >= space_slots
+        for n in items:
+            if n.options <= 1:
+                continue
+            if full_spaces and n.spaces and n.players:
+                n.spaces, changed = [], True
+            elif full_players and n.players and n.spaces:
+                n.players, changed = [], True
+    for n in items:
+        if n.options > 1:
+            names = n.players + [state.edition.spaces[p].name for p in n.spaces]
+            shown = ", ".join(names[:SHOWN_OPTIONS]) + (", …" if len(names) > SHOWN_OPTIONS else "")
+            _raise("ambiguous", word=n.raw, options=shown)
+
+
+def _accepted(state: GameState, op: str, fields: tuple[FieldSpec, ...], spaces: list[int], players: list[str]) -> list[int]:
+    """The ``spaces`` the engine accepts in ``op`` with some choice of what the line has not said yet (the
+    players it named first, in order); all of them when it accepts none (the engine says why later)."""
+    if op in DIALOGS:
+        return spaces
+    space_key = next(f.key for f in fields if f.kind == "space")
+    player_fields = [f for f in fields if f.kind in ("player", "account") and f.fill is None]
+    everyone = list(state.active_players)
+    ok = []
+    for pos in spaces:
+        lot = state.lots.get(pos)
+        choices: list[list[str]] = []
+        named = list(players)
+        for f in player_fields:
+            if named:
+                choices.append([named.pop(0)])
+            elif f.default == "owner":
+                choices.append([lot.owner] if lot is not None and lot.owner else [])
+            else:
+                choices.append(everyone + ([BANK] if f.kind == "account" else []))
+        for who in itertools.islice(itertools.product(*choices), 64):
+            trial: dict[str, Any] = {"op": op, space_key: pos}
+            trial.update({f.key: p for f, p in zip(player_fields, who, strict=True)})
+            _fill_trial(state, fields, trial)
+            try:
+                state.preview(trial)
+            except (Refused, ValueError, KeyError, TypeError):
+                continue
+            ok.append(pos)
+            break
+    return ok or spaces
+
+
+def _fill_trial(state: GameState, fields: tuple[FieldSpec, ...], trial: dict[str, Any]) -> None:
+    """What a trial command needs besides its players and space: the least amount, a roll of 7, the first choice."""
+    for f in fields:
+        if f.key in trial or not ops.needed(state, trial, f):
+            continue
+        if f.fill is not None:
+            trial[f.key] = f.fill
+        elif f.kind == "amount":
+            trial[f.key] = max(f.minimum or 0, 1)
+        elif f.kind == "dice":
+            trial[f.key] = 7
+        elif f.kind == "choice" and f.values:
+            trial[f.key] = f.values[0]
+        elif f.kind == "text":
+            trial[f.key] = "?"
 
 
 def _space_of(state: GameState, cmd: dict[str, Any]) -> Any:
@@ -235,9 +361,10 @@ def _space_of(state: GameState, cmd: dict[str, Any]) -> Any:
 
 
 def _build(state: GameState, op: str, players: list[str], spaces: list[int], numbers: list[int],
-           keywords: set[str], text_words: list[str]) -> Parsed:
+           keywords: set[str], text_words: list[str], items: list[_Name] | None = None) -> Parsed:
     """Fill the op's keys from what the line said, each by its kind, in the op's order; then the
-    deed's owner where the op defaults to it; then what is still missing."""
+    deed's owner where the op defaults to it; then what is still missing. A player or a space the op
+    has no room for is refused, naming the word, never dropped."""
     cmd: dict[str, Any] = {"op": op}
     if _has_dialog(op) and op not in DIALOGS:
         return Parsed(op, cmd, [])  # a trade: its dialog asks for everything
@@ -246,6 +373,9 @@ def _build(state: GameState, op: str, players: list[str], spaces: list[int], num
         value = _take(state, f, cmd, players, spaces, numbers, keywords, text_words)
         if value is not None:
             cmd[f.key] = value
+    for n in items or []:
+        if n.players[:1] and n.players[0] in players or n.spaces[:1] and n.spaces[0] in spaces:
+            _raise("unused", word=n.raw, verb=op)
     for f in fields:
         if f.key in cmd or f.default is None:
             continue
@@ -316,18 +446,16 @@ def find_card(state: GameState, text: str) -> str | None:
 
 
 def completions(state: GameState, line: str) -> list[str]:
-    """Whole-line suggestions for what is being typed (for the input's suggester)."""
-    if not line or line.endswith(" ") and not line.strip():
+    """Whole-line suggestions for the word being typed (for the input's suggester): verbs, then players
+    and words of space names that the word begins, best first. Nothing once a word is complete (the line
+    ends with a space): Tab then adds nothing the banker did not start typing."""
+    if not line.strip() or line[-1].isspace():
         return []
     head, _, last = line.rpartition(" ")
     last_n = normalize(last)
     if not head.strip():
-        words = [w for words in VERBS.values() for w in words if w.startswith(last_n) and w != last_n]
-        return [w for w in words][:8]
-    options: list[str] = []
-    for p in state.players:
-        if normalize(p).startswith(last_n) and normalize(p) != last_n:
-            options.append(p)
+        return [w for w in all_verbs() if w.startswith(last_n) and w != last_n][:8]
+    options = [p for p in prefix_matches(last, state.players, str) if fold(p) != fold(last) and " " not in p]
     seen = set()
     for space in state.edition.spaces:
         for word in normalize(space.name).split():

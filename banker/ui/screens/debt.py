@@ -16,6 +16,7 @@ from banker.rules import Refused
 from banker.rules.legal import raise_cash_options
 from banker.rules.raising import most_after
 
+from ..keys import with_layouts
 from ..messages import ActionRequested, CommitRequested, RefusalShown
 from .dialogs import ConfirmScreen, Dialog
 
@@ -26,8 +27,8 @@ class RaiseCashScreen(Dialog[None]):
     A sale or mortgage picked here is previewed and confirmed, then recorded by the App; the view
     follows the session (it watches the App's ``version``)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding("t", "trade", "Trade"),
-                                            Binding("k", "bankrupt", "Bankruptcy")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding(with_layouts("t"), "trade", "Trade"),
+                                            Binding(with_layouts("k"), "bankrupt", "Bankruptcy")]
 
     def __init__(self, player: str) -> None:
         super().__init__()

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import ActiveBinding, Binding
@@ -17,6 +17,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..keys import with_layouts
+from ..match import EXACT, fold, ranked
 from ..widgets.footer import BankFooter, release_when_removed
 from .base import localized
 
@@ -51,17 +53,26 @@ def joined(lines: Sequence[Text | str]) -> Text:
 
 
 class Dialog(ModalScreen[ScreenResultType]):
-    """A modal dialog: its keys, in the interface's language (see :mod:`.base`), in its own footer."""
+    """A modal dialog: its keys, in the interface's language (see :mod:`.base`), in its own footer.
+
+    ``back``: Escape steps back to the previous question of the action (its key says "Back"), not out of it."""
 
     if TYPE_CHECKING:
         app = getters.app(BankerApp)
 
-    def __init__(self) -> None:
+    def __init__(self, back: bool = False) -> None:
         super().__init__(classes="dialog-screen")
+        self.back = back
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        return localized(super().active_bindings, self.app.tr)
+        bindings = localized(super().active_bindings, self.app.tr)
+        if self.back:
+            for key, active in bindings.items():
+                if active.node is self and active.binding.action == "cancel":
+                    bindings[key] = ActiveBinding(active.node, replace(active.binding, description=self.app.tr("key.back")),
+                                                  active.enabled, active.tooltip)
+        return bindings
 
     def on_mount(self) -> None:
         # every subclass's own on_mount runs too (Textual dispatches along the MRO)
@@ -73,16 +84,21 @@ class Dialog(ModalScreen[ScreenResultType]):
 
 
 class ChooseScreen(Dialog[Any]):
-    """Pick one of a list; type to filter; Enter picks, Escape cancels."""
+    """Pick one of a list; type to filter; Enter picks, Escape cancels (or steps back: ``back``).
+
+    The filter ranks the choices by :mod:`banker.ui.match` (whole-word prefixes first, a match inside a
+    word after every prefix match) and highlights the best one that can be chosen; ``default`` (a value)
+    is listed first and highlighted while nothing is typed."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("down", "down", show=False),
                 Binding("up", "up", show=False)]
 
-    def __init__(self, title: str, choices: list[Choice], empty: str = "") -> None:
-        super().__init__()
+    def __init__(self, title: str, choices: list[Choice], empty: str = "", default: Any = None, back: bool = False) -> None:
+        super().__init__(back)
         self.title_text = title
         self.choices = choices
         self.empty = empty
+        self.default = default
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -95,21 +111,36 @@ class ChooseScreen(Dialog[Any]):
         self._fill("")
         self.query_one("#filter", Input).focus()
 
+    def shown(self, needle: str) -> list[tuple[int, int]]:
+        """The choices ``needle`` lets through, best first: (tier, index); nothing typed: all, the default first."""
+        if not fold(needle):
+            order = list(range(len(self.choices)))
+            first = [i for i in order if self.default is not None and self.choices[i].value == self.default][:1]
+            return [(EXACT, i) for i in first + [i for i in order if i not in first]]
+        return ranked(needle, range(len(self.choices)), lambda i: self.choices[i].label)
+
     def _fill(self, needle: str) -> None:
         options = self.query_one("#choices", OptionList)
         options.clear_options()
-        needle = needle.casefold()
-        shown = [c for c in self.choices if needle in c.label.casefold()]
-        for i, c in enumerate(self.choices):
-            if c in shown:
-                options.add_option(Option(c.prompt(), id=str(i), disabled=not c.enabled))
-        first = next((n for n, c in enumerate(shown) if c.enabled), None)
+        shown = self.shown(needle)
+        for _tier, i in shown:
+            c = self.choices[i]
+            options.add_option(Option(c.prompt(), id=str(i), disabled=not c.enabled))
+        best = shown[0][0] if shown else None
+        first = next((n for n, (t, i) in enumerate(shown) if t == best and self.choices[i].enabled), None)
         options.highlighted = first
         note = self.query_one("#choice-note", Static)
-        if not shown:
-            note.update(self.empty or self.app.tr("dialog.nothing"))
+        tr = self.app.tr
+        if not self.choices:
+            note.update(self.empty or tr("dialog.nothing"))
+        elif not shown:  # the filter, not the game, left nothing
+            note.update(tr("picker.no_match", text=needle.strip()))
         elif first is None:
-            note.update(self.empty or shown[0].note)
+            # none can be chosen (each says why), or the best match cannot: said, never a worse one picked
+            top = self.choices[shown[0][1]]
+            some = any(self.choices[i].enabled for _t, i in shown)
+            note.update(tr("picker.best_not_possible", name=top.label, why=top.note) if some and top.note
+                        else tr("picker.none_possible"))
         else:
             note.update("")
 
@@ -149,21 +180,22 @@ Answer = TypeVar("Answer")
 
 
 class AskScreen(Dialog["Answer | None"], Generic[Answer]):
-    """Ask for a whole number (``number``) or a line of text; None when the banker cancels."""
+    """Ask for a whole number (``number``) or a line of text; None when the banker cancels (or steps back:
+    ``back``). A number is typed in full and checked on Enter: ``8o`` is refused, never read as 8."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     @overload
     def __init__(self: AskScreen[int], title: str, prompt: str, number: Literal[True] = True, minimum: int = 1,
-                 maximum: int | None = None, value: str = "") -> None: ...
+                 maximum: int | None = None, value: str = "", back: bool = False) -> None: ...
 
     @overload
     def __init__(self: AskScreen[str], title: str, prompt: str, number: Literal[False], minimum: int = 1,
-                 maximum: int | None = None, value: str = "") -> None: ...
+                 maximum: int | None = None, value: str = "", back: bool = False) -> None: ...
 
     def __init__(self, title: str, prompt: str, number: bool = True, minimum: int = 1, maximum: int | None = None,
-                 value: str = "") -> None:
-        super().__init__()
+                 value: str = "", back: bool = False) -> None:
+        super().__init__(back)
         self.title_text = title
         self.prompt_text = prompt
         self.number = number
@@ -175,7 +207,8 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
             yield Label(self.prompt_text)
-            yield Input(value=self.value, type="integer" if self.number else "text", id="answer")
+            # a plain text field: an "integer" one drops a letter typed by mistake without a word ("8o" became 8)
+            yield Input(value=self.value, id="answer")
             yield Static("", id="ask-error", classes="dialog-error")
 
     def on_mount(self) -> None:
@@ -191,10 +224,10 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
             else:
                 self.query_one("#ask-error", Static).update(tr("dialog.need_text"))
             return
-        try:
-            number = int(value)
-        except ValueError:
-            self.query_one("#ask-error", Static).update(tr("dialog.need_number"))
+        number = whole_number(value)
+        if number is None:
+            self.query_one("#ask-error", Static).update(tr("picker.not_a_number", text=value) if value
+                                                        else tr("dialog.need_number"))
             return
         if number < self.minimum or (self.maximum is not None and number > self.maximum):
             high = self.maximum if self.maximum is not None else "…"
@@ -206,10 +239,25 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
         self.dismiss(None)
 
 
+#: the most digits a typed amount may have (the engine's limits are far below; this keeps int() safe)
+MAX_DIGITS = 12
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number, or None: ASCII digits only, an optional minus sign, no letter ever read
+    as a digit and nothing cut off (``8o``, ``5O``, ``１２``, ``1e3`` are refused)."""
+    text = text.strip()
+    digits = text.removeprefix("-")
+    if not digits or len(digits) > MAX_DIGITS or not all("0" <= ch <= "9" for ch in digits):
+        return None
+    return int(text)
+
+
 class ConfirmScreen(Dialog[bool]):
     """Show exactly what will happen (who pays whom, how much) before it is committed."""
 
-    BINDINGS = [Binding("escape,n", "cancel", "Cancel"), Binding("enter,y", "confirm", "Confirm", priority=True)]
+    BINDINGS = [Binding(with_layouts("escape,n"), "cancel", "Cancel"),
+                Binding(with_layouts("enter,y"), "confirm", "Confirm", priority=True)]
 
     def __init__(self, title: str, lines: Sequence[Text | str], confirm: str | None = None, danger: bool = False) -> None:
         super().__init__()
@@ -238,9 +286,11 @@ class ConfirmScreen(Dialog[bool]):
 
 
 class InfoScreen(Dialog[None]):
-    """A result to read (the tax choice's other option, the valuation); any key closes."""
+    """A result to read (the tax choice's other option, the valuation); any key closes it. Escape, Enter,
+    Space and ``q`` only close it; any other key that types a character is then passed on to the screen
+    below, so the letter of the next action is not lost ("press any key": the key pressed is the next action)."""
 
-    BINDINGS = [Binding("escape,enter,space,q", "close", "Close", priority=True)]
+    BINDINGS = [Binding(with_layouts("escape,enter,space,q"), "close", "Close", priority=True)]
 
     def __init__(self, title: str, lines: Sequence[Text | str]) -> None:
         super().__init__()
@@ -252,6 +302,14 @@ class InfoScreen(Dialog[None]):
             yield Label(self.title_text, classes="dialog-title")
             yield Static(joined(self.lines), id="info-body")
             yield Label(self.app.tr("dialog.any_key"), classes="dialog-hint")
+
+    def on_key(self, event: events.Key) -> None:
+        # the keys bound above close the box (before this is called); any other key closes it too
+        event.stop()
+        event.prevent_default()
+        self.dismiss(None)
+        if event.is_printable:
+            self.app.call_after_refresh(self.app.simulate_key, event.key)  # once the box is gone
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -11,12 +11,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
-from ..keys import ACTIONS
+from ..keys import ACTIONS, with_layouts
 from .dialogs import Dialog
 
 
 class HelpScreen(Dialog[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding(with_layouts("escape,q,question_mark,f1"), "close", "Close")]
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr

@@ -21,6 +21,7 @@ from banker.boards import game_from_setup
 from banker.report import why_text
 from banker.rules.review import Review, review
 
+from ..keys import with_layouts
 from ..widgets.footer import BankFooter
 from .base import BankerScreen
 
@@ -41,8 +42,8 @@ class ReviewScreen(BankerScreen[None]):
         Binding("1", "tab('timeline')", show=False), Binding("2", "tab('charts')", show=False),
         Binding("3", "tab('summary')", show=False), Binding("4", "tab('count')", show=False),
         Binding("5", "tab('audit')", show=False),
-        Binding("c", "tab('count')", "Count"),
-        Binding("a", "audit", "Audit"),
+        Binding(with_layouts("c"), "tab('count')", "Count"),
+        Binding(with_layouts("a"), "audit", "Audit"),
     ]
 
     def __init__(self, standalone: bool = False) -> None:

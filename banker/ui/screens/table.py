@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from ..keys import ACTIONS
+from ..keys import ACTIONS, with_layouts
 from ..messages import ActionRequested, MessageShown
 from ..quick import QuickError, parse
 from ..widgets.command_line import CommandLine, QuickSuggester
@@ -39,11 +39,11 @@ class TableScreen(BankerScreen[None]):
 
     # descriptions are catalog keys, shown in the interface's language (see .base)
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(key, f"act('{op}')", f"action.{op}", show=op in SHOWN) for op, key in ACTIONS),
-        Binding("colon,slash", "focus_command", "table.command", key_display=":"),
-        Binding("question_mark,f1", "app.help", "help.title", key_display="?"),
-        Binding("v", "app.review", "action.review", show=False),
-        Binding("q", "app.table_view", "tableview.key", show=False),  # the players' page (QR)
+        *(Binding(with_layouts(key), f"act('{op}')", f"action.{op}", show=op in SHOWN) for op, key in ACTIONS),
+        Binding(with_layouts("colon,slash"), "focus_command", "table.command", key_display=":"),
+        Binding(with_layouts("question_mark,f1"), "app.help", "help.title", key_display="?"),
+        Binding(with_layouts("v"), "app.review", "action.review", show=False),
+        Binding(with_layouts("q"), "app.table_view", "tableview.key", show=False),  # the players' page (QR)
         Binding("escape", "unfocus", "", show=False),
     ]
 
@@ -115,7 +115,7 @@ class TableScreen(BankerScreen[None]):
         try:
             parsed = parse(self.session.state, line)
         except QuickError as e:
-            self.post_message(MessageShown(str(e), error=True))
+            self.post_message(MessageShown(e.text(self.app.tr), error=True))
             return
         event.input.value = ""
         given = dict(parsed.command)

@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, Static
 
+from ..keys import with_layouts
 from .dialogs import Dialog
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,8 +36,8 @@ FAULT_POLL = 1.0
 class TableViewScreen(Dialog[None]):
     """The QR code of the players' page and its address."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q", "close", "Close"),
-                                            Binding("s", "stop", "tableview.stop")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding(with_layouts("escape,enter,q"), "close", "Close"),
+                                            Binding(with_layouts("s"), "stop", "tableview.stop")]
 
     DEFAULT_CSS = """
     TableViewScreen .dialog.tableview {

@@ -15,7 +15,15 @@ from textual.widgets.selection_list import Selection
 
 from banker.rules import Refused
 
-from .dialogs import Dialog, joined
+from .dialogs import Dialog, joined, whole_number
+
+
+class NotANumber(ValueError):
+    """A field holds something other than a whole number."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
 
 
 class TradeScreen(Dialog[dict[str, Any] | None]):
@@ -39,14 +47,14 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
                     with Vertical(classes="trade-side"):
                         yield Label(tr("trade.gives", player=who, cash=state.edition.fmt(state.cash[who])),
                                     classes="trade-who")
-                        yield Input(placeholder=tr("trade.cash"), type="integer", id=f"{side}-cash")
+                        yield Input(placeholder=tr("trade.cash"), id=f"{side}-cash")
                         yield SelectionList[int](*self.deed_selections(who), id=f"{side}-spaces")
                         if state.jail_cards_of(who):
                             yield SelectionList[str](*self.jail_selections(who), id=f"{side}-jail", classes="trade-jail")
             yield Label(tr("trade.lift"), id="lift-label")
             yield SelectionList[int](id="lift")
             if state.edition.rules.debt_payable_in_kind and any(c.creditor == self.b for c in state.debts.get(self.a, [])):
-                yield Input(placeholder=tr("trade.debt_credit"), type="integer", id="debt-credit")
+                yield Input(placeholder=tr("trade.debt_credit"), id="debt-credit")
             yield Static(id="trade-preview", classes="dialog-note")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(tr("trade.propose"), variant="primary", id="propose")
@@ -76,11 +84,15 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
         self.update_preview()
 
     def _int(self, selector: str) -> int:
-        """A whole number typed in the field (0 when empty, or while only a sign is typed)."""
-        try:
-            return int(self.query_one(selector, Input).value or 0)
-        except ValueError:
+        """A whole number typed in the field (0 when empty, or while only a sign is typed); raises
+        :class:`NotANumber` for anything else ("8o" is never read as 8)."""
+        text = self.query_one(selector, Input).value.strip()
+        if text in ("", "-"):
             return 0
+        number = whole_number(text)
+        if number is None:
+            raise NotANumber(text)
+        return number
 
     def command(self) -> dict[str, Any]:
         cmd: dict[str, Any] = {"op": "trade", "from": self.a, "to": self.b}
@@ -128,6 +140,9 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
         except Refused as e:
             preview.update(Text(self.app.tr.refusal(e), "red"))
             return
+        except NotANumber as e:
+            preview.update(Text(self.app.tr("picker.not_a_number", text=e.text), "red"))
+            return
         preview.update(joined(lines))
 
     @on(Input.Changed)
@@ -137,11 +152,14 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
 
     @on(Button.Pressed, "#propose")
     def action_propose(self) -> None:
-        cmd = self.command()
         try:
+            cmd = self.command()
             self.app.preview(cmd)  # the rules accept it (the state is left as it was)
         except Refused as e:
             self.query_one("#trade-preview", Static).update(Text(self.app.tr.refusal(e), "red"))
+            return
+        except NotANumber as e:
+            self.query_one("#trade-preview", Static).update(Text(self.app.tr("picker.not_a_number", text=e.text), "red"))
             return
         self.dismiss(cmd)
 

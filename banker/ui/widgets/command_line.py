@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.binding import Binding, BindingType
 from textual.suggester import Suggester
@@ -39,10 +39,19 @@ class QuickSuggester(Suggester):
 
 
 class CommandLine(Input):
-    """An Input with completion (→ or Tab accepts the suggestion)."""
+    """An Input with completion (→ or Tab accepts the suggestion) and the lines typed before (Up and Down,
+    as in a shell: for as long as the table of this session is open)."""
 
     # the description in the interface's language where the screen shows it (screens/base.py)
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("tab", "complete", "Complete")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("tab", "complete", "Complete"),
+                                            Binding("up", "history(-1)", show=False),
+                                            Binding("down", "history(1)", show=False)]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.history: list[str] = []  # the lines entered, oldest first
+        self._at: int | None = None  # where Up and Down are in the history (None: at the line being typed)
+        self._draft = ""  # the line being typed when Up was first pressed
 
     def action_complete(self) -> None:
         suggester = self.suggester
@@ -50,3 +59,35 @@ class CommandLine(Input):
         if suggestion:
             self.value = suggestion + " "
             self.cursor_position = len(self.value)
+
+    async def action_submit(self) -> None:
+        self.remember(self.value)
+        await super().action_submit()
+
+    def remember(self, line: str) -> None:
+        """Keep ``line`` (entered, understood or not) for Up; the same line twice in a row is kept once."""
+        line = line.strip()
+        if line and (not self.history or self.history[-1] != line):
+            self.history.append(line)
+        self._at = None
+
+    def action_history(self, step: int) -> None:
+        """Up (-1): the line entered before the one shown; Down (1): the next, then the line being typed."""
+        if not self.history:
+            return
+        if self._at is None:
+            if step > 0:
+                return
+            self._draft = self.value
+            at = len(self.history) - 1
+        else:
+            at = self._at + step
+            if at < 0:
+                return
+        if at >= len(self.history):
+            self._at = None
+            self.value = self._draft
+        else:
+            self._at = at
+            self.value = self.history[at]
+        self.cursor_position = len(self.value)
