@@ -544,14 +544,14 @@ def follow_up(state: GameState, tx: Tx, cmd: Command) -> None:
         else:
             carry_on(state, tx, player, ctx)
     elif isinstance(cmd, Card):
-        player = _name(state, cmd.player)
-        if player is not None:
-            _card_move(state, tx, cmd, player, _ctx(None))
+        drew = _name(state, cmd.player)
+        if drew is not None:
+            _card_move(state, tx, cmd, drew, _ctx(None))
     elif isinstance(cmd, JailFine | JailCard):
-        player = _name(state, cmd.player)
-        if player is not None and state.in_jail[player]:
-            tx.say("log.jail-free", player=player)
-            _release(state, tx, player)
+        freed = _name(state, cmd.player)
+        if freed is not None and state.in_jail[freed]:
+            tx.say("log.jail-free", player=freed)
+            _release(state, tx, freed)
     if state.pending is not None and state.pending.player in state.bankrupt:
         tx.propose(None)
     if state.turn is not None and state.turn in state.bankrupt:
