@@ -588,3 +588,27 @@ def test_a_card_out_of_the_turns_order_moves_the_token_without_passing_the_turn(
         g.push({"op": "card", "player": "Cid", "card": next(c.id for c in g.edition.cards.values()
                                                              if dict(c.effect) == {"type": "advance", "to": 24}),
                 "passed_go": True})
+
+
+def test_the_review_counts_landings_doubles_and_jail_time():
+    """Issue #11: the review gains the landings per space (a heat map) and per player, the doubles and the jail
+    time, from the logged effects alone (banker/rules/review.py)."""
+    from banker.rules.effects import to_json
+    from banker.rules.ops import encode
+    from banker.rules.review import review
+
+    g = follow_game(players=("Ann", "Bob"))
+    roll(g, 3, 5)  # Ann to 8
+    g.push({"op": "auction", "space": 8, "winner": None})
+    roll(g, 2, 2)  # Bob to 4, doubles
+    settle(g, choice="flat")
+    place(g, "Bob", JAIL, jail=True)  # placed by hand: jailed, not a landing
+    roll(g, 1, 2)  # Ann 8 -> 11
+    g.push({"op": "auction", "space": 11, "winner": None})
+    roll(g, 1, 2)  # Bob in jail: an attempt
+    entries = [{"seq": i, "ts": "", "command": encode(m.command), "effects": to_json(m.effects), "parts": m.parts}
+               for i, m in enumerate(g.history, 1)]
+    r = review(follow_game(players=("Ann", "Bob")), entries)
+    assert r.landings == {4: 1, 8: 1, 11: 1}
+    assert r.player_landings == {"Ann": {8: 1, 11: 1}, "Bob": {4: 1}}
+    assert r.doubles == {"Bob": 1} and r.jailed == {"Bob": 1} and r.jail_turns == {"Bob": 1}
