@@ -612,3 +612,15 @@ def test_the_review_counts_landings_doubles_and_jail_time():
     assert r.landings == {4: 1, 8: 1, 11: 1}
     assert r.player_landings == {"Ann": {8: 1, 11: 1}, "Bob": {4: 1}}
     assert r.doubles == {"Bob": 1} and r.jailed == {"Bob": 1} and r.jail_turns == {"Bob": 1}
+
+
+def test_the_speed_die_counts_for_a_salary_paid_by_hand():
+    """The Speed Die counts "after you pass GO for the first time" (uk-2008-speed-die-rules.md): a salary recorded by
+    hand (or before follow mode was switched on) says the player has passed GO."""
+    g = follow_game("uk", "speed-die")
+    g.push({"op": "salary", "player": "Ann"})
+    assert g.passed_go["Ann"] and not g.passed_go["Bob"]
+    off = game_from_setup(Setup("uk", "speed-die", ("Ann", "Bob")))
+    off.push({"op": "salary", "player": "Bob"})
+    off.push({"op": "follow", "on": True})
+    assert off.passed_go == {"Ann": False, "Bob": True}

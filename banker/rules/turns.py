@@ -27,7 +27,7 @@ from msgspec import UnsetType
 
 from . import parse
 from .debts import require_no_debt
-from .effects import Due
+from .effects import Due, Pay
 from .errors import Refused
 from .legal import mr_monopoly_target
 from .messages import Msg
@@ -45,6 +45,7 @@ from .ops import (
     Place,
     Rent,
     Roll,
+    Salary,
     Tax,
 )
 from .rent import rent_due
@@ -412,6 +413,11 @@ def run_follow(state: GameState, tx: Tx, cmd: FollowMode) -> None:
         tx.follow(True)
         current = state.current
         tx.turn(current)
+        if state.variant.speed_die:  # the Speed Die counts for whoever has collected a salary already
+            paid = {e.dst for move in state.history for e in move.effects if isinstance(e, Pay) and e.why == "salary"}
+            for p in state.active_players:
+                if p in paid:
+                    tx.passed_go(p)
         tx.say("log.follow-on", player=current or "")
     else:
         _drop_pending(state, tx)
@@ -547,6 +553,10 @@ def follow_up(state: GameState, tx: Tx, cmd: Command) -> None:
         drew = _name(state, cmd.player)
         if drew is not None:
             _card_move(state, tx, cmd, drew, _ctx(None))
+    elif isinstance(cmd, Salary) and state.variant.speed_die:  # the salary by hand: the player has passed GO
+        paid = _name(state, cmd.player)
+        if paid is not None:
+            tx.passed_go(paid)
     elif isinstance(cmd, JailFine | JailCard):
         freed = _name(state, cmd.player)
         if freed is not None and state.in_jail[freed]:
