@@ -29,7 +29,7 @@ from typing import NoReturn
 from banker.ledger import Session, SessionError, SessionLog, lock_holder, read_session, read_session_doc
 from banker.ledger import repair as repair_session
 from banker.ledger.lock import describe_holder
-from banker.rules import BoardError, HouseRules, Refused, Setup
+from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
 from banker.rules.state import check_text, forbidden_char
 
 EXIT_OK = 0
@@ -109,11 +109,13 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     if args.name is not None:
         check_text("new", "--name", args.name)  # shown in the resume list, on the page, by banker state
-    setup = Setup(args.edition, args.variant, players, rules, args.end_time)
+    setup = Setup(args.edition, args.variant, players, rules, args.end_time, follow=args.follow)
     with Session.create(args.file, setup, name=args.name) as session:
         state = session.state
         on = [r for r, v in rules.to_mapping().items() if v]
         extra = f"; house rules: {', '.join(on)}" if on else ""
+        if state.follow:
+            extra += f"; follow mode: {state.current} rolls first"
         print(_terminal_safe(f"created {args.file}: {state.edition.name}, {state.variant.name.lower()} game; players "
                              f"{', '.join(state.players)} with {state.edition.fmt(state.cash[state.players[0]])} each"
                              f"{extra}"))
@@ -280,6 +282,8 @@ def render_state(session: SessionLog) -> str:
     if data["bankruptcies"]:
         out.append("bankrupt: " + ", ".join(f"{b['player']} (to {tr.account(b['creditor'])})"
                                             for b in data["bankruptcies"]))
+    if state.follow:
+        out.append(_follow_line(state))
     result = data["result"]
     if result is None:
         out.append("winner: none yet (the game is on)")
@@ -288,6 +292,25 @@ def render_state(session: SessionLog) -> str:
     else:
         out.append(f"game over ({result['reason']}): tie between {', '.join(result.get('tied') or [])}")
     return "\n".join(_terminal_safe(line) for line in out)
+
+
+def _follow_line(state: GameState) -> str:
+    """Follow mode in ``banker state``: whose turn, the doubles, every token, what is proposed."""
+    from banker.rules.turns import describe
+
+    tokens = []
+    for p in state.active_players:
+        where = state.edition.spaces[state.positions[p]].name
+        if state.in_jail[p]:
+            where = f"in jail ({state.jail_turns[p]} failed)"
+        tokens.append(f"{p} {where}")
+    line = f"follow mode: {state.current} rolls next"
+    if state.doubles:
+        line += f" (doubles this turn: {state.doubles})"
+    line += "; tokens: " + ", ".join(tokens)
+    if state.pending is not None:
+        line += f"; to settle: {describe(state, state.pending)}"
+    return line
 
 
 def _warn_damage(command: str, message: str | None) -> None:
@@ -524,6 +547,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"turn a house rule on (repeatable): {', '.join(HouseRules.names())}")
     p.add_argument("--end-time", help="the agreed end of a timed game, as you say it (e.g. 22:30)")
     p.add_argument("--name", help="a name for the session (shown in the resume list)")
+    p.add_argument("--follow", action="store_true",
+                   help="follow mode: the bank follows the tokens from the rolls you type (roll), pays the salary and "
+                        "proposes what each landing requires; the first player listed rolls first")
     p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("apply", help="apply a JSON-lines script of commands, stopping at the first refusal")

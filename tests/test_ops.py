@@ -145,12 +145,12 @@ def test_every_op_has_a_handler_or_is_the_session_logs() -> None:
 def test_every_field_says_what_it_is() -> None:
     """The console, the quick line and the docs read each field's kind and description from the op."""
     kinds = {"player", "account", "space", "amount", "dice", "text", "flag", "choice", "card", "card-case", "jail-card",
-             "trade-side", "positions"}
+             "trade-side", "positions", "roll", "speed"}
     for op, spec in ops.SPECS.items():
         assert spec.doc, op
         for f in spec.fields:
             assert f.kind in kinds and f.doc, (op, f.key)
-            assert f.kind != "space" or f.spaces in ("property", "street", "tax"), (op, f.key)
+            assert f.kind != "space" or f.spaces in ("property", "street", "tax", "board"), (op, f.key)
             assert f.when is None or f.when in ops.CONDITIONS, (op, f.key)
             assert f.ask is None or f.ask in ops.CONDITIONS, (op, f.key)
 

@@ -92,7 +92,8 @@ def run_card(state: GameState, tx: Tx, cmd: CardCommand) -> None:
             if other != player and not charge(tx, other, player, e["amount"], "card"):
                 tx.say("log.debt-opens", player=other)
     elif t == "advance":
-        if e["to"] == 0 or cmd.passed_go is True:
+        # in follow mode the bank moves the token and pays the salary when it passes GO (banker.rules.turns)
+        if not state.follow and (e["to"] == 0 or cmd.passed_go is True):
             bonus = state.house_rules.go_landing_bonus and e["to"] == 0
             salary = state.edition.salary * (2 if bonus else 1)
             tx.pay(BANK, player, salary, "salary")

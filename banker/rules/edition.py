@@ -127,6 +127,12 @@ class EditionRules(_Schema, frozen=True, kw_only=True):
     nearest_railroad_multiplier: Count = 2
     nearest_utility_multiplier: Count = 10
     interest_percent: Count = 10
+    #: jail (follow mode, issue #11): how many rolls for doubles a jailed player has; after the last one
+    #: fails the fine is due and the token moves by that roll
+    jail_attempts: Positive = 3
+    #: on how many of those turns the fine may be paid (or a card used) before rolling: all of them
+    #: unless the book says fewer (US: "before you roll the dice on either of your next two turns")
+    jail_fine_turns: Positive = 3
 
 
 class Money(_Schema, frozen=True, kw_only=True):

@@ -136,9 +136,100 @@ class Result(Effect, tag="result", frozen=True):
     new: dict[str, Any] | None
 
 
+# --------------------------------------------------------------------------- following the board (issue #11)
+class Due(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """What the landing still requires (``GameState.pending``): the public part is ``kind`` (``"buy"``,
+    ``"rent"``, ``"tax"``, ``"card"``, ``"jail_fine"``, ``"advance"``), ``player``, ``space``, ``amount``
+    (None until it is known), ``command`` (the exact command that settles it as proposed) and ``needs`` (what
+    the banker must still add to it: ``"choice"``, ``"card"``, ``"dice"``). The rest is the roll it comes from,
+    which the engine carries on once it is settled: ``roll`` (the dice total: a utility's rent, or the move
+    after the jail fine), ``deck`` (a card's deck), ``mr_monopoly`` (the Speed Die's advance still to come),
+    ``again`` (doubles: the same player rolls again) and ``chain`` (it belongs to the current player's roll:
+    settling it carries the turn on; False for a proposal made by a command out of the turn's order)."""
+
+    kind: str
+    player: str
+    space: int
+    amount: int | None = None
+    command: dict[str, Any] = field(default_factory=dict)
+    needs: list[str] = field(default_factory=list)
+    roll: int = 0
+    deck: str | None = None
+    mr_monopoly: bool = False
+    again: bool = False
+    chain: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """The public part, as ``banker state --json`` shows it."""
+        return {"kind": self.kind, "player": self.player, "space": self.space, "amount": self.amount,
+                "command": dict(self.command), "needs": list(self.needs)}
+
+
+class Position(Effect, tag="position", frozen=True):
+    """A token moves from space ``old`` to ``new``; ``by`` says how: ``"roll"``, ``"card"``, ``"mr-monopoly"``,
+    ``"three-of-a-kind"``, ``"jail"`` (sent to jail) or ``"place"`` (put there by the banker)."""
+
+    player: str
+    old: int
+    new: int
+    by: str
+
+
+class InJail(Effect, tag="in_jail", frozen=True):
+    player: str
+    old: bool
+    new: bool
+
+
+class JailTurns(Effect, tag="jail_turns", frozen=True):
+    """Failed attempts (rolls without doubles) of a player in jail."""
+
+    player: str
+    old: int
+    new: int
+
+
+class PassedGo(Effect, tag="passed_go", frozen=True):
+    """The Speed Die: whether the player has passed GO once (the die is used from the next roll)."""
+
+    player: str
+    old: bool
+    new: bool
+
+
+class Turn(Effect, tag="turn", frozen=True):
+    """Whose turn it is (the player who rolls next)."""
+
+    old: str | None
+    new: str | None
+
+
+class Doubles(Effect, tag="doubles", frozen=True):
+    """Doubles thrown in the current turn."""
+
+    old: int
+    new: int
+
+
+class Follow(Effect, tag="follow", frozen=True):
+    """Follow mode on or off."""
+
+    old: bool
+    new: bool
+
+
+class Proposal(Effect, tag="proposal", frozen=True):
+    """What the landing still requires (:class:`Due`), before and after (None: nothing)."""
+
+    old: Due | None
+    new: Due | None
+
+
 #: every effect, as decoded from a log
 AnyEffect = (Pay | Owner | Mortgaged | Houses | Hotel | Stock | JailCardHolder | Debt | Pending | Dealt | Bankruptcy
-             | BankruptcyUndone | Result)
+             | BankruptcyUndone | Result | Position | InJail | JailTurns | PassedGo | Turn | Doubles | Follow | Proposal)
+#: the effects of following the board: each is ``old``/``new`` and taken back by swapping them
+TURN_EFFECTS = (Position, InJail, JailTurns, PassedGo, Turn, Doubles, Follow, Proposal)
 
 
 def invert(effect: Effect | Mapping[str, Any]) -> Effect:
@@ -153,7 +244,8 @@ def invert(effect: Effect | Mapping[str, Any]) -> Effect:
         return BankruptcyUndone(player=effect.player, creditor=effect.creditor)
     if isinstance(effect, BankruptcyUndone):
         return Bankruptcy(player=effect.player, creditor=effect.creditor)
-    if isinstance(effect, Owner | Mortgaged | Houses | Hotel | JailCardHolder | Debt | Pending | Dealt | Result):
+    if isinstance(effect, Owner | Mortgaged | Houses | Hotel | JailCardHolder | Debt | Pending | Dealt | Result
+                  | Position | InJail | JailTurns | PassedGo | Turn | Doubles | Follow | Proposal):
         return replace(effect, old=effect.new, new=effect.old)
     raise TypeError(f"not an effect: {effect!r}")  # pragma: no cover
 

@@ -24,6 +24,7 @@ from .mortgage import run_mortgage, run_unmortgage
 from .rent import run_rent
 from .tax import run_tax
 from .trade import run_trade
+from .turns import before, follow_up, run_end_turn, run_follow, run_place, run_roll
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, Tx
@@ -32,6 +33,7 @@ Handler = Callable[["GameState", "Tx", Any], None]
 
 #: the handler of every op the rules engine carries out (``undo`` is the session log's)
 HANDLERS: dict[type[ops.Op], Handler] = {
+    ops.Roll: run_roll,
     ops.Salary: run_salary,
     ops.Buy: run_buy,
     ops.Auction: run_auction,
@@ -51,6 +53,9 @@ HANDLERS: dict[type[ops.Op], Handler] = {
     ops.Bankrupt: run_bankrupt,
     ops.FreeParking: run_free_parking,
     ops.EndGame: run_end_game,
+    ops.EndTurn: run_end_turn,
+    ops.Place: run_place,
+    ops.FollowMode: run_follow,
 }
 
 
@@ -70,11 +75,14 @@ def read(state: GameState, command: ops.Command | Mapping[str, Any], *, replay: 
 
 
 def run(state: GameState, tx: Tx, cmd: ops.Command) -> None:
-    """Carry out ``cmd`` on ``tx``, then settle every debt the cash now covers."""
+    """Carry out ``cmd`` on ``tx`` (in follow mode, with what it means for the tokens and the turn:
+    :mod:`banker.rules.turns`), then settle every debt the cash now covers."""
     handler = HANDLERS.get(type(cmd))
     if handler is None:
         raise Refused("input", Msg("input.log-op", op=ops.op_of(cmd)))
     if state.over:
         raise Refused("game-over", Msg("game-over", winner=state.winner or Msg("game-over.nobody")))
+    before(state, cmd)  # follow mode: what the tokens' places forbid (banker.rules.turns)
     handler(state, tx, cmd)
+    follow_up(state, tx, cmd)  # follow mode: the proposal it settles, a card's move, the turn
     settle(tx)

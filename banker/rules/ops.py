@@ -33,7 +33,7 @@ import inspect as pyinspect
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
 
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType, field
@@ -54,6 +54,11 @@ def _k(kind: str, doc: str, **extra: Any) -> Meta:
 #: a whole number of at least 1 (an amount, a bid), of at least 0 (a count of houses, cash in a trade)
 Positive: TypeAlias = Annotated[int, Meta(ge=1)]
 Natural: TypeAlias = Annotated[int, Meta(ge=0)]
+#: one white die
+Die: TypeAlias = Annotated[int, Meta(ge=1, le=6)]
+#: the Speed Die's faces (uk-2008-speed-die-rules.md: 1, 2, 3, the Bus, Mr. Monopoly)
+SPEED_FACES: tuple[int | str, ...] = (1, 2, 3, "bus", "mr-monopoly")
+SpeedFace: TypeAlias = Literal[1, 2, 3, "bus", "mr-monopoly"]
 
 
 class Op(Struct, tag_field="op", forbid_unknown_fields=True, frozen=True, kw_only=True, omit_defaults=True):
@@ -70,6 +75,23 @@ class TradeSide(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, o
 
 
 # --------------------------------------------------------------------------- the ops
+class Roll(Op, tag="roll", frozen=True):
+    """follow mode: the current player's roll. The bank moves the token, pays the salary when it passes GO, and
+    proposes what the landing requires (`pending` in `banker state --json`); doubles roll again, the third goes to
+    jail; in jail it is an attempt at doubles. Refused while the landing of the last roll still requires something.
+    With the Speed Die (from the first roll after passing GO): `speed`, with `move` for the Bus and `to` for three of
+    a kind (see [rules.md](rules.md))"""
+
+    dice: Annotated[list[Die], Meta(min_length=2, max_length=2), _k("roll", "the two white dice, such as [3, 5]")]
+    player: Annotated[str | UnsetType, _k("player", "whose roll (refused unless it is that player's turn)")] = UNSET
+    speed: Annotated[SpeedFace | UnsetType, _k(
+        "speed", "the Speed Die's face", values=("1", "2", "3", "bus", "mr-monopoly"), when="speed-die")] = UNSET
+    move: Annotated[Positive | UnsetType, _k("amount", "the Bus: spaces moved (one white die or both)",
+                                             when="bus")] = UNSET
+    to: Annotated[int | UnsetType, _k("space", "three of a kind: the space moved to", spaces="board",
+                                      when="three-of-a-kind")] = UNSET
+
+
 class Salary(Op, tag="salary", frozen=True):
     """pays the salary (200) for passing GO; `"landed": true` doubles it when the `go_landing_bonus` house rule is on"""
 
@@ -255,10 +277,32 @@ class EndGame(Op, tag="end_game", frozen=True):
     Refused while a debt is open"""
 
 
+class EndTurn(Op, tag="end_turn", frozen=True):
+    """passes the turn by hand to the next player in seating order (bankrupt players skipped); whatever the
+    landing still required is dropped"""
+
+
+class Place(Op, tag="place", frozen=True):
+    """puts a token where it stands on the table: no money moves and nothing is proposed. `"jail": true` puts it in
+    jail (and ends the turn when it is that player's); a token placed without it is out of jail"""
+
+    player: Annotated[str, _k("player", "whose token")]
+    space: Annotated[int | UnsetType, _k("space", "where it stands (0-39)", spaces="board", when="not-jail")] = UNSET
+    jail: Annotated[bool | UnsetType, _k("flag", "in jail, not just visiting", word="jail")] = UNSET
+
+
+class FollowMode(Op, tag="follow", frozen=True):
+    """switches follow mode on or off (`banker new --follow` starts with it on). Off, the bank moves no token and
+    proposes nothing; on again, the tokens stand where they were last placed"""
+
+    on: Annotated[bool, _k("flag", "on (true) or off (false)", word="on")]
+
+
 #: every command (``Undo`` is the session log's; the rules engine refuses it), in the order the console lists
 #: them (its palette and help screen) and docs/commands.md's table
-Command: TypeAlias = (Salary | Buy | Auction | Rent | Tax | Card | JailFine | JailCard | Transfer | Build | SellBuilding
-                      | BuildingAuction | Mortgage | Unmortgage | Trade | Bankrupt | Undo | EndGame | Deal | FreeParking)
+Command: TypeAlias = (Roll | Salary | Buy | Auction | Rent | Tax | Card | JailFine | JailCard | Transfer | Build
+                      | SellBuilding | BuildingAuction | Mortgage | Unmortgage | Trade | Bankrupt | Undo | EndGame | Deal
+                      | FreeParking | EndTurn | Place | FollowMode)
 #: ops carried out by the session log rather than by the rules engine
 LOG_OPS = frozenset({"undo"})
 
@@ -424,6 +468,10 @@ def _wrong_value(op: str, f: FieldSpec, path: str, value: Any, hint: Any) -> Ref
         return Refused("input", Msg("input.whole", op=op, key=path, value=shown(value)))
     if kind == "flag":
         return Refused("input", Msg("input.flag", op=op, key=path, value=shown(value)))
+    if kind == "roll":
+        return Refused("input", Msg("input.roll", op=op, key=path, value=shown(value)))
+    if kind == "speed":
+        return Refused("input", Msg("input.speed", op=op, key=path, faces=list(f.values), value=shown(value)))
     if kind == "positions":
         return Refused("input", Msg("input.positions", what=f"{op} {path}", value=shown(value)))
     if kind == "jail-cards" or kind == "jail-card":
@@ -465,6 +513,20 @@ def _several_jail_cards(state: GameState, cmd: Mapping[str, Any]) -> bool:
     return isinstance(player, str) and player in state.cash and len(state.jail_cards_of(player)) > 1
 
 
+def _speed_die(state: GameState, cmd: Mapping[str, Any]) -> bool:
+    """The roll is one the Speed Die counts in: the variant has it, the roller has passed GO, and is not in jail."""
+    if not state.variant.speed_die:
+        return False
+    player = cmd.get("player")
+    roller = player if isinstance(player, str) and player in state.cash else state.current
+    return roller is not None and state.passed_go[roller] and not state.in_jail[roller]
+
+
+def _three_of_a_kind(state: GameState, cmd: Mapping[str, Any]) -> bool:
+    dice = cmd.get("dice")
+    return isinstance(dice, list) and len(dice) == 2 and dice[0] == dice[1] == cmd.get("speed") and _speed_die(state, cmd)
+
+
 def _advance_card(state: GameState, cmd: Mapping[str, Any]) -> bool:
     card = _card_effect(state, cmd)
     return card is not None and card[0] == "advance" and card[1]["to"] != 0
@@ -481,6 +543,10 @@ CONDITIONS: dict[str, Callable[[GameState, Mapping[str, Any]], bool]] = {
     "advance-card": _advance_card,
     "choice-card": lambda state, cmd: (c := _card_effect(state, cmd)) is not None and bool(c[2]),
     "several-jail-cards": _several_jail_cards,
+    "speed-die": _speed_die,
+    "bus": lambda state, cmd: cmd.get("speed") == "bus" and _speed_die(state, cmd),
+    "three-of-a-kind": _three_of_a_kind,
+    "not-jail": lambda state, cmd: cmd.get("jail") is not True,
 }
 
 

@@ -108,6 +108,18 @@ class Review:
     biggest: list[Payment] = field(default_factory=list)
     bankruptcies: list[Bankruptcy] = field(default_factory=list)
     undone: int = 0
+    # following the board (issue #11): data only, the console draws them
+    #: landings per space (a board heat map): every move of a token by a roll, a card, Mr. Monopoly or to jail
+    #: (a token the banker places by hand is not a landing)
+    landings: dict[int, int] = field(default_factory=dict)
+    #: the same per player
+    player_landings: dict[str, dict[int, int]] = field(default_factory=dict)
+    #: rolls that were doubles, per player (a roll in jail included)
+    doubles: dict[str, int] = field(default_factory=dict)
+    #: times each player was put in jail (sent, or placed there by the banker)
+    jailed: dict[str, int] = field(default_factory=dict)
+    #: turns each player spent in jail: the rolls made from jail
+    jail_turns: dict[str, int] = field(default_factory=dict)
 
     def to_bank_total(self, player: str) -> int:
         """Everything ``player`` paid the bank (or the pot) in taxes, fines and interest."""
@@ -129,6 +141,10 @@ class Review:
                 "bankruptcies": [{"seq": b.seq, "ts": b.ts, "player": b.player, "creditor": b.creditor}
                                  for b in self.bankruptcies],
                 "undone_entries": self.undone,
+                "landings": {str(p): n for p, n in sorted(self.landings.items())},
+                "player_landings": {player: {str(p): n for p, n in sorted(counts.items())}
+                                    for player, counts in self.player_landings.items()},
+                "doubles": self.doubles, "jailed": self.jailed, "jail_turns": self.jail_turns,
             },
             "series": {"seqs": self.seqs, "cash": self.cash, "net_worth": self.worth},
             "timeline": [t.to_json() for t in self.timeline],
@@ -192,6 +208,11 @@ def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) ->
     owed_rent: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
     spaces = state.edition.spaces
     holdings: dict[str, int] = {}  # per player: net worth less cash, as of the last entry that changed it
+    landings: dict[int, int] = defaultdict(int)
+    player_landings: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    doubles: dict[str, int] = defaultdict(int)
+    jailed: dict[str, int] = defaultdict(int)
+    jail_turns: dict[str, int] = defaultdict(int)
     for entry in entries:
         seq = entry["seq"]
         cmd = entry["command"]
@@ -205,6 +226,8 @@ def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) ->
                             undoes=entry.get("undoes"),
                             reason=str(cmd.get("reason", "")) if op == "undo" else None)
         r.timeline.append(item)
+        roller = state.current if op == "roll" else None  # whose roll, and from where: before its effects
+        from_jail = roller is not None and state.in_jail.get(roller, False)
         apply_effects(state, entry["effects"])
         r.seqs.append(seq)
         if any(e["t"] != "pay" for e in entry["effects"]) or not holdings:
@@ -217,6 +240,18 @@ def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) ->
             if item.undone:
                 r.undone += 1
             continue
+        if roller is not None:
+            dice = cmd.get("dice") or []
+            if len(dice) == 2 and dice[0] == dice[1]:
+                doubles[roller] += 1
+            if from_jail:
+                jail_turns[roller] += 1
+        for e in entry["effects"]:
+            if e["t"] == "position" and e.get("by") != "place":
+                landings[e["new"]] += 1
+                player_landings[e["player"]][e["new"]] += 1
+            elif e["t"] == "in_jail" and e["new"]:
+                jailed[e["player"]] += 1
         if op == "bankrupt":
             for e in entry["effects"]:
                 if e["t"] == "bankrupt":
@@ -258,5 +293,10 @@ def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) ->
     r.rent_by_group = dict(sorted(groups.items(), key=lambda kv: (-kv[1], kv[0])))
     r.to_bank = {p: dict(to_bank[p]) for p in players if p in to_bank}
     r.salary = {p: salary[p] for p in players if salary[p]}
+    r.landings = dict(sorted(landings.items()))
+    r.player_landings = {p: dict(sorted(player_landings[p].items())) for p in players if p in player_landings}
+    r.doubles = {p: doubles[p] for p in players if doubles[p]}
+    r.jailed = {p: jailed[p] for p in players if jailed[p]}
+    r.jail_turns = {p: jail_turns[p] for p in players if jail_turns[p]}
     r.biggest = sorted((p for p in payments if p.payer != p.payee), key=lambda p: (-p.amount, p.seq))[:biggest]
     return r

@@ -28,16 +28,25 @@ from .effects import (
     Claim,
     Dealt,
     Debt,
+    Doubles,
+    Due,
     Effect,
+    Follow,
     Hotel,
     Houses,
+    InJail,
     JailCardHolder,
+    JailTurns,
     Mortgaged,
     Owner,
+    PassedGo,
     Pay,
     Pending,
+    Position,
+    Proposal,
     Result,
     Stock,
+    Turn,
     decode_effects,
     invert,
 )
@@ -84,15 +93,20 @@ class Setup:
     players: tuple[str, ...]
     house_rules: HouseRules = HouseRules()
     end_time: str | None = None  # the agreed end of a timed game, as given
+    #: follow mode (issue #11): the bank follows the tokens from the rolls the banker types
+    follow: bool = False
 
     def to_mapping(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "edition": self.edition,
             "variant": self.variant,
             "players": list(self.players),
             "house_rules": self.house_rules.to_mapping(),
             "end_time": self.end_time,
         }
+        if self.follow:  # only when on: a session without it is stored exactly as before
+            out["follow"] = True
+        return out
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Setup:
@@ -102,6 +116,7 @@ class Setup:
             players=tuple(data["players"]),
             house_rules=HouseRules.from_mapping(data.get("house_rules")),
             end_time=data.get("end_time"),
+            follow=data.get("follow") is True,
         )
 
     def for_new_game(self) -> Setup:
@@ -209,6 +224,46 @@ class Tx:
     def bankrupt(self, player: str, creditor: str) -> None:
         self.add(Bankruptcy(player=player, creditor=creditor))
 
+    # -- following the board (banker.rules.turns) -------------------------------
+    def position(self, player: str, new: int, by: str) -> None:
+        old = self.state.positions[player]
+        if old != new:
+            self.add(Position(player=player, old=old, new=new, by=by))
+
+    def in_jail(self, player: str, new: bool) -> None:
+        old = self.state.in_jail[player]
+        if old != new:
+            self.add(InJail(player=player, old=old, new=new))
+
+    def jail_turns(self, player: str, new: int) -> None:
+        old = self.state.jail_turns[player]
+        if old != new:
+            self.add(JailTurns(player=player, old=old, new=new))
+
+    def passed_go(self, player: str) -> None:
+        if not self.state.passed_go[player]:
+            self.add(PassedGo(player=player, old=False, new=True))
+
+    def turn(self, new: str | None) -> None:
+        old = self.state.turn
+        if old != new:
+            self.add(Turn(old=old, new=new))
+
+    def doubles(self, new: int) -> None:
+        old = self.state.doubles
+        if old != new:
+            self.add(Doubles(old=old, new=new))
+
+    def follow(self, new: bool) -> None:
+        old = self.state.follow
+        if old != new:
+            self.add(Follow(old=old, new=new))
+
+    def propose(self, new: Due | None) -> None:
+        old = self.state.pending
+        if old != new:
+            self.add(Proposal(old=old, new=new))
+
     def result(self, new: dict[str, Any]) -> None:
         self.add(Result(game="result", old=self.state.result, new=new))
 
@@ -254,6 +309,22 @@ class GameState:
         self.dealt: dict[str, int] = {}
         self.pending_auction: set[int] = set()
         self.result: dict[str, Any] | None = None
+        # following the board (issue #11; banker.rules.turns): plain attributes, changed only by effects
+        #: follow mode: the bank moves the tokens from the rolls the banker types
+        self.follow: bool = setup.follow
+        #: the player who rolls next, as recorded (see :attr:`current`, which skips a bankrupt player)
+        self.turn: str | None = players[0] if players else None
+        #: doubles thrown in the current turn
+        self.doubles = 0
+        #: each token's space (0-39); every token starts on GO
+        self.positions: dict[str, int] = {p: 0 for p in players}
+        self.in_jail: dict[str, bool] = {p: False for p in players}
+        #: failed attempts (rolls without doubles) while in jail
+        self.jail_turns: dict[str, int] = {p: 0 for p in players}
+        #: the Speed Die: who has passed GO once (kept only in a game with the Speed Die)
+        self.passed_go: dict[str, bool] = {p: False for p in players}
+        #: what the landing still requires (None: nothing); see banker.rules.turns
+        self.pending: Due | None = None
         self.history: list[Move] = []
 
     # ----------------------------------------------------------------- effects
@@ -316,6 +387,22 @@ class GameState:
                 self.pending_auction.discard(e.space)
         elif isinstance(e, Result):
             self.result = e.old if inverse else e.new
+        elif isinstance(e, Position):
+            self.positions[e.player] = e.old if inverse else e.new
+        elif isinstance(e, InJail):
+            self.in_jail[e.player] = e.old if inverse else e.new
+        elif isinstance(e, JailTurns):
+            self.jail_turns[e.player] = e.old if inverse else e.new
+        elif isinstance(e, PassedGo):
+            self.passed_go[e.player] = e.old if inverse else e.new
+        elif isinstance(e, Turn):
+            self.turn = e.old if inverse else e.new
+        elif isinstance(e, Doubles):
+            self.doubles = e.old if inverse else e.new
+        elif isinstance(e, Follow):
+            self.follow = e.old if inverse else e.new
+        elif isinstance(e, Proposal):
+            self.pending = e.old if inverse else e.new
         else:  # pragma: no cover
             raise TypeError(f"unknown effect {e!r}")
 
@@ -384,6 +471,30 @@ class GameState:
     @property
     def active_players(self) -> tuple[str, ...]:
         return tuple(p for p in self.players if p not in self.bankrupt)
+
+    @property
+    def current(self) -> str | None:
+        """The player who rolls next: the recorded turn, or when that player is bankrupt the next
+        player in seating order who is not (None once nobody is left)."""
+        return self.next_player(self.turn, include=True)
+
+    def next_player(self, after: str | None, include: bool = False) -> str | None:
+        """The next player in seating order after ``after`` who is not bankrupt (``after`` itself
+        when ``include`` and it is still playing)."""
+        active = self.active_players
+        if not active:
+            return None
+        if after not in self.players:
+            return active[0]
+        if include and after in active:
+            return after
+        i = self.players.index(after)
+        n = len(self.players)
+        for step in range(1, n + 1):
+            p = self.players[(i + step) % n]
+            if p not in self.bankrupt:
+                return p
+        return None  # pragma: no cover - active is not empty
 
     @property
     def over(self) -> bool:
@@ -461,6 +572,9 @@ class GameState:
                 "houses": houses,
                 "hotels": hotels,
                 "net_worth": net_worth(self, p),
+                "position": self.positions[p],
+                "in_jail": self.in_jail[p],
+                "jail_turns": self.jail_turns[p],
             }
         spaces = {}
         for pos, lot in sorted(self.lots.items()):
@@ -485,6 +599,10 @@ class GameState:
             "winner": self.winner,
             "result": self.result,
             "actions": len(self.history),
+            "follow": self.follow,
+            "turn": self.current,
+            "doubles": self.doubles,
+            "pending": self.pending.to_json() if self.pending else None,
         }
 
 

@@ -73,6 +73,18 @@ def _deed_groups(state: GameState, tr: Translator, player: str) -> list[dict[str
     return sorted(groups.values(), key=rank)
 
 
+def _token(state: GameState, tr: Translator, name: str) -> dict[str, Any]:
+    """Follow mode: the player's token (its space, jail) and whether the player rolls next, as the page shows them."""
+    pos = state.positions[name]
+    if state.in_jail[name]:
+        text = tr("follow.in_jail", n=state.jail_turns[name])
+    else:
+        text = tr("follow.on_space", space=state.edition.spaces[pos].name)
+    turn = state.current == name
+    return {"position": pos, "in_jail": state.in_jail[name], "token_text": text, "turn": turn,
+            "turn_text": tr("follow.rolls_next") if turn else ""}
+
+
 def public_state(state: GameState) -> dict[str, Any]:
     """``state.to_json()`` as the page may carry it: while the game is on, without any valuation
     of a player's holdings (``net_worth``, and a debtor's ``can_raise``). The US income tax is
@@ -118,6 +130,8 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
         })
         if name in final:  # only once the game has ended: the key is not even there before
             players[-1]["worth_text"] = tr("tableview.valuation", amount=fmt(final[name]))
+        if state.follow and not p["bankrupt"]:  # follow mode (issue #11): whose turn, and where each token stands
+            players[-1].update(_token(state, tr, name))
     bank_lines = [tr("bank.houses", n=state.bank_houses, total=edition.houses),
                   tr("bank.hotels", n=state.bank_hotels, total=edition.hotels)]
     if state.house_rules.free_parking_pot:

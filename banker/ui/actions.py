@@ -28,8 +28,9 @@ from banker.rules.building import auction_min_bid, check_build, check_sale, defa
 from banker.rules.cards import describe_effect
 from banker.rules.effects import Debt, Hotel, Houses, JailCardHolder, Owner, Pay
 from banker.rules.legal import deal_plan
+from banker.rules.messages import Msg
 from banker.rules.mortgage import check_mortgage, lift_cost
-from banker.rules.ops import FieldSpec
+from banker.rules.ops import SPEED_FACES, FieldSpec
 from banker.rules.rent import dice_range
 
 from .screens.debt import RaiseCashScreen
@@ -50,6 +51,8 @@ FlowFn = Callable[[dict[str, Any], str], Awaitable["Entry | None"]]
 FLAG_LABELS: dict[tuple[str, str], tuple[str, str]] = {
     ("salary", "landed"): ("flow.passed_go", "flow.landed_go"),
     ("card", "passed_go"): ("flow.not_passed_go", "flow.passed_go"),
+    ("place", "jail"): ("flow.just_visiting", "flow.in_jail"),
+    ("follow", "on"): ("flow.follow_off", "flow.follow_on"),
 }
 #: left out of the command (an answer that sets nothing: a rent landed on by the dice)
 LEAVE_OUT = object()
@@ -189,6 +192,13 @@ class Flow:
             return await self.choose(title, [Choice(False, self.tr(no)), Choice(True, self.tr(yes))])
         if kind == "choice":
             return await self.ask_choice(op, cmd)
+        if kind == "roll":  # follow mode (issue #11): the two white dice, typed "3 5" or "35"
+            text = await self.ask_text(title, self.tr("flow.roll_dice"))
+            return [int(c) for c in text if c.isdigit()]
+        if kind == "speed":
+            return await self.choose(self.tr("flow.speed_face"), [
+                Choice(face, self.tr.msg(Msg(f"speed.{face}")) if isinstance(face, str) else str(face))
+                for face in SPEED_FACES])
         if kind == "card-case":
             return await self.ask_card_case(cmd, title)
         if kind == "card":
@@ -279,6 +289,8 @@ class Flow:
                 return self.lot_choices(player, lambda s: None, lambda pos: "-" + self.fmt(lift_cost(state, pos)),
                                         offered=lambda s: state.lots[s.position].mortgaged), \
                     self.tr("flow.nothing_mortgaged")
+            case "place" | "roll":  # follow mode: any space of the board
+                return [self.space_choice(s.position) for s in state.edition.spaces], ""
         raise LookupError(f"the console offers no spaces for {op}")  # a new op with a space: offer them here
 
     def build_note(self, pos: int) -> str:

@@ -49,6 +49,10 @@ VERBS: dict[str, tuple[str, ...]] = {
     "end_game": ("end", "конец", "кінець"),
     "deal": ("deal", "раздать", "роздати"),
     "free_parking": ("parking", "стоянка", "паркування"),
+    "roll": ("roll", "бросок", "кидок"),
+    "end_turn": ("next", "ход", "хід"),
+    "place": ("place", "поставить", "поставити"),
+    "follow": ("follow", "слежение", "стеження"),
 }
 KEYWORDS = {
     "flat": ("flat", "фикс", "фікс", "200"),
@@ -133,7 +137,7 @@ def player_matches(state: GameState, word: str) -> list[str]:
 
 
 #: the kinds of space a field of each ``spaces`` (banker.rules.ops) names
-SPACE_KINDS: dict[str, tuple[str, ...]] = {"property": PROPERTY, "street": ("street",), "tax": ("tax",)}
+SPACE_KINDS: dict[str, tuple[str, ...]] = {"property": PROPERTY, "street": ("street",), "tax": ("tax",), "board": ()}
 #: the console's own dialogs that are not commands, with the fields the line fills
 DIALOGS: dict[str, tuple[FieldSpec, ...]] = {
     "debt": (FieldSpec(name="player", key="player", kind="player", doc="the debtor", required=True, shown_required=True),),
@@ -407,6 +411,13 @@ def _take(state: GameState, f: FieldSpec, cmd: dict[str, Any], players: list[str
         return None
     if kind in ("amount", "dice"):
         return numbers.pop(0) if numbers and ops.needed(state, cmd, f) else None
+    if kind == "roll":  # the two white dice: "3 5", or "35" (issue #11)
+        if len(numbers) >= 2 and all(1 <= n <= 6 for n in numbers[:2]):
+            return [numbers.pop(0), numbers.pop(0)]
+        if numbers and 11 <= numbers[0] <= 66 and all(1 <= int(d) <= 6 for d in str(numbers[0])):
+            pair = [int(d) for d in str(numbers.pop(0))]
+            return pair
+        return None
     if kind == "text":
         text = " ".join(text_words)
         return text if text or not f.required else None

@@ -45,12 +45,15 @@
 
   function playerCard(player, index) {
     var card = el("article", "card player" + (player.debts.length ? " in-debt" : "") +
-                  (player.bankrupt ? " bankrupt" : ""));
+                  (player.bankrupt ? " bankrupt" : "") + (player.turn ? " turn" : ""));
     card.dataset.index = String(index);
     var head = el("div", "player-head");
     head.appendChild(el("h2", "name", player.name));
     head.appendChild(el("span", "cash", player.cash_text));
     card.appendChild(head);
+    // follow mode (issue #11): whose turn it is and where the token stands
+    if (player.turn_text) card.appendChild(el("p", "turn-line", player.turn_text));
+    if (player.token_text) card.appendChild(el("p", "token" + (player.in_jail ? " in-jail" : ""), player.token_text));
     if (player.status) card.appendChild(el("p", "status-line", player.status));
     // the final valuation, once the game has ended; no worth at all during play (the income tax
     // is chosen before the worth is added up, so the page must not add it up for anyone)
