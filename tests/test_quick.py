@@ -79,7 +79,7 @@ def test_incomplete_lines_name_what_is_missing(g):
     ("rent st cid", "could be St. Charles Place, States Avenue, St. James Place"),
     ("zap ann", "unknown action 'zap'"),
     ("rent boardwalk zed", "neither a player nor a space"),
-    ("s ann", "could be"),
+    ("de ann", "could be deal, debt"),
 ])
 def test_ambiguous_or_unknown(g, line, message):
     with pytest.raises(QuickError, match=message):
@@ -120,3 +120,10 @@ def test_every_action_has_a_key_and_a_label_in_every_language():
     for lang in LANGS:
         ui = catalog(lang)["ui"]
         assert all(f"action.{op}" in ui and f"help.{op}" in ui for op in listed), lang
+
+
+@pytest.mark.parametrize("line,op", [("s ann", "salary"), ("r boardwalk bob", "rent")])
+def test_one_letter_is_the_action_on_that_key(g, line, op):
+    """A one-letter verb several verbs start with is the action of that key on the table (``r`` is rent
+    though ``roll`` starts with it as well)."""
+    assert parse(g, line).op == op

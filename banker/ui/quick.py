@@ -22,6 +22,7 @@ from banker.i18n import Translator
 from banker.rules import BANK, GameState, Refused, ops
 from banker.rules.ops import FieldSpec
 
+from .keys import KEYS
 from .match import fold, prefix_matches
 
 PROPERTY = ("street", "railroad", "utility")
@@ -117,6 +118,10 @@ def match_verb(word: str) -> str:
     if exact:
         return exact[0]
     found = {op for op, words in VERBS.items() for w in words if w.startswith(word)}
+    if len(found) > 1 and len(word) == 1:  # one letter: the action on that key, as on the table ("r" is rent)
+        keyed = [op for op in found if KEYS.get(op) == word]
+        if len(keyed) == 1:
+            return keyed[0]
     if len(found) == 1:
         return found.pop()
     if not found:
