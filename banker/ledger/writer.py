@@ -92,7 +92,7 @@ class SessionWriter(SessionLog):
             raise SessionError(f"cannot create {path}: the folder {path.parent} does not exist")
         try:  # a setup the rules refuse raises Refused before any file is made
             setup = setup.for_new_game()  # today's rules for new players' names (NFC, no control characters...)
-            game_from_setup(setup)
+            game_from_setup(setup).check_new()  # an agreed end exactly when the variant has a time limit
         except BoardError as e:
             raise SessionError(f"cannot create {path}: {e}") from None
         lock = _acquire(path)

@@ -21,6 +21,7 @@ from typing import Any
 
 from msgspec import Struct, field
 
+from .clock import check_stored
 from .edition import Edition, HouseRules, Space, Variant
 from .effects import (
     Bankruptcy,
@@ -83,7 +84,9 @@ class Setup:
     variant: str
     players: tuple[str, ...]
     house_rules: HouseRules = HouseRules()
-    end_time: str | None = None  # the agreed end of a timed game, as given
+    #: the agreed end of a timed game: ISO 8601 to the minute with its offset (banker.rules.clock); sessions
+    #: recorded before kept the words as given ("22:30")
+    end_time: str | None = None
 
     def to_mapping(self) -> dict[str, Any]:
         return {
@@ -109,11 +112,13 @@ class Setup:
         control or invisible characters, not too long, not the bank's words, no two alike); raises
         :class:`Refused`. Called where a session is created: a recorded session replays with the
         names it was created with, even if they would be refused today."""
-        if self.end_time is not None:
-            if not isinstance(self.end_time, str):
-                raise Refused("input", Msg("input.text", op="new", key="end_time", value=shown(self.end_time)))
-            check_text("new", "end_time", self.end_time)
-        return replace(self, players=new_players(self.players))
+        end = self.end_time
+        if end is not None:
+            if not isinstance(end, str):
+                raise Refused("input", Msg("input.text", op="new", key="end_time", value=shown(end)))
+            check_text("new", "end_time", end)
+            end = check_stored(end)  # an absolute time (banker.rules.clock.parse_end makes it from "22:30" or "90m")
+        return replace(self, players=new_players(self.players), end_time=end)
 
 
 class Move(Struct, frozen=True, kw_only=True):
@@ -255,6 +260,15 @@ class GameState:
         self.pending_auction: set[int] = set()
         self.result: dict[str, Any] | None = None
         self.history: list[Move] = []
+
+    def check_new(self) -> None:
+        """What a *new* game's setup must also meet (a recorded session opens as it was): an agreed end
+        exactly when the variant has a time limit (variants.toml ``timed``; us-classic-rules.txt, TIME
+        LIMIT GAME: "Before starting, agree upon a definite hour of termination")."""
+        if self.setup.end_time is not None and not self.variant.timed:
+            raise Refused("end-time", Msg("end-time.untimed", variant=self.variant.id))
+        if self.variant.timed and self.setup.end_time is None:
+            raise Refused("end-time", Msg("end-time.needed"))
 
     # ----------------------------------------------------------------- effects
     def _money(self, account: str, delta: int) -> None:

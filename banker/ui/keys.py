@@ -10,7 +10,7 @@ KEYS: dict[str, str] = {
     "salary": "s", "buy": "b", "auction": "a", "rent": "r", "tax": "t", "card": "c", "jail_fine": "f",
     "jail_card": "j", "transfer": "x", "build": "h", "sell_building": "e", "building_auction": "o", "mortgage": "m",
     "unmortgage": "l", "trade": "d", "debt": "w", "bankrupt": "k", "undo": "u", "end_game": "g", "deal": "n",
-    "free_parking": "p",
+    "free_parking": "p", "count": "i",
 }
 #: the console's own dialogs that are not ops, each listed after an op
 DIALOGS_AFTER = {"debt": "trade"}

@@ -44,6 +44,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "end_game": ("end", "конец", "кінець"),
     "deal": ("deal", "раздать", "роздати"),
     "free_parking": ("parking", "стоянка", "паркування"),
+    "count": ("count", "сверка", "пересчет", "звірка", "підрахунок"),
 }
 KEYWORDS = {
     "flat": ("flat", "фикс", "фікс", "200"),
@@ -142,7 +143,7 @@ def _fields(op: str) -> tuple[FieldSpec, ...]:
 
 
 def _has_dialog(op: str) -> bool:
-    return op in DIALOGS or any(f.kind == "trade-side" for f in _fields(op))
+    return op in DIALOGS or any(f.kind in ("trade-side", "counts") for f in _fields(op))
 
 
 def parse(state: GameState, line: str) -> Parsed:
