@@ -100,7 +100,7 @@ def auction_text(a: Auction, tr: Translator, name: str, fmt: Any) -> str:
         name = tr("evening.shortage", space=name, kind=tr(f"evening.{a.kind}"))
     if a.no_bids:
         return tr("evening.no_bids", space=name, printed=fmt(a.printed))
-    return f"{name} → {a.winner} {fmt(a.bid)} ({tr('review.printed')} {fmt(a.printed)})"
+    return tr("evening.auction", space=name, winner=a.winner, bid=fmt(a.bid), printed=fmt(a.printed))
 
 
 def _line(tr: Translator, item: TimelineItem) -> str:
