@@ -80,16 +80,18 @@ def count_text(sr: SessionReview, tr: Translator) -> str:
 
 def rank_text(s: Standing) -> str:
     """``1``, or ``=2`` for a place shared."""
-    return f"={s.rank}" if s.tied and not s.winner and s.rank > 0 else str(s.rank)
+    return f"={s.rank}" if s.tied and not s.winner else str(s.rank)
 
 
 def ties_text(ranked: list[Standing], tr: Translator, fmt: Any) -> list[str]:
     """Each tie in words, and how the win was decided between tied players (more cash: docs/rules.md)."""
     out = []
-    for players, worth, winner in ties(ranked):
+    for players, worth, winner, sharing in ties(ranked):
         line = tr("evening.tie", players=", ".join(players), amount=fmt(worth))
         if winner is not None:
             line += " " + tr("evening.tie_break", player=winner)
+        elif sharing:
+            line += " " + tr("evening.tie_shared", players=", ".join(sharing))
         out.append(line)
     return out
 

@@ -29,7 +29,7 @@ LONGEST = timedelta(hours=24)
 #: the nearest
 SHORTEST = timedelta(minutes=1)
 
-_CLOCK = re.compile(r"^(?P<h>\d{1,2})(?:[:.h](?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?$")
+_CLOCK = re.compile(r"^(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?$")
 #: the words of a duration's units, in English, Russian and Ukrainian (prefixes: "min", "minutes", "мин", "минут")
 _HOURS = ("h", "hr", "hrs", "hour", "hours", "ч", "час", "часа", "часов", "год", "години", "годин", "годину")
 _MINUTES = ("m", "min", "mins", "minute", "minutes", "мин", "минута", "минуты", "минут", "минуту", "хв", "хвилина",
@@ -72,7 +72,7 @@ def _duration(text: str) -> timedelta | None:
 
 
 def _clock(text: str, now: datetime) -> datetime | None:
-    """A clock time such as ``22:30``, ``22.30``, ``10:30 pm``, ``22h30``: the next such moment after ``now``."""
+    """A clock time such as ``22:30``, ``22.30``, ``10:30 pm`` (``1h30`` is a duration): the next such moment after ``now``."""
     m = _CLOCK.match(text.strip().casefold())
     if not m or (m.group("m") is None and m.group("ampm") is None):
         return None  # a bare number is a duration's or nothing

@@ -320,10 +320,11 @@ class Standing:
     bankrupt: bool
     tied: bool  # another player still in the game has the same worth
     winner: bool
+    shares_win: bool = False  # the game ended in a tie the cash did not break: this player shares first place
 
     def to_json(self) -> dict[str, Any]:
         return {"rank": self.rank, "player": self.player, "worth": self.worth, "bankrupt": self.bankrupt,
-                "tied": self.tied, "winner": self.winner}
+                "tied": self.tied, "winner": self.winner, "shares_win": self.shares_win}
 
 
 def standings(state: GameState, r: Review) -> list[Standing]:
@@ -333,6 +334,7 @@ def standings(state: GameState, r: Review) -> list[Standing]:
     result = state.result or {}
     valuation: dict[str, int] = dict(result.get("valuation") or {})
     winner = result.get("winner")
+    shared = set(result.get("tied") or [])
     went = {p: i for i, p in enumerate(state.bankrupt)}
 
     def worth(p: str) -> int:
@@ -343,24 +345,27 @@ def standings(state: GameState, r: Review) -> list[Standing]:
         return r.worth[p][-1] if r.worth.get(p) else net_worth(state, p)
 
     seating = list(state.players)
-    ranked = sorted(seating, key=lambda p: (p in went, p != winner, -worth(p), -went.get(p, 0), seating.index(p)))
+    ranked = sorted(seating, key=lambda p: (p in went, p != winner, p not in shared, -worth(p), -went.get(p, 0),
+                                            seating.index(p)))
     active_worths = [worth(p) for p in ranked if p not in went]
     out: list[Standing] = []
     for i, p in enumerate(ranked):
         tied = p not in went and active_worths.count(worth(p)) > 1
         rank = i + 1
-        if out and tied and out[-1].tied and out[-1].worth == worth(p) and not out[-1].winner:
-            rank = out[-1].rank  # equal worth, and no winner decided between them: the same place
-        out.append(Standing(rank, p, worth(p), p in went, tied, p == winner))
+        before = out[-1] if out else None
+        if (before is not None and tied and before.tied and before.worth == worth(p) and not before.winner
+                and before.shares_win == (p in shared)):
+            rank = before.rank  # equal worth, and nothing decided between them: the same place
+        out.append(Standing(rank, p, worth(p), p in went, tied, p == winner, p in shared))
     return out
 
 
-def ties(ranked: list[Standing]) -> list[tuple[list[str], int, str | None]]:
+def ties(ranked: list[Standing]) -> list[tuple[list[str], int, str | None, list[str]]]:
     """The groups of players still in the game with the same worth: (players, worth, the winner among them
-    if the tie was broken for the win)."""
+    if the tie was broken on cash for the win, those among them who share the win when the cash did not break it)."""
     groups: dict[int, list[Standing]] = defaultdict(list)
     for s in ranked:
         if s.tied:
             groups[s.worth].append(s)
-    return [([s.player for s in group], worth, next((s.player for s in group if s.winner), None))
-            for worth, group in groups.items()]
+    return [([s.player for s in group], worth, next((s.player for s in group if s.winner), None),
+             [s.player for s in group if s.shares_win]) for worth, group in groups.items()]
