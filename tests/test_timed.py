@@ -9,8 +9,7 @@ will be declared the winner" (us-classic-rules.txt); "Перед началом 
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
-from pathlib import Path
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -55,7 +54,7 @@ def test_the_stored_end_and_an_older_sessions_words():
     end = parse_end("22:30", NOW)
     assert end_of(stored(end), None) == end
     # a session recorded before the end was stored so kept "22:30": read against its creation time
-    created = datetime(2026, 11, 23, 20, 0, tzinfo=timezone.utc)
+    created = datetime(2026, 11, 23, 20, 0, tzinfo=UTC)
     old = end_of("22:30", created)
     assert old is not None and old > created and old.strftime("%H:%M") == "22:30"
     assert end_of("till the pizza comes", created) is None and end_of(None, created) is None
