@@ -637,7 +637,8 @@ class Flow:
                 sign = "+" if src.change > 0 else ""
                 if d.figure == "cash" and src.change < 0:
                     change = "−" + self.fmt(-src.change)
-                line = Text(f"  #{src.seq} ", "cyan")
+                line = Text("  ")
+                line.append(f"#{src.seq} ", "cyan")
                 line.append(f"{sign}{change}  ", "bold")
                 line.append(self.tr.parts(entry.parts) if entry.parts else entry.text)
                 lines.append(line)

@@ -190,8 +190,9 @@ class ReviewScreen(BankerScreen[None]):
                 for k, p in enumerate(r.players):
                     plt.plot(xs, [series[p][i] for i in idx], label=p, marker="braille",
                              color=CHART_COLORS[k % len(CHART_COLORS)])
-                ticks = money_ticks([series[p][i] for p in r.players for i in idx])
+                ticks = money_ticks([series[p][i] for p in r.players for i in idx], tick_count(plot.size.height))
                 plt.yticks([float(t) for t in ticks], [fmt(t) for t in ticks])  # the edition's money, not plotext's 1416.7
+                plt.xticks([float(x) for x in seq_ticks(xs)], [str(x) for x in seq_ticks(xs)])
             plot.refresh()
         # the bank's building stock: what a shortage looks like over the evening
         plot = self.query_one("#chart-stock", PlotextPlot)
@@ -204,8 +205,9 @@ class ReviewScreen(BankerScreen[None]):
                      color=CHART_COLORS[1])
             plt.plot(xs, [r.bank_hotels[i] for i in idx], label=tr("evening.hotels"), marker="braille",
                      color=CHART_COLORS[2])
-            top = self.state.edition.houses
-            plt.yticks([float(t) for t in range(0, top + 1, max(1, top // 4))])
+            ticks = money_ticks([0, self.state.edition.houses], tick_count(plot.size.height))
+            plt.yticks([float(t) for t in ticks], [str(t) for t in ticks])
+            plt.xticks([float(x) for x in seq_ticks(xs)], [str(x) for x in seq_ticks(xs)])
         plot.refresh()
         self.charts_drawn = True
 
@@ -374,13 +376,30 @@ class ReviewScreen(BankerScreen[None]):
             self.dismiss()
 
 
+def tick_count(height: int) -> int:
+    """How many ticks a chart of ``height`` rows has room for on its vertical axis (one every other row)."""
+    return max(2, min(6, (height - 4) // 2 + 1))
+
+
+def seq_ticks(xs: list[int], count: int = 5) -> list[int]:
+    """Entry numbers for the horizontal axis: whole numbers, the first and the last among them."""
+    if not xs:
+        return []
+    first, last = xs[0], xs[-1]
+    step = max(1, (last - first) // max(1, count - 1))
+    ticks = list(range(first, last, step))
+    return [*ticks[: count - 1], last] if ticks and ticks[-1] != last else ticks or [last]
+
+
 def money_ticks(values: list[int], count: int = 5) -> list[int]:
     """About ``count`` round values spanning ``values`` (the money axis' ticks): 0, 500, 1000... or 0, 2000..."""
     low, high = min(values + [0]), max(values + [1])
     span = high - low
     raw = span / max(1, count - 1)
     magnitude = 10 ** max(0, len(str(int(raw))) - 1)
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    step = max(1, int(step))
+    step = max(1, int(next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)))
     start = (low // step) * step
-    return list(range(start, high + step, step))
+    ticks = list(range(start, high + step, step))
+    while len(ticks) > count:  # never more than there is room for: every other one
+        ticks = ticks[::2]
+    return ticks

@@ -99,17 +99,19 @@ class TableScreen(BankerScreen[None]):
             self.post_message(TimeUp(clock_text(self.end)))
 
     def show_header(self) -> None:
-        text = Text(self.header_text)
+        """The header: a timed game's countdown first (it must never be cut off), then the session."""
+        text = Text()
         if self.end is not None and not self.session.state.over:
             tr = self.app.tr
             remaining = left(self.end, self.app.clock())
             seconds = remaining.total_seconds()
             if seconds > 0:
-                style = "bold yellow" if seconds <= CLOSE_TO_END else ""
-                text.append("  ⏱ " + tr("timed.countdown", left=countdown(remaining), end=clock_text(self.end)), style)
+                style = "bold black on yellow" if seconds <= CLOSE_TO_END else "bold reverse"
+                text.append(" " + tr("timed.countdown", left=countdown(remaining), end=clock_text(self.end)) + " ", style)
             else:
-                text.append("  ")
                 text.append(" " + tr("timed.up_header", end=clock_text(self.end)) + " ", "bold white on red")
+            text.append(" ")
+        text.append(self.header_text)
         self.query_one("#table-header", Static).update(text)
 
     def _session_changed(self) -> None:
