@@ -28,9 +28,9 @@ from typing import NoReturn
 
 from banker.ledger import Session, SessionError, SessionLog, lock_holder, read_session, read_session_doc
 from banker.ledger import repair as repair_session
+from banker.ledger.clock import clock_text, parse_end, stored
 from banker.ledger.lock import describe_holder
 from banker.rules import BoardError, HouseRules, Refused, Setup
-from banker.rules.clock import clock_text, parse_end, stored
 from banker.rules.state import check_text, forbidden_char
 
 EXIT_OK = 0

@@ -355,7 +355,7 @@ def test_the_timed_game_ends_at_its_agreed_time(sessions):
     be declared the winner": the end is stamped at the agreed 22:30 (within the minute), the game began hours before."""
     from datetime import datetime
 
-    from banker.rules.clock import end_of
+    from banker.ledger.clock import end_of
 
     s = sessions["classic-us-timed.json"]
     end = end_of(s.setup.end_time, None)

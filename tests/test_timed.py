@@ -16,8 +16,8 @@ import pytest
 from banker import cli
 from banker.boards import game_from_setup
 from banker.ledger import Session
+from banker.ledger.clock import countdown, end_of, left, parse_end, stored
 from banker.rules import Refused, Setup
-from banker.rules.clock import countdown, end_of, left, parse_end, stored
 
 TABLE = timezone(timedelta(hours=1))
 NOW = datetime(2026, 11, 23, 19, 40, 12, tzinfo=TABLE)
@@ -71,8 +71,6 @@ def test_a_new_game_has_an_end_exactly_when_its_variant_has_a_time_limit():
     assert e.value.rule == "end-time"
     with pytest.raises(Refused, match="needs its agreed end"):
         game_from_setup(Setup("ru", "timed", ("Аня", "Боря"))).check_new()
-    with pytest.raises(Refused, match="not a time with its UTC offset"):
-        Setup("classic-us", "timed", ("Ann", "Bob"), end_time="banana").for_new_game()
     # a session recorded before (any end, any variant) still opens: only new games are checked
     game_from_setup(Setup("classic-us", "classic", ("Ann", "Bob"), end_time="22:30"))
 
@@ -80,6 +78,8 @@ def test_a_new_game_has_an_end_exactly_when_its_variant_has_a_time_limit():
 def test_session_create_refuses_an_end_on_a_game_without_a_time_limit(tmp_path):
     with pytest.raises(Refused, match="no time limit"):
         Session.create(tmp_path / "g.json", Setup("kyiv", "classic", ("Оля", "Петро"), end_time="2026-11-23T22:30+02:00"))
+    with pytest.raises(Refused, match="not a time with its UTC offset"):  # the words, not the time they name
+        Session.create(tmp_path / "g.json", Setup("classic-us", "timed", ("Ann", "Bob"), end_time="22:30"))
     assert list(tmp_path.iterdir()) == []
 
 

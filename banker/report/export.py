@@ -14,8 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from banker.i18n import Translator
+from banker.ledger.clock import clock_text, end_of
 from banker.ledger.review import SessionReview
-from banker.rules.clock import clock_text, end_of
 from banker.rules.review import Auction, Standing, TimelineItem, standings, ties
 
 FORMATS = ("csv", "markdown", "json")

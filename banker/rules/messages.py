@@ -364,7 +364,7 @@ EN: dict[str, Template] = {
     "log.sell-all": "{player} sells every building on the {group} group ({spaces}) to the bank for {amount}",
     "log.bankrupt-jail-cards": ["{cards} goes to {player}", "{cards} go to {player}"],
     "log.bankrupt-jail-cards-back": ["{cards} goes back under its deck", "{cards} go back under their decks"],
-    # --- the agreed end of a timed game (banker.rules.clock), counting the table (banker.rules.count)
+    # --- the agreed end of a timed game (banker.ledger.clock), counting the table (banker.rules.count)
     "end-time.empty": "Say when the game ends: a clock time such as 22:30, or how long to play such as 90m",
     "end-time.unknown": "{value} is not an end time: type a clock time such as 22:30 (or 10:30 pm), or how long to play "
                         "such as 90m, 1h30, 90 minutes or 2 hours",

@@ -21,7 +21,6 @@ from typing import Any
 
 from msgspec import Struct, field
 
-from .clock import check_stored
 from .edition import Edition, HouseRules, Space, Variant
 from .effects import (
     Bankruptcy,
@@ -84,7 +83,7 @@ class Setup:
     variant: str
     players: tuple[str, ...]
     house_rules: HouseRules = HouseRules()
-    #: the agreed end of a timed game: ISO 8601 to the minute with its offset (banker.rules.clock); sessions
+    #: the agreed end of a timed game: ISO 8601 to the minute with its offset (banker.ledger.clock); sessions
     #: recorded before kept the words as given ("22:30")
     end_time: str | None = None
 
@@ -116,8 +115,7 @@ class Setup:
         if end is not None:
             if not isinstance(end, str):
                 raise Refused("input", Msg("input.text", op="new", key="end_time", value=shown(end)))
-            check_text("new", "end_time", end)
-            end = check_stored(end)  # an absolute time (banker.rules.clock.parse_end makes it from "22:30" or "90m")
+            check_text("new", "end_time", end)  # its form, a time with its offset: banker.ledger.clock.check_stored
         return replace(self, players=new_players(self.players), end_time=end)
 
 

@@ -28,6 +28,9 @@ from ..widgets.footer import BankFooter
 from .base import BankerScreen
 
 #: the most points a chart draws (a long game is sampled evenly)
+#: the most ticks of a chart's vertical axis: room for them in the smallest terminal (and the same ticks
+#: whatever the size the chart has when it is drawn)
+CHART_TICKS = 4
 CHART_POINTS = 400
 #: each player's colour in the charts, in seating order (textual-plotext's own sequence), given with
 #: every line: otherwise plotext picks them from whatever theme is set when the line is added, which
@@ -190,7 +193,7 @@ class ReviewScreen(BankerScreen[None]):
                 for k, p in enumerate(r.players):
                     plt.plot(xs, [series[p][i] for i in idx], label=p, marker="braille",
                              color=CHART_COLORS[k % len(CHART_COLORS)])
-                ticks = money_ticks([series[p][i] for p in r.players for i in idx], tick_count(plot.size.height))
+                ticks = money_ticks([series[p][i] for p in r.players for i in idx], CHART_TICKS)
                 plt.yticks([float(t) for t in ticks], [fmt(t) for t in ticks])  # the edition's money, not plotext's 1416.7
                 plt.xticks([float(x) for x in seq_ticks(xs)], [str(x) for x in seq_ticks(xs)])
             plot.refresh()
@@ -205,7 +208,7 @@ class ReviewScreen(BankerScreen[None]):
                      color=CHART_COLORS[1])
             plt.plot(xs, [r.bank_hotels[i] for i in idx], label=tr("evening.hotels"), marker="braille",
                      color=CHART_COLORS[2])
-            ticks = money_ticks([0, self.state.edition.houses], tick_count(plot.size.height))
+            ticks = money_ticks([0, self.state.edition.houses], CHART_TICKS)
             plt.yticks([float(t) for t in ticks], [str(t) for t in ticks])
             plt.xticks([float(x) for x in seq_ticks(xs)], [str(x) for x in seq_ticks(xs)])
         plot.refresh()
@@ -374,11 +377,6 @@ class ReviewScreen(BankerScreen[None]):
             self.app.exit()
         else:
             self.dismiss()
-
-
-def tick_count(height: int) -> int:
-    """How many ticks a chart of ``height`` rows has room for on its vertical axis (one every other row)."""
-    return max(2, min(6, (height - 4) // 2 + 1))
 
 
 def seq_ticks(xs: list[int], count: int = 5) -> list[int]:

@@ -19,8 +19,8 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, 
 from textual.widgets.option_list import Option
 
 from banker.boards import EDITIONS, load_edition, load_variant
+from banker.ledger.clock import parse_end, stored
 from banker.rules import BoardError, HouseRules, Refused, Setup
-from banker.rules.clock import parse_end, stored
 from banker.rules.state import check_text
 
 from ..widgets.footer import BankFooter

@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from banker.rules.clock import clock_text, countdown, end_of, left
+from banker.ledger.clock import clock_text, countdown, end_of, left
 
 from ..keys import ACTIONS
 from ..messages import ActionRequested, MessageShown, TimeUp
@@ -57,7 +57,7 @@ class TableScreen(BankerScreen[None]):
         super().__init__()
         self.session = session  # the session this table shows (the App's, until it opens another)
         self.header_text = ""
-        # a time-limit game: its agreed end (banker.rules.clock), counted down in the header
+        # a time-limit game: its agreed end (banker.ledger.clock), counted down in the header
         created = session.created
         try:
             start = datetime.fromisoformat(created) if created else None

@@ -8,7 +8,8 @@ will be declared the winner" (us-classic-rules.txt, TIME LIMIT GAME); "Пере�
 The banker says the end as a clock time (``22:30``, ``10:30 pm``) or as a duration from now
 (``90m``, ``90 minutes``, ``1h30``, ``1.5 h``, ``2 часа``, ``90 хвилин``); :func:`parse_end` makes
 either an absolute time, given the moment it is said (the clock is always passed in: nothing here
-reads the wall clock). A session stores that time as ISO 8601 to the minute with the table's UTC
+reads the wall clock: the rules engine never sees a clock, and the console and ``banker new`` pass
+theirs in). A session stores that time as ISO 8601 to the minute with the table's UTC
 offset (``2026-11-23T22:30+01:00``, :func:`stored`); sessions recorded before kept the words as given
 (``"22:30"``), read back against the session's creation time (:func:`end_of`).
 
@@ -21,8 +22,8 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from .errors import Refused
-from .messages import Msg, shown
+from banker.rules.errors import Refused
+from banker.rules.messages import Msg, shown
 
 #: the furthest an agreed end may be
 LONGEST = timedelta(hours=24)
