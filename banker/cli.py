@@ -28,6 +28,7 @@ from typing import NoReturn
 
 from banker.ledger import Session, SessionError, SessionLog, lock_holder, read_session, read_session_doc
 from banker.ledger import repair as repair_session
+from banker.ledger.clock import clock_text, parse_end, stored
 from banker.ledger.lock import describe_holder
 from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
 from banker.rules.state import check_text, forbidden_char
@@ -36,6 +37,11 @@ EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70  # a bug in banker (sysexits' EX_SOFTWARE): reported in one line
+
+
+def local_now() -> datetime:
+    """The table's clock: now, in the machine's time zone (tests put a frozen clock here)."""
+    return datetime.now().astimezone()
 
 
 class CliError(Exception):
@@ -109,13 +115,20 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     if args.name is not None:
         check_text("new", "--name", args.name)  # shown in the resume list, on the page, by banker state
-    setup = Setup(args.edition, args.variant, players, rules, args.end_time, follow=args.follow)
+    end = None
+    if args.end_time is not None:  # "22:30" or "90m", said now: stored as the time it names
+        check_text("new", "end_time", args.end_time)
+        end = parse_end(args.end_time, local_now())
+    setup = Setup(args.edition, args.variant, players, rules, stored(end) if end else None,
+                  follow=args.follow)
     with Session.create(args.file, setup, name=args.name) as session:
         state = session.state
         on = [r for r, v in rules.to_mapping().items() if v]
         extra = f"; house rules: {', '.join(on)}" if on else ""
         if state.follow:
             extra += f"; follow mode: {state.current} rolls first"
+        if end is not None:
+            extra += f"; agreed end {clock_text(end)}"
         print(_terminal_safe(f"created {args.file}: {state.edition.name}, {state.variant.name.lower()} game; players "
                              f"{', '.join(state.players)} with {state.edition.fmt(state.cash[state.players[0]])} each"
                              f"{extra}"))
@@ -545,7 +558,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", required=True, help="player names in seating order, comma-separated: Ann,Bob,Cid")
     p.add_argument("--house-rule", action="append", metavar="RULE",
                    help=f"turn a house rule on (repeatable): {', '.join(HouseRules.names())}")
-    p.add_argument("--end-time", help="the agreed end of a timed game, as you say it (e.g. 22:30)")
+    p.add_argument("--end-time", help="the agreed end of a time-limit game (--variant timed only): a clock time "
+                                      "(22:30, 10:30pm) or how long to play (90m, 1h30, 2 hours)")
     p.add_argument("--name", help="a name for the session (shown in the resume list)")
     p.add_argument("--follow", action="store_true",
                    help="follow mode: the bank follows the tokens from the rolls you type (roll), pays the salary and "

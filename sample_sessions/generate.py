@@ -12,6 +12,10 @@ Each game is a script, ``sample_sessions/scripts/GAME.jsonl``, one JSON object p
   the throw, the square) and ``"mark"`` (a notable event, listed with its entry number in
   sample_sessions/README.md). TIME is an ISO 8601 time with its offset; times never run backwards.
 
+The times are an evening's: ``--restamp START [--until END] [--seed N]`` rewrites the chosen scripts'
+times at a table's pace (:data:`PACE`, seeded draws per kind of entry; with ``--until`` the last entry
+is stamped at END, as a timed game ends at its agreed time), then records them.
+
 This driver knows nothing of the board, the dice or the rent: it creates the session
 (:class:`banker.ledger.Session`), applies each command at its time and closes it; the rules engine
 does the rest. A command the engine refuses stops the script naming the file, the line and the
@@ -24,9 +28,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -162,10 +167,59 @@ def write_game(script: Script, out: Path, verbose: bool = False) -> Session:
     return session
 
 
+# --------------------------------------------------------------------------- a table's pace
+#: how long a table takes over each kind of entry, in seconds (fewest, most): the throw, the move, the
+#: counting out of the notes, the talk. A restamp draws each entry's time from these (seeded)
+PACE: dict[str, tuple[int, int]] = {
+    "deal": (6, 20), "salary": (25, 70), "buy": (30, 90), "auction": (60, 200), "rent": (30, 95), "tax": (30, 80),
+    "card": (30, 90), "jail_fine": (25, 60), "jail_card": (25, 60), "transfer": (20, 70), "build": (15, 50),
+    "sell_building": (15, 45), "building_auction": (90, 240), "mortgage": (15, 50), "unmortgage": (20, 60),
+    "trade": (150, 420), "bankrupt": (120, 300), "free_parking": (25, 60), "undo": (15, 50), "end_game": (60, 180),
+    "count": (120, 300),
+}
+#: the pace of an op not listed above
+DEFAULT_PACE = (30, 90)
+
+
+def restamp(script: Script, start: datetime, seed: int, until: datetime | None = None) -> list[datetime]:
+    """Times for the script's entries at a table's pace from ``start`` (the session's creation): each entry
+    a seeded draw from :data:`PACE` after the one before; with ``until``, the draws are scaled so that the
+    last entry is stamped then (a timed game ending at its agreed time)."""
+    rng = random.Random(seed)
+    gaps = [rng.uniform(*PACE.get(str(line.command.get("op")), DEFAULT_PACE)) for line in script.lines]
+    if until is not None:
+        scale = (until - start).total_seconds() / sum(gaps)
+        gaps = [g * scale for g in gaps]
+    times, at = [], start
+    for gap in gaps:
+        at += timedelta(seconds=gap)
+        times.append(at)
+    return times
+
+
+def write_restamped(script: Script, start: datetime, seed: int, until: datetime | None = None) -> None:
+    """Rewrite the script file with the game created at ``start`` and every entry stamped by :func:`restamp`
+    (the lines otherwise as they are)."""
+    times = restamp(script, start, seed, until)
+    rows = script.path.read_text(encoding="utf-8").splitlines()
+    head = json.loads(rows[0])
+    head["created"] = start.isoformat(timespec="milliseconds")
+    out = [json.dumps(head, ensure_ascii=False)]
+    for row, when in zip(rows[1:], times, strict=True):
+        line = json.loads(row)
+        line["ts"] = when.isoformat(timespec="milliseconds")
+        out.append(json.dumps(line, ensure_ascii=False))
+    script.path.write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT, help="where to write the sessions (default: %(default)s)")
     parser.add_argument("--verbose", action="store_true", help="print every entry with the players' cash")
+    parser.add_argument("--restamp", metavar="START", help="rewrite the chosen scripts' times at a table's pace from "
+                                                           "START (an ISO 8601 time with its offset), then record them")
+    parser.add_argument("--until", metavar="END", help="with --restamp: the last entry's time (a timed game's end)")
+    parser.add_argument("--seed", type=int, default=1, help="with --restamp: the pace's seed (default: %(default)s)")
     parser.add_argument("games", nargs="*", help="only these games (default: every script in scripts/)")
     args = parser.parse_args(argv)
     try:
@@ -175,6 +229,12 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             parser.error(f"no such game: {', '.join(unknown)}; games: {', '.join(s.path.stem for s in games)}")
         chosen = [names[g] for g in args.games] if args.games else games
+        if args.restamp:
+            start = _time(args.restamp, "--restamp")
+            until = _time(args.until, "--until") if args.until else None
+            for script in chosen:
+                write_restamped(script, start, args.seed, until)
+            chosen = [load_script(script.path) for script in chosen]
         args.out.mkdir(parents=True, exist_ok=True)
         for script in chosen:
             session = write_game(script, args.out, verbose=args.verbose)

@@ -156,7 +156,7 @@ def test_entries_hold_command_effects_text_and_timestamps(session_path):
 
 
 def test_house_rules_and_end_time_are_kept(session_path):
-    setup = Setup("classic-us", "timed", ("Ann", "Bob"), HouseRules(free_parking_pot=True), "22:30")
+    setup = Setup("classic-us", "timed", ("Ann", "Bob"), HouseRules(free_parking_pot=True), "2026-11-23T22:30+01:00")
     with Session.create(session_path, setup) as s:
         s.apply({"op": "tax", "player": "Ann", "space": 38})
         assert s.state.pot == 75

@@ -16,7 +16,7 @@ from banker.ledger.audit import audit
 from banker.ledger.review import load_review
 from banker.report.audit import problem_text, problem_what
 from banker.report.export import export, summary_rows
-from banker.rules import Setup
+from banker.rules import HouseRules, Setup
 
 PLAYERS = ("Ann", "Bob", "Cid")
 # classic-us: Mediterranean (1) $60 rent 2, Baltic (3) $60 rent 4; Reading (5) $200; Boardwalk (39) $400 rent 50
@@ -98,7 +98,8 @@ def test_json_export_reads_back(game: Path) -> None:
     data = json.loads(files[".json"])
     assert data["session"]["players"] == list(PLAYERS)
     assert data["summary"]["rent_received"] == {"Ann": 4, "Cid": 100}
-    assert data["summary"]["auctions"] == [{"seq": 4, "space": "Boardwalk", "winner": "Cid", "bid": 250, "printed": 400}]
+    assert data["summary"]["auctions"] == [{"seq": 4, "space": "Boardwalk", "kind": "deed", "winner": "Cid", "bid": 250,
+                                            "printed": 400}]
     assert data["timeline"][6]["undone_by"] == 8
     assert data["timeline"][6]["text"] == "Ann pays Cid $50 rent on Boardwalk (rent $50)"
     assert data["series"]["cash"]["Bob"][-1] == 160 == data["final"]["players"]["Bob"]["cash"]
@@ -122,12 +123,13 @@ def test_markdown_export_reads_as_a_table_in_a_chat(game: Path) -> None:
     text = export(load_review(game), "markdown", Translator("en"))[".md"]
     lines = text.splitlines()
     assert lines[0] == "# Small game · Monopoly — US classic (Atlantic City) · Classic"
-    head = lines.index("| Player | Cash | Net worth | Rent received | Rent paid |")
+    # ranked by net worth (the game goes on), not in seating order
+    head = lines.index("| Rank | Player | Net worth | Cash | Rent received | Rent paid |")
     table = [[c.strip() for c in line.strip("|").split("|")] for line in lines[head + 2: head + 5]]
-    assert table == [["Ann", "$2,620", "$2,740", "$4", "$0"], ["Bob", "$160", "$160", "$0", "$104"],
-                     ["Cid", "$1,300", "$1,700", "$100", "$0"]]
+    assert table == [["1", "Ann", "$2,740", "$2,620", "$4", "$0"], ["2", "Cid", "$1,700", "$1,300", "$100", "$0"],
+                     ["3", "Bob", "$160", "$160", "$0", "$104"]]
     assert "7. ~~Ann pays Cid $50 rent on Boardwalk (rent $50)~~ (undone #8: wrong player)" in lines
-    assert "**Auctions against printed prices:** Boardwalk → Cid $250 (Printed $400)" in lines
+    assert "**Auctions against printed prices:** Boardwalk → Cid $250 (printed $400)" in lines
     assert "- #10 Bob → Ann $1,236 (Transfer)" in lines
 
 
@@ -138,7 +140,8 @@ def test_markdown_export_in_russian(tmp_path: Path) -> None:
     session.apply({"op": "rent", "payer": "Боря", "space": 39})
     session.close()
     text = export(load_review(path), "markdown", Translator("ru"))[".md"]
-    assert "| Игрок | Наличные | Состояние | Получено аренды | Уплачено аренды |" in text
+    assert "| Место | Игрок | Состояние | Наличные | Получено аренды | Уплачено аренды |" in text
+    assert "- **Домашние правила:** нет" in text and "- **Игроки:** Аня, Боря" in text
     assert "2. Боря платит игроку Аня аренду" in text
 
 
@@ -223,3 +226,117 @@ async def test_the_review_writes_nothing_even_beside_a_game_in_progress(tmp_path
             assert app.session.readonly and len(app.session.entries) == 13
         assert folder() == before
         writer.apply({"op": "salary", "player": "Ann"})  # and the writer never noticed
+
+
+# ------------------------------------------------------------------------------ issue #13: the whole evening
+def _session(path: Path, setup: Setup, commands: list[dict], name: str = "Evening") -> Path:
+    session = Session.create(path, setup, name=name)
+    for cmd in commands:
+        session.apply(cmd)
+    session.close()
+    return path
+
+
+def test_every_export_carries_the_setup(tmp_path: Path) -> None:
+    """The header of every export says the edition, the variant, the house rules, the agreed end and the players
+    (house rules were missing from the Markdown and the JSON)."""
+    setup = Setup("classic-us", "timed", PLAYERS, HouseRules(free_parking_pot=True), "2026-11-24T22:30-05:00")
+    path = _session(tmp_path / "t.json", setup, [{"op": "tax", "player": "Ann", "space": 38}])
+    sr = load_review(path)
+    tr = Translator("en")
+    md = export(sr, "markdown", tr)[".md"].splitlines()
+    assert "- **Edition:** Monopoly — US classic (Atlantic City)" in md
+    assert "- **Variant:** Time-limit game" in md
+    assert "- **House rules:** Free Parking pot (taxes and fines go to the centre)" in md
+    assert "- **Agreed end:** 22:30" in md
+    assert "- **Players:** Ann, Bob, Cid" in md
+    data = json.loads(export(sr, "json", tr)[".json"])["session"]
+    assert data["house_rules"] == {"free_parking_pot": True, "go_landing_bonus": False}
+    assert (data["variant"], data["end_time"], data["end"], data["players"]) == ("timed", "2026-11-24T22:30-05:00",
+                                                                                 "22:30", list(PLAYERS))
+    rows = list(csv.reader(io.StringIO(export(sr, "csv", tr)["-summary.csv"])))
+    setup_rows = [r[1:3] for r in rows if r[0] == "setup"]
+    assert setup_rows == [["classic-us", "edition"], ["timed", "variant"], ["free_parking_pot", "house_rule"],
+                          ["2026-11-24T22:30-05:00", "end_time"], ["Ann", "player"], ["Bob", "player"], ["Cid", "player"]]
+    ru = export(sr, "markdown", Translator("ru"))[".md"]
+    assert "- **Время окончания:** 22:30" in ru and "- **Домашние правила:** Касса «Бесплатной стоянки»" in ru
+
+
+def test_standings_rank_by_valuation_and_state_a_tie(tmp_path: Path) -> None:
+    """Ranked by the final valuation with the winner first, not in seating order; a tie is stated, and the
+    tie-break (more cash wins: docs/rules.md) named."""
+    # Ann: Boardwalk bought (400) and mortgaged (+200): cash 1,300, valued 1,300 + 200 (half the price) = 1,500;
+    # Bob: Park Place bought (350): cash 1,150, valued 1,500; Cid pays the bank 100: 1,400
+    path = _session(tmp_path / "tie.json", Setup("classic-us", "classic", PLAYERS), [
+        {"op": "buy", "player": "Ann", "space": 39}, {"op": "mortgage", "player": "Ann", "space": 39},
+        {"op": "buy", "player": "Bob", "space": 37}, {"op": "transfer", "from": "Cid", "to": "bank", "amount": 100},
+        {"op": "end_game"}])
+    sr = load_review(path)
+    from banker.rules.review import standings, ties
+
+    ranked = standings(sr.state, sr.review)
+    assert [(s.rank, s.player, s.worth, s.tied, s.winner) for s in ranked] == [
+        (1, "Ann", 1500, True, True), (2, "Bob", 1500, True, False), (3, "Cid", 1400, False, False)]
+    assert ties(ranked) == [(["Ann", "Bob"], 1500, "Ann", [])]
+    md = export(sr, "markdown", Translator("en"))[".md"]
+    assert "**Ties:** Ann, Bob tie at $1,500 (Ann wins on cash)" in md
+    assert "| 1 | Ann | $1,500 |" in md and "| =2 | Bob | $1,500 |" in md and "| Rank | Player | Final valuation |" in md
+    # the same cash too: no winner, the two share first place, and the third is third
+    path = _session(tmp_path / "shared.json", Setup("classic-us", "classic", PLAYERS),
+                    [{"op": "buy", "player": "Cid", "space": 39}, {"op": "end_game"}])
+    sr = load_review(path)
+    ranked = standings(sr.state, sr.review)
+    assert [(s.rank, s.player, s.shares_win) for s in ranked] == [(1, "Ann", True), (1, "Bob", True), (3, "Cid", False)]
+    assert "(the same cash too: Ann, Bob share the win)" in export(sr, "markdown", Translator("en"))[".md"]
+    # a game with bankruptcies: the bankrupt last, the last to go first
+    path = _session(tmp_path / "bust.json", Setup("classic-us", "classic", PLAYERS), [
+        {"op": "buy", "player": "Ann", "space": 39}, {"op": "buy", "player": "Ann", "space": 37},
+        {"op": "transfer", "from": "Bob", "to": "Ann", "amount": 1490, "memo": "x"},
+        {"op": "rent", "payer": "Bob", "space": 39}, {"op": "bankrupt", "player": "Bob"}])
+    sr = load_review(path)
+    assert [(s.rank, s.player, s.bankrupt) for s in standings(sr.state, sr.review)] == [
+        (1, "Ann", False), (2, "Cid", False), (3, "Bob", True)]
+
+
+def test_shortage_auctions_and_deeds_nobody_bid_on(tmp_path: Path) -> None:
+    """The review's auction table holds the building-shortage auctions too; a deed nobody bid on reads as such,
+    never as "→ — $0 (Printed $280)"."""
+    sr = load_review(Path(__file__).resolve().parent.parent / "sample_sessions" / "classic-us-shortage.json")
+    shortage = [a for a in sr.review.auctions if a.kind != "deed"]
+    assert [(a.seq, a.winner, a.bid, a.kind) for a in shortage] == [(150, "Dee", 170, "house"), (151, "Bob", 160, "house")]
+    md = export(sr, "markdown", Translator("en"))[".md"]
+    assert "Oriental Avenue, shortage auction of a house → Dee $170" in md or ", shortage auction of a house → Dee $170" in md
+    sr = load_review(Path(__file__).resolve().parent.parent / "sample_sessions" / "classic-us-timed.json")
+    md = export(sr, "markdown", Translator("en"))[".md"]
+    assert "Marvin Gardens: no bids, stays with the bank (printed $280)" in md
+    assert "$0 (Printed" not in md and "→ —" not in md
+    rows = [r for r in summary_rows(sr) if r[0] == "auction" and "no bids" in r[2]]
+    assert rows == [("auction", "Marvin Gardens", "no bids (printed 280)", "", 57)]
+
+
+def test_the_review_follows_the_banks_building_stock(game: Path) -> None:
+    """A series of the houses and hotels in the bank after each entry (the chart of the bank's stock)."""
+    path = _session(game.parent / "b.json", Setup("classic-us", "classic", PLAYERS), [
+        {"op": "buy", "player": "Ann", "space": 1}, {"op": "buy", "player": "Ann", "space": 3},
+        {"op": "build", "player": "Ann", "space": 1}, {"op": "build", "player": "Ann", "space": 3},
+        {"op": "sell_building", "player": "Ann", "space": 3}])
+    r = load_review(path).review
+    assert r.bank_houses == [32, 32, 31, 30, 31] and r.bank_hotels == [12] * 5
+
+
+def test_counts_of_the_table_in_the_review_and_the_exports(tmp_path: Path) -> None:
+    """A count is in the log (no money moves): the review says when the table and the bank last agreed."""
+    path = _session(tmp_path / "c.json", Setup("classic-us", "classic", PLAYERS), [
+        {"op": "buy", "player": "Ann", "space": 39},
+        {"op": "count", "houses": 32, "hotels": 12, "deeds": {"Ann": 1, "Bob": 0}},
+        {"op": "buy", "player": "Bob", "space": 37},
+        {"op": "count", "deeds": {"Ann": 1, "Bob": 0}, "cash": {"Bob": 1150}}])
+    sr = load_review(path)
+    assert [(c.seq, c.agreed, c.counted) for c in sr.review.counts] == [(2, True, 4), (4, False, 3)]
+    assert sr.review.last_agreed.seq == 2
+    md = export(sr, "markdown", Translator("en"))[".md"]
+    ts = sr.entries[1]["ts"][11:16]
+    assert f"- **Last count of the table:** #4 at {sr.entries[3]['ts'][11:16]}: 1 difference (they last agreed at #2, {ts})" in md
+    data = json.loads(export(sr, "json", Translator("en"))[".json"])
+    assert data["summary"]["counts"][1]["differences"] == [{"figure": "deeds", "player": "Bob", "counted": 0, "expected": 1}]
+    assert [r for r in summary_rows(sr) if r[0] == "count"] == [("count", "agreed", "0", 4, 2), ("count", "differs", "1", 3, 4)]

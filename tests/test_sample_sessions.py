@@ -325,9 +325,64 @@ def test_kyiv_agreed_end(sessions):
 def test_us_timed(sessions):
     s = sessions["classic-us-timed.json"]
     state = s.state
-    assert (state.edition.id, state.variant.id, state.setup.end_time) == ("classic-us", "timed", "22:30")
+    assert (state.edition.id, state.variant.id, state.setup.end_time) == ("classic-us", "timed", "2026-11-24T22:30-05:00")
     assert [e["command"]["op"] for e in s.entries[:6]] == ["deal"] * 6
     assert commands(s, "undo")
     assert any(a["command"]["winner"] is None for a in commands(s, "auction"))
     assert s.last_entry["command"] == {"op": "end_game"} and state.result["reason"] == "time"
     assert state.bankrupt == []
+
+
+# ------------------------------------------------------------------------------ evenings, not instants
+@pytest.mark.parametrize("name", FILES)
+def test_each_sample_is_an_evening_at_a_tables_pace(sessions, name):
+    """Issue #13: the entries are stamped at a table's pace (generate.py --restamp: seeded draws per kind of
+    entry), not all within one second: an evening of one to five hours, every entry some seconds to a few
+    minutes after the one before, the first soon after the session was created."""
+    from datetime import datetime
+
+    session = sessions[name]
+    times = [datetime.fromisoformat(e["ts"]) for e in session.entries]
+    created = datetime.fromisoformat(session.created)
+    gaps = [(b - a).total_seconds() for a, b in zip([created, *times], times, strict=False)]
+    assert 3600 <= (times[-1] - created).total_seconds() <= 5 * 3600
+    assert all(2 <= g <= 10 * 60 for g in gaps), (min(gaps), max(gaps))
+    assert len({t.replace(microsecond=0) for t in times}) == len(times)  # no two entries in the same second
+
+
+def test_the_timed_game_ends_at_its_agreed_time(sessions):
+    """us-classic-rules.txt, TIME LIMIT GAME: "agree upon a definite hour of termination, when the richest player will
+    be declared the winner": the end is stamped at the agreed 22:30 (within the minute), the game began hours before."""
+    from datetime import datetime
+
+    from banker.ledger.clock import end_of
+
+    s = sessions["classic-us-timed.json"]
+    end = end_of(s.setup.end_time, None)
+    last = datetime.fromisoformat(s.last_entry["ts"])
+    assert end is not None and end.strftime("%H:%M") == "22:30"
+    assert 0 <= (last - end).total_seconds() < 60 and s.last_entry["command"] == {"op": "end_game"}
+    assert (end - datetime.fromisoformat(s.created)).total_seconds() >= 2 * 3600
+
+
+@pytest.mark.parametrize("name,letters", [("ru-short.json", r"[А-ЯЁа-яё]"), ("kyiv-agreed-end.json", r"[А-ЩЬЮЯҐЄІЇа-щьюяґєії]")])
+def test_undo_reasons_are_in_the_games_language(sessions, name, letters):
+    """The reasons a Russian or Ukrainian table gives for an undo are in its language, not English."""
+    undos = commands(sessions[name], "undo")
+    assert undos
+    for u in undos:
+        reason = u["command"]["reason"]
+        assert not re.search(r"[A-Za-z]", reason) and re.search(letters, reason), reason
+
+
+def test_restamp_is_seeded_and_lands_on_until(tmp_path):
+    """The pace is a seeded draw: the same seed gives the same times; with --until the last entry is stamped then."""
+    from datetime import datetime
+
+    script = GAMES["classic-us-timed.json"]
+    start = datetime.fromisoformat("2026-01-02T19:00:00+01:00")
+    until = datetime.fromisoformat("2026-01-02T21:00:00+01:00")
+    once, again = generate.restamp(script, start, 7), generate.restamp(script, start, 7)
+    assert once == again and once != generate.restamp(script, start, 8)
+    assert all(a < b for a, b in zip([start, *once], once, strict=False))
+    assert abs((generate.restamp(script, start, 7, until)[-1] - until).total_seconds()) < 0.01

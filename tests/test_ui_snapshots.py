@@ -8,12 +8,15 @@ with ``pytest tests/test_ui_snapshots.py --snapshot-update`` and look at the rep
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
+from banker.ledger import Session
+from banker.rules import HouseRules, Setup
 from banker.ui.app import BankerApp
 
 from .ui_helpers import make_session, midgame_commands
@@ -133,3 +136,71 @@ def test_review_summary(snap_compare, tmp_path: Path) -> None:
 
 def test_review_count_the_table(snap_compare, tmp_path: Path) -> None:
     assert snap_compare(reviewed(tmp_path, "en"), terminal_size=(100, 40), run_before=tab("4"))
+
+
+# ------------------------------------------------------------------------------ issue #13
+#: the table's clock, frozen: a snapshot never depends on the moment it is taken
+FROZEN = datetime(2026, 11, 23, 21, 17, 42, tzinfo=timezone(timedelta(hours=1)))
+EVENING_TS = "2026-11-23T20:00:00.000+01:00"
+
+
+def timed(tmp_path: Path, lang: str, house_rules: HouseRules = HouseRules(), review: bool = False,
+          clock: datetime = FROZEN) -> BankerApp:
+    """A time-limit game till 22:30 (the RU board in Russian: the Kyiv book has no timed game), mid-evening."""
+    players = PLAYERS[lang][:4]
+    edition = "ru" if lang == "ru" else "classic-us"
+    a, b, c, d = players
+    commands = [{"op": "deal", "player": p, "space": s} for p, s in ((a, 1), (b, 5), (c, 6), (d, 11), (a, 3), (b, 15),
+                                                                      (c, 8), (d, 13))]
+    commands += [{"op": "salary", "player": a}, {"op": "rent", "payer": c, "space": 3},
+                 {"op": "auction", "space": 39, "winner": None}, {"op": "buy", "player": b, "space": 39}]
+    path = tmp_path / "timed.json"
+    with Session.create(path, Setup(edition, "timed", players, house_rules, "2026-11-23T22:30+01:00"),
+                        name=NAME[lang], created=EVENING_TS) as session:
+        for cmd in commands:
+            session.apply(cmd, ts=EVENING_TS)
+    return BankerApp(path, lang=lang, review=review, clock=lambda: clock)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_timed_game_countdown(snap_compare, tmp_path: Path, lang: str) -> None:
+    """The table of a time-limit game counts down to the agreed end in its header (1:12:18 left, ends 22:30)."""
+    assert snap_compare(timed(tmp_path, lang), terminal_size=(100, 30), run_before=still)
+
+
+def time_up():
+    async def run_before(pilot) -> None:
+        pilot.app.bell = lambda: None
+        await pilot.pause()
+        pilot.app.screen.tick()
+        for _ in range(50):
+            await pilot.pause()
+            if isinstance(pilot.app.screen, ModalScreen):
+                break
+        await still(pilot)
+
+    return run_before
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_timed_game_alert(snap_compare, tmp_path: Path, lang: str) -> None:
+    """At the agreed end: the header says time is up, the alert, and the end of the game offered with the valuation."""
+    app = timed(tmp_path, lang, clock=datetime(2026, 11, 23, 22, 30, 5, tzinfo=timezone(timedelta(hours=1))))
+    assert snap_compare(app, terminal_size=(100, 30), run_before=time_up())
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_count_check_with_a_difference(snap_compare, tmp_path: Path, lang: str) -> None:
+    """The table counted: one house too many in the box and a deed missing from a hand; each difference with the log
+    entries behind the bank's figure."""
+    players = PLAYERS[lang]
+    a = players[0]
+    given = {"houses": 25, "hotels": 9, "deeds": {a: 1, players[1]: 3}}
+    assert snap_compare(midgame(tmp_path, lang), terminal_size=(100, 34), run_before=opened("count", given))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_review_header_with_house_rules(snap_compare, tmp_path: Path, lang: str) -> None:
+    """The review's header carries the setup: variant, house rules, the agreed end, the players; and the last count."""
+    app = timed(tmp_path, lang, HouseRules(free_parking_pot=True, go_landing_bonus=True), review=True)
+    assert snap_compare(app, terminal_size=(110, 30), run_before=tab("3"))

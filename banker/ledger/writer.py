@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from banker.rules.state import check_text
 
 from . import checksum
 from .check import builtins, damage_message, inverses, text_of, undo_parts
+from .clock import check_stored
 from .format import (
     FORMAT,
     VERSION,
@@ -92,7 +94,9 @@ class SessionWriter(SessionLog):
             raise SessionError(f"cannot create {path}: the folder {path.parent} does not exist")
         try:  # a setup the rules refuse raises Refused before any file is made
             setup = setup.for_new_game()  # today's rules for new players' names (NFC, no control characters...)
-            game_from_setup(setup)
+            if setup.end_time is not None:  # the agreed end as a time with its offset (clock.parse_end makes it)
+                setup = replace(setup, end_time=check_stored(setup.end_time))
+            game_from_setup(setup).check_new()  # an agreed end exactly when the variant has a time limit
         except BoardError as e:
             raise SessionError(f"cannot create {path}: {e}") from None
         lock = _acquire(path)

@@ -10,11 +10,13 @@ import csv
 import io
 import json
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from banker.i18n import Translator
+from banker.ledger.clock import clock_text, end_of
 from banker.ledger.review import SessionReview
-from banker.rules.review import TimelineItem
+from banker.rules.review import Auction, Standing, TimelineItem, standings, ties
 
 FORMATS = ("csv", "markdown", "json")
 
@@ -28,6 +30,81 @@ def why_text(tr: Translator, why: str) -> str:
     return tr.get(f"action.{WHY_ACTION.get(why, why)}", why)
 
 
+# --------------------------------------------------------------------------- the setup, the standings
+def end_text(sr: SessionReview) -> str | None:
+    """The agreed end of a timed game as the table says it (``22:30``), or as it was given in an older session."""
+    given = sr.state.setup.end_time
+    if not given:
+        return None
+    try:
+        created = datetime.fromisoformat(str(sr.doc.get("created") or ""))
+    except ValueError:
+        created = None
+    end = end_of(given, created)
+    return clock_text(end) if end is not None else given
+
+
+def house_rules_text(sr: SessionReview, tr: Translator) -> str:
+    """The house rules on, in the interface's words ("none" when the official rules were played)."""
+    on = [r for r, v in sr.state.house_rules.to_mapping().items() if v]
+    return ", ".join(tr(f"house_rule.{r}") for r in on) if on else tr("evening.no_house_rules")
+
+
+def setup_fields(sr: SessionReview, tr: Translator) -> list[tuple[str, str]]:
+    """The setup of the evening, as (label, value): edition, variant, house rules, the agreed end, the players."""
+    state = sr.state
+    fields = [(tr("evening.edition"), state.edition.name), (tr("evening.variant"), tr(f"variant.{state.variant.id}")),
+              (tr("evening.house_rules"), house_rules_text(sr, tr))]
+    end = end_text(sr)
+    if end is not None:
+        fields.append((tr("evening.end"), end))
+    fields.append((tr("evening.players"), ", ".join(state.players)))
+    return fields
+
+
+def count_text(sr: SessionReview, tr: Translator) -> str:
+    """When the table and the bank were last counted, and whether they agreed."""
+    r = sr.review
+    last = r.last_count
+    if last is None:
+        return tr("evening.never_counted")
+    when = last.ts[11:16]
+    if last.agreed:
+        return tr("evening.count_agreed", seq=last.seq, time=when)
+    text = tr("evening.count_differed", seq=last.seq, time=when, n=len(last.differences))
+    agreed = r.last_agreed
+    if agreed is not None:
+        text += " " + tr("evening.agreed_before", seq=agreed.seq, time=agreed.ts[11:16])
+    return text
+
+
+def rank_text(s: Standing) -> str:
+    """``1``, or ``=2`` for a place shared."""
+    return f"={s.rank}" if s.tied and not s.winner else str(s.rank)
+
+
+def ties_text(ranked: list[Standing], tr: Translator, fmt: Any) -> list[str]:
+    """Each tie in words, and how the win was decided between tied players (more cash: docs/rules.md)."""
+    out = []
+    for players, worth, winner, sharing in ties(ranked):
+        line = tr("evening.tie", players=", ".join(players), amount=fmt(worth))
+        if winner is not None:
+            line += " " + tr("evening.tie_break", player=winner)
+        elif sharing:
+            line += " " + tr("evening.tie_shared", players=", ".join(sharing))
+        out.append(line)
+    return out
+
+
+def auction_text(a: Auction, tr: Translator, name: str, fmt: Any) -> str:
+    """One auction: the winner and the bid against the printed price; a deed nobody bid on says so."""
+    if a.kind != "deed":
+        name = tr("evening.shortage", space=name, kind=tr(f"evening.{a.kind}"))
+    if a.no_bids:
+        return tr("evening.no_bids", space=name, printed=fmt(a.printed))
+    return tr("evening.auction", space=name, winner=a.winner, bid=fmt(a.bid), printed=fmt(a.printed))
+
+
 def _line(tr: Translator, item: TimelineItem) -> str:
     parts: list[Mapping[str, Any]] = list(item.parts)
     return tr.parts(parts) if parts else item.text
@@ -35,8 +112,11 @@ def _line(tr: Translator, item: TimelineItem) -> str:
 
 # --------------------------------------------------------------------------- JSON
 def to_json(sr: SessionReview, tr: Translator) -> str:
-    data = {"session": {"name": sr.name, "created": sr.doc.get("created"), "edition": sr.state.edition.id,
-                        "variant": sr.state.variant.id, "players": list(sr.state.players)},
+    state = sr.state
+    data = {"session": {"name": sr.name, "created": sr.doc.get("created"), "edition": state.edition.id,
+                        "edition_name": state.edition.name, "variant": state.variant.id,
+                        "house_rules": state.house_rules.to_mapping(), "end_time": state.setup.end_time,
+                        "end": end_text(sr), "players": list(state.players)},
             "final": sr.state.to_json(), **sr.review.to_json(sr.state)}
     for item, row in zip(sr.review.timeline, data["timeline"], strict=True):
         row["text"] = _line(tr, item)
@@ -62,10 +142,22 @@ def timeline_csv(sr: SessionReview, tr: Translator) -> str:
 SUMMARY_COLUMNS = ("section", "subject", "detail", "amount", "seq")
 
 
-def summary_rows(sr: SessionReview) -> list[tuple[str, str, str, int, int | str]]:
-    """The summary as (section, subject, detail, amount, seq) rows: the CSV export's and the tests' shape."""
+def summary_rows(sr: SessionReview) -> list[tuple[str, str, str, int | str, int | str]]:
+    """The summary as (section, subject, detail, amount, seq) rows: the CSV export's and the tests' shape.
+    It opens with the setup (edition, variant, house rules, the agreed end, the players in seating order)
+    and the standings."""
     r, spaces = sr.review, sr.state.edition.spaces
-    rows: list[tuple[str, str, str, int, int | str]] = []
+    state = sr.state
+    rows: list[tuple[str, str, str, int | str, int | str]] = [
+        ("setup", state.edition.id, "edition", "", ""), ("setup", state.variant.id, "variant", "", "")]
+    rows += [("setup", rule, "house_rule", "", "") for rule, on in state.house_rules.to_mapping().items() if on]
+    if state.setup.end_time:
+        rows.append(("setup", state.setup.end_time, "end_time", "", ""))
+    rows += [("setup", p, "player", "", "") for p in state.players]
+    for s in standings(state, r):
+        flags = [f for f, on in (("winner", s.winner), ("tied", s.tied), ("bankrupt", s.bankrupt)) if on]
+        rows.append(("standing", s.player, " ".join([rank_text(s), *flags]), s.worth, ""))
+    rows += [("count", "agreed" if c.agreed else "differs", str(len(c.differences)), c.counted, c.seq) for c in r.counts]
     for p in r.players:
         rows.append(("final_cash", p, "", sr.state.cash[p], ""))
     rows += [("rent_paid", p, "", v, "") for p, v in r.rent_paid.items()]
@@ -75,8 +167,8 @@ def summary_rows(sr: SessionReview) -> list[tuple[str, str, str, int, int | str]
     rows += [("rent_by_group", groups[g].name if g in groups else g, g, v, "") for g, v in r.rent_by_group.items()]
     rows += [("to_bank", p, why, v, "") for p, by in r.to_bank.items() for why, v in by.items()]
     rows += [("salary", p, "", v, "") for p, v in r.salary.items()]
-    rows += [("auction", spaces[a.space].name, f"{a.winner or '-'} (printed {a.printed})", a.bid, a.seq)
-             for a in r.auctions]
+    rows += [("auction", spaces[a.space].name, ("" if a.kind == "deed" else f"shortage {a.kind}: ")
+              + f"{a.winner or 'no bids'} (printed {a.printed})", "" if a.no_bids else a.bid, a.seq) for a in r.auctions]
     rows += [("payment", f"{p.payer} -> {p.payee}", p.why, p.amount, p.seq) for p in r.biggest]
     rows += [("bankruptcy", b.player, b.creditor, 0, b.seq) for b in r.bankruptcies]
     return rows
@@ -100,18 +192,25 @@ def to_markdown(sr: SessionReview, tr: Translator, timeline: bool = True) -> str
     fmt = state.edition.fmt
     spaces = state.edition.spaces
     lines = [f"# {sr.name or 'banker'} · {state.edition.name} · {tr(f'variant.{state.variant.id}')}", ""]
+    lines += [f"- **{label}:** {_md(value)}" for label, value in setup_fields(sr, tr)]
+    lines += [f"- **{tr('evening.last_count')}:** {_md(count_text(sr, tr))}", ""]
     if state.over:
         winner = state.winner or ", ".join((state.result or {}).get("tied", []))
         lines += [f"**{tr('review.winner')}: {winner}**", ""]
-    lines += [f"| {tr('review.player')} | {tr('review.cash')} | {tr('review.net_worth')} "
+    worth_label = tr("evening.valuation") if state.over else tr("review.net_worth")
+    lines += [f"| {tr('evening.rank')} | {tr('review.player')} | {worth_label} | {tr('review.cash')} "
               f"| {tr('review.rent_received')} | {tr('review.rent_paid')} |",
-              "|---|---:|---:|---:|---:|"]
-    for p in r.players:
-        worth = r.worth[p][-1] if r.worth[p] else state.cash[p]
-        status = f" ({tr('review.bankrupt')})" if p in state.bankrupt else ""
-        lines.append(f"| {_md(p)}{status} | {fmt(state.cash[p])} | {fmt(worth)} | {fmt(r.rent_received.get(p, 0))} "
-                     f"| {fmt(r.rent_paid.get(p, 0))} |")
+              "|---:|---|---:|---:|---:|---:|"]
+    ranked = standings(state, r)
+    for s in ranked:
+        p = s.player
+        status = f" ({tr('review.bankrupt')})" if s.bankrupt else ""
+        lines.append(f"| {rank_text(s)} | {_md(p)}{status} | {fmt(s.worth)} | {fmt(state.cash[p])} "
+                     f"| {fmt(r.rent_received.get(p, 0))} | {fmt(r.rent_paid.get(p, 0))} |")
     lines.append("")
+    tied = ties_text(ranked, tr, fmt)
+    if tied:
+        lines += [f"**{tr('evening.ties')}:** " + _md("; ".join(tied)), ""]
     if r.rent_by_deed:
         lines.append(f"**{tr('review.best_deeds')}:** " + ", ".join(
             f"{_md(spaces[pos].name)} {fmt(v)}" for pos, v in list(r.rent_by_deed.items())[:8]))
@@ -122,8 +221,7 @@ def to_markdown(sr: SessionReview, tr: Translator, timeline: bool = True) -> str
         lines.append("")
     if r.auctions:
         lines.append(f"**{tr('review.auctions')}:** " + ", ".join(
-            f"{_md(spaces[a.space].name)} → {_md(a.winner or '—')} {fmt(a.bid)} ({tr('review.printed')} "
-            f"{fmt(a.printed)})" for a in r.auctions))
+            _md(auction_text(a, tr, spaces[a.space].name, fmt)) for a in r.auctions))
         lines.append("")
     if r.biggest:
         lines.append(f"**{tr('review.biggest')}:**")

@@ -17,6 +17,7 @@ from .bankruptcy import run_bankrupt, run_end_game
 from .building import run_build, run_building_auction, run_sell_building
 from .cards import run_card, run_jail_card
 from .commands import run_auction, run_buy, run_deal, run_free_parking, run_jail_fine, run_salary, run_transfer
+from .count import run_count
 from .debts import settle
 from .errors import Refused
 from .messages import Msg
@@ -44,6 +45,7 @@ HANDLERS: dict[type[ops.Op], Handler] = {
     ops.JailFine: run_jail_fine,
     ops.JailCard: run_jail_card,
     ops.Transfer: run_transfer,
+    ops.Count: run_count,
     ops.Build: run_build,
     ops.SellBuilding: run_sell_building,
     ops.BuildingAuction: run_building_auction,

@@ -427,4 +427,26 @@ EN: dict[str, Template] = {
     "log.place-jail": "{player}'s token is put in jail",
     "log.follow-on": "Follow mode on: {player} rolls next",
     "log.follow-off": "Follow mode off",
+    # --- the agreed end of a timed game (banker.ledger.clock), counting the table (banker.rules.count)
+    "end-time.empty": "Say when the game ends: a clock time such as 22:30, or how long to play such as 90m",
+    "end-time.unknown": "{value} is not an end time: type a clock time such as 22:30 (or 10:30 pm), or how long to play "
+                        "such as 90m, 1h30, 90 minutes or 2 hours",
+    "end-time.range": "{value}: the agreed end must be at least a minute and at most 24 hours away",
+    "end-time.stored": "end_time {value} is not a time with its UTC offset (2026-11-23T22:30+01:00); "
+                       "`banker new --end-time` takes 22:30 or 90m",
+    "end-time.untimed": "Only the time-limit game has an agreed end, and the {variant} game has no time limit: leave the "
+                        "end time out, or choose the timed variant",
+    "end-time.needed": "A time-limit game needs its agreed end before it starts: give a clock time such as 22:30, or how "
+                       "long to play such as 90m",
+    "input.counts": "{op}: \"{key}\" is a number for each player ({{\"Ann\": 3}}), not {value}",
+    "count.empty": "count: give at least one figure counted on the table (houses, hotels, deeds or cash)",
+    "count.twice": "count: {player} is named twice in \"{figure}\"",
+    "count.diff-houses": "houses in the bank: {counted} counted, {expected} by the bank's figures",
+    "count.diff-hotels": "hotels in the bank: {counted} counted, {expected} by the bank's figures",
+    "count.diff-deeds": "{player}'s deeds: {counted} counted, {expected} by the bank's figures",
+    "count.diff-cash": "{player}'s cash: {counted} counted, {expected} by the bank's figures",
+    "log.count-agrees": ["The table is counted: the {n} figure counted agrees with the bank's",
+                         "The table is counted: all {n} figures counted agree with the bank's"],
+    "log.count-differs": ["The table is counted: {n} difference ({differences})",
+                          "The table is counted: {n} differences ({differences})"],
 }

@@ -187,6 +187,17 @@ class Transfer(Op, tag="transfer", frozen=True):
     memo: Annotated[str | UnsetType, _k("text", "what it is for", ask="always")] = UNSET
 
 
+class Count(Op, tag="count", frozen=True):
+    """the table counted: what the banker found in the bank's box (houses, hotels) and in each player's hand (deeds,
+    and cash where the table plays with paper money), each figure optional (at least one). No money moves: the entry
+    records every difference from the bank's figures, so a review shows when the table and the bank last agreed"""
+
+    houses: Annotated[Natural | UnsetType, _k("amount", "houses counted in the bank")] = UNSET
+    hotels: Annotated[Natural | UnsetType, _k("amount", "hotels counted in the bank")] = UNSET
+    deeds: Annotated[dict[str, Natural] | UnsetType, _k("counts", "deeds counted in each player's hand, by player")] = UNSET
+    cash: Annotated[dict[str, Natural] | UnsetType, _k("counts", "cash counted in each player's hand (paper money)")] = UNSET
+
+
 class Build(Op, tag="build", frozen=True):
     """one house (or the hotel after four houses; three in the short game) on a street: the full group owned, no lot of
     it mortgaged, built evenly, from the bank's stock"""
@@ -300,9 +311,9 @@ class FollowMode(Op, tag="follow", frozen=True):
 
 #: every command (``Undo`` is the session log's; the rules engine refuses it), in the order the console lists
 #: them (its palette and help screen) and docs/commands.md's table
-Command: TypeAlias = (Roll | Salary | Buy | Auction | Rent | Tax | Card | JailFine | JailCard | Transfer | Build
-                      | SellBuilding | BuildingAuction | Mortgage | Unmortgage | Trade | Bankrupt | Undo | EndGame | Deal
-                      | FreeParking | EndTurn | Place | FollowMode)
+Command: TypeAlias = (Roll | Salary | Buy | Auction | Rent | Tax | Card | JailFine | JailCard | Transfer | Count
+                      | Build | SellBuilding | BuildingAuction | Mortgage | Unmortgage | Trade | Bankrupt | Undo | EndGame
+                      | Deal | FreeParking | EndTurn | Place | FollowMode)
 #: ops carried out by the session log rather than by the rules engine
 LOG_OPS = frozenset({"undo"})
 
@@ -314,7 +325,7 @@ class FieldSpec:
 
     name: str  # the attribute (``src``)
     key: str  # the JSON key (``"from"``)
-    kind: str  # player, account, space, amount, dice, text, flag, choice, card, card-case, jail-card, positions...
+    kind: str  # player, account, space, amount, dice, text, flag, choice, card, card-case, jail-card, positions, counts...
     doc: str
     required: bool  # must be in the JSON object
     shown_required: bool  # shown without "?" in the docs (needed whenever it applies: an auction's bid)
@@ -478,6 +489,12 @@ def _wrong_value(op: str, f: FieldSpec, path: str, value: Any, hint: Any) -> Ref
         if isinstance(value, int) and not isinstance(value, bool) and value < 0:
             return Refused("input", Msg("input.at-least", op=op, key=path, minimum=0, value=shown(value)))
         return Refused("input", Msg("input.jail-cards", op=op, value=shown(value)))
+    if kind == "counts":
+        if isinstance(value, Mapping) and all(isinstance(k, str) for k in value):
+            for k, v in value.items():
+                if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                    return Refused("input", Msg("input.at-least", op=op, key=f"{path}.{k}", minimum=0, value=shown(v)))
+        return Refused("input", Msg("input.counts", op=op, key=path, value=shown(value)))
     if kind == "trade-side":
         if not isinstance(value, Mapping):
             return Refused("input", Msg("input.trade-side", label=path))

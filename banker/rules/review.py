@@ -76,9 +76,28 @@ class Payment:
 class Auction:
     seq: int
     space: int
-    winner: str | None
+    winner: str | None  # None: nobody bid, the deed stayed with the bank
     bid: int
     printed: int
+    kind: str = "deed"  # "house" or "hotel": a building-shortage auction (the printed price is the building's)
+
+    @property
+    def no_bids(self) -> bool:
+        return self.winner is None
+
+
+@dataclass
+class TableCount:
+    """A count of the table (the ``count`` op): when, and what differed from the bank's figures."""
+
+    seq: int
+    ts: str
+    counted: int
+    differences: list[dict[str, Any]]
+
+    @property
+    def agreed(self) -> bool:
+        return not self.differences
 
 
 @dataclass
@@ -120,6 +139,20 @@ class Review:
     jailed: dict[str, int] = field(default_factory=dict)
     #: turns each player spent in jail: the rolls made from jail
     jail_turns: dict[str, int] = field(default_factory=dict)
+    #: after each entry (index-aligned with ``seqs``): the houses and hotels in the bank
+    bank_houses: list[int] = field(default_factory=list)
+    bank_hotels: list[int] = field(default_factory=list)
+    #: every count of the table that stands, oldest first
+    counts: list[TableCount] = field(default_factory=list)
+
+    @property
+    def last_count(self) -> TableCount | None:
+        return self.counts[-1] if self.counts else None
+
+    @property
+    def last_agreed(self) -> TableCount | None:
+        """The last count at which the table and the bank agreed."""
+        return next((c for c in reversed(self.counts) if c.agreed), None)
 
     def to_bank_total(self, player: str) -> int:
         """Everything ``player`` paid the bank (or the pot) in taxes, fines and interest."""
@@ -134,8 +167,8 @@ class Review:
                 "rent_by_deed": {spaces[p].name: v for p, v in sorted(self.rent_by_deed.items())},
                 "rent_by_group": self.rent_by_group,
                 "to_bank": self.to_bank, "salary": self.salary,
-                "auctions": [{"seq": a.seq, "space": spaces[a.space].name, "winner": a.winner, "bid": a.bid,
-                              "printed": a.printed} for a in self.auctions],
+                "auctions": [{"seq": a.seq, "space": spaces[a.space].name, "kind": a.kind, "winner": a.winner,
+                              "bid": a.bid if not a.no_bids else None, "printed": a.printed} for a in self.auctions],
                 "biggest_payments": [{"seq": p.seq, "from": p.payer, "to": p.payee, "amount": p.amount, "for": p.why}
                                      for p in self.biggest],
                 "bankruptcies": [{"seq": b.seq, "ts": b.ts, "player": b.player, "creditor": b.creditor}
@@ -145,8 +178,12 @@ class Review:
                 "player_landings": {player: {str(p): n for p, n in sorted(counts.items())}
                                     for player, counts in self.player_landings.items()},
                 "doubles": self.doubles, "jailed": self.jailed, "jail_turns": self.jail_turns,
+                "counts": [{"seq": c.seq, "ts": c.ts, "counted": c.counted, "agreed": c.agreed,
+                            "differences": c.differences} for c in self.counts],
+                "standings": [s.to_json() for s in standings(state, self)],
             },
-            "series": {"seqs": self.seqs, "cash": self.cash, "net_worth": self.worth},
+            "series": {"seqs": self.seqs, "cash": self.cash, "net_worth": self.worth,
+                       "bank_houses": self.bank_houses, "bank_hotels": self.bank_hotels},
             "timeline": [t.to_json() for t in self.timeline],
         }
 
@@ -236,6 +273,8 @@ def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) ->
         for p in players:
             r.cash[p].append(state.cash[p])
             r.worth[p].append(state.cash[p] + holdings[p])
+        r.bank_houses.append(state.bank_houses)
+        r.bank_hotels.append(state.bank_hotels)
         if item.undone or op == "undo":
             if item.undone:
                 r.undone += 1
@@ -259,6 +298,14 @@ def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) ->
         if op == "auction":
             pos = cmd.get("space")
             r.auctions.append(Auction(seq, pos, cmd.get("winner"), int(cmd.get("bid") or 0), spaces[pos].price or 0))
+        elif op == "building_auction":
+            pos = cmd.get("space")
+            info = entry.get("info") or {}
+            r.auctions.append(Auction(seq, pos, cmd.get("player"), int(cmd.get("bid") or 0),
+                                      int(info.get("price") or spaces[pos].house_cost or 0), str(info.get("kind", "house"))))
+        elif op == "count":
+            info = entry.get("info") or {}
+            r.counts.append(TableCount(seq, item.ts, int(info.get("counted", 0)), list(info.get("differences", []))))
         rent_space = cmd.get("space") if op == "rent" else None
         for e in entry["effects"]:
             if e["t"] == "debt" and rent_space is not None:
@@ -300,3 +347,65 @@ def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) ->
     r.jail_turns = {p: jail_turns[p] for p in players if jail_turns[p]}
     r.biggest = sorted((p for p in payments if p.payer != p.payee), key=lambda p: (-p.amount, p.seq))[:biggest]
     return r
+
+
+# --------------------------------------------------------------------------- the standings
+@dataclass(frozen=True)
+class Standing:
+    """A player's place at the end (or so far): ranked by the final valuation, the winner first."""
+
+    rank: int  # 1 for the first; players tied on worth share a rank (unless the winner was decided between them)
+    player: str
+    worth: int  # the final valuation when the game has ended, else net worth now; 0 for a bankrupt player
+    bankrupt: bool
+    tied: bool  # another player still in the game has the same worth
+    winner: bool
+    shares_win: bool = False  # the game ended in a tie the cash did not break: this player shares first place
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rank": self.rank, "player": self.player, "worth": self.worth, "bankrupt": self.bankrupt,
+                "tied": self.tied, "winner": self.winner, "shares_win": self.shares_win}
+
+
+def standings(state: GameState, r: Review) -> list[Standing]:
+    """Every player, ranked: the winner first (the engine's, tie-break included), then by the final
+    valuation (the game over) or net worth (a game going on), seating order between equals; bankrupt
+    players last, the last to go bankrupt first. ``state`` is the game at the end of the review."""
+    result = state.result or {}
+    valuation: dict[str, int] = dict(result.get("valuation") or {})
+    winner = result.get("winner")
+    shared = set(result.get("tied") or [])
+    went = {p: i for i, p in enumerate(state.bankrupt)}
+
+    def worth(p: str) -> int:
+        if p in went:
+            return 0
+        if p in valuation:
+            return int(valuation[p])
+        return r.worth[p][-1] if r.worth.get(p) else net_worth(state, p)
+
+    seating = list(state.players)
+    ranked = sorted(seating, key=lambda p: (p in went, p != winner, p not in shared, -worth(p), -went.get(p, 0),
+                                            seating.index(p)))
+    active_worths = [worth(p) for p in ranked if p not in went]
+    out: list[Standing] = []
+    for i, p in enumerate(ranked):
+        tied = p not in went and active_worths.count(worth(p)) > 1
+        rank = i + 1
+        before = out[-1] if out else None
+        if (before is not None and tied and before.tied and before.worth == worth(p) and not before.winner
+                and before.shares_win == (p in shared)):
+            rank = before.rank  # equal worth, and nothing decided between them: the same place
+        out.append(Standing(rank, p, worth(p), p in went, tied, p == winner, p in shared))
+    return out
+
+
+def ties(ranked: list[Standing]) -> list[tuple[list[str], int, str | None, list[str]]]:
+    """The groups of players still in the game with the same worth: (players, worth, the winner among them
+    if the tie was broken on cash for the win, those among them who share the win when the cash did not break it)."""
+    groups: dict[int, list[Standing]] = defaultdict(list)
+    for s in ranked:
+        if s.tied:
+            groups[s.worth].append(s)
+    return [([s.player for s in group], worth, next((s.player for s in group if s.winner), None),
+             [s.player for s in group if s.shares_win]) for worth, group in groups.items()]

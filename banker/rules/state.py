@@ -92,7 +92,9 @@ class Setup:
     variant: str
     players: tuple[str, ...]
     house_rules: HouseRules = HouseRules()
-    end_time: str | None = None  # the agreed end of a timed game, as given
+    #: the agreed end of a timed game: ISO 8601 to the minute with its offset (banker.ledger.clock); sessions
+    #: recorded before kept the words as given ("22:30")
+    end_time: str | None = None
     #: follow mode (issue #11): the bank follows the tokens from the rolls the banker types
     follow: bool = False
 
@@ -124,11 +126,12 @@ class Setup:
         control or invisible characters, not too long, not the bank's words, no two alike); raises
         :class:`Refused`. Called where a session is created: a recorded session replays with the
         names it was created with, even if they would be refused today."""
-        if self.end_time is not None:
-            if not isinstance(self.end_time, str):
-                raise Refused("input", Msg("input.text", op="new", key="end_time", value=shown(self.end_time)))
-            check_text("new", "end_time", self.end_time)
-        return replace(self, players=new_players(self.players))
+        end = self.end_time
+        if end is not None:
+            if not isinstance(end, str):
+                raise Refused("input", Msg("input.text", op="new", key="end_time", value=shown(end)))
+            check_text("new", "end_time", end)  # its form, a time with its offset: banker.ledger.clock.check_stored
+        return replace(self, players=new_players(self.players), end_time=end)
 
 
 class Move(Struct, frozen=True, kw_only=True):
@@ -326,6 +329,15 @@ class GameState:
         #: what the landing still requires (None: nothing); see banker.rules.turns
         self.pending: Due | None = None
         self.history: list[Move] = []
+
+    def check_new(self) -> None:
+        """What a *new* game's setup must also meet (a recorded session opens as it was): an agreed end
+        exactly when the variant has a time limit (variants.toml ``timed``; us-classic-rules.txt, TIME
+        LIMIT GAME: "Before starting, agree upon a definite hour of termination")."""
+        if self.setup.end_time is not None and not self.variant.timed:
+            raise Refused("end-time", Msg("end-time.untimed", variant=self.variant.id))
+        if self.variant.timed and self.setup.end_time is None:
+            raise Refused("end-time", Msg("end-time.needed"))
 
     # ----------------------------------------------------------------- effects
     def _money(self, account: str, delta: int) -> None:

@@ -26,6 +26,7 @@ from banker.rules import BANK, Refused, ops
 from banker.rules.bankruptcy import preview as bankruptcy_preview
 from banker.rules.building import auction_min_bid, check_build, check_sale, default_sale, legal_group_sales, no_shortage
 from banker.rules.cards import describe_effect
+from banker.rules.count import Difference, difference_msg, sources
 from banker.rules.effects import Debt, Hotel, Houses, JailCardHolder, Owner, Pay
 from banker.rules.legal import deal_plan
 from banker.rules.messages import Msg
@@ -33,6 +34,7 @@ from banker.rules.mortgage import check_mortgage, lift_cost
 from banker.rules.ops import SPEED_FACES, FieldSpec
 from banker.rules.rent import dice_range
 
+from .screens.count import CountScreen
 from .screens.debt import RaiseCashScreen
 from .screens.dialogs import AskScreen, Choice, ChooseScreen, ConfirmScreen, InfoScreen
 from .screens.trade import TradeScreen
@@ -417,7 +419,7 @@ class Flow:
         return {"deal": self.flow_deal, "tax": self.flow_tax, "card": self.flow_card,
                 "sell_building": self.flow_sell_building, "building_auction": self.flow_building_auction,
                 "trade": self.flow_trade, "debt": self.flow_debt, "bankrupt": self.flow_bankrupt, "undo": self.flow_undo,
-                "end_game": self.flow_end_game}
+                "end_game": self.flow_end_game, "count": self.flow_count}
 
     async def run(self, op: str, given: dict[str, Any] | None = None) -> Entry | None:
         cmd: dict[str, Any] = dict(given or {})
@@ -632,13 +634,80 @@ class Flow:
             raise Cancelled
         return self.app.commit(cmd)
 
+    async def flow_count(self, cmd: dict[str, Any], title: str) -> Entry | None:
+        """Count the table: what was found is typed in, every difference from the bank's figures is shown with
+        the log entries behind the bank's figure, and the count is recorded (no money moves)."""
+        cmd.pop("_quick", None)
+        if not any(k in cmd for k in ("houses", "hotels", "deeds", "cash")):
+            counted = await self.app.push_screen_wait(CountScreen(self.state.active_players))
+            if counted is None:
+                raise Cancelled
+            cmd.update(counted)
+        try:
+            move = self.state.preview(cmd)
+        except Refused as e:
+            self.app.refuse(e)
+            return None
+        if not await self.app.push_screen_wait(ConfirmScreen(title, self.count_lines(move), self.tr("count.record"))):
+            raise Cancelled
+        return self.app.commit(cmd)
+
+    #: how many of the entries behind a figure the count's check lists (the latest)
+    COUNT_SOURCES = 4
+
+    def count_lines(self, move: Move) -> Lines:
+        """A count's check: agreed, or each difference with the log entries that made the bank's figure."""
+        found = [Difference.from_json(d) for d in move.info.get("differences", [])]
+        if not found:
+            return [Text(self.tr("count.agrees", n=move.info.get("counted", 0)), "bold green")]
+        lines: Lines = [Text(self.tr("count.differs", n=len(found)), "bold red")]
+        logged = list(self.app.current_session.entries)
+        by_seq = {e.seq: e for e in logged}
+        entries = [e.to_json() for e in logged]
+        for d in found:
+            lines.append(Text("• " + self.tr.msg(difference_msg(d, self.fmt)), "bold"))
+            behind = sources(entries, d.figure, d.player)
+            if d.figure in ("houses", "hotels"):
+                start = self.state.edition.houses if d.figure == "houses" else self.state.edition.hotels
+                lines.append(Text("  " + self.tr("count.from_start", n=start), "dim"))
+            if not behind:
+                lines.append(Text("  " + self.tr("count.no_entries"), "dim"))
+                continue
+            shown = behind[-self.COUNT_SOURCES:]
+            if len(behind) > len(shown):
+                lines.append(Text("  " + self.tr("count.earlier", n=len(behind) - len(shown)), "dim"))
+            for src in shown:
+                entry = by_seq[src.seq]
+                change = self.fmt(src.change) if d.figure == "cash" else str(src.change)
+                sign = "+" if src.change > 0 else ""
+                if d.figure == "cash" and src.change < 0:
+                    change = "−" + self.fmt(-src.change)
+                line = Text("  ")
+                line.append(f"#{src.seq} ", "cyan")
+                line.append(f"{sign}{change}  ", "bold")
+                line.append(self.tr.parts(entry.parts) if entry.parts else entry.text)
+                lines.append(line)
+        lines.append(Text(self.tr("count.hint"), "italic"))
+        return lines
+
     async def flow_end_game(self, cmd: dict[str, Any], title: str) -> Entry | None:
+        time_up = cmd.pop("_time_up", None)  # offered by the clock: the agreed end of a timed game is reached
         try:
             lines, _move = self.preview_lines(cmd)
         except Refused as e:
             self.app.refuse(e)
             return None
-        if not await self.app.push_screen_wait(ConfirmScreen(title, lines, danger=True)):
+        confirm = None
+        if time_up:
+            # us-classic-rules.txt, TIME LIMIT GAME: "agree upon a definite hour of termination, when the richest
+            # player will be declared the winner"
+            title = self.tr("timed.up_title")
+            lines = [Text(self.tr("timed.up_body", end=time_up), "bold"), *lines]
+            confirm = self.tr("timed.end_now")
+        if not await self.app.push_screen_wait(ConfirmScreen(title, lines, confirm, danger=True)):
+            if time_up:
+                self.app.show_message(self.tr("timed.play_on"))
+                return None
             raise Cancelled
         entry = self.app.commit(cmd)
         if entry and self.state.result:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import gc
 import os
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -30,7 +31,7 @@ from banker.ledger import Entry, Session, SessionDamaged, SessionError, SessionR
 from banker.rules import Move, Refused, Setup
 
 from .keys import ACTIONS
-from .messages import ActionRequested, CommitRequested, MessageShown, RefusalShown, Status
+from .messages import ActionRequested, CommitRequested, MessageShown, RefusalShown, Status, TimeUp
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.tableview.server import TableServer
@@ -57,6 +58,11 @@ def table_server_options(environ: Mapping[str, str] | None = None) -> dict[str, 
     return options
 
 
+def local_now() -> datetime:
+    """The table's clock: now, in the machine's time zone."""
+    return datetime.now().astimezone()
+
+
 class BankerApp(App[None]):
     CSS_PATH = "banker.tcss"
     TITLE = "banker"
@@ -70,8 +76,11 @@ class BankerApp(App[None]):
     status: var[Status] = var(Status())
 
     def __init__(self, path: str | Path | None = None, lang: str | None = None, data_dir: str | Path | None = None,
-                 seed: int | None = None, review: bool = False) -> None:
+                 seed: int | None = None, review: bool = False, clock: Callable[[], datetime] | None = None) -> None:
         super().__init__()
+        #: the table's clock (an aware time): the agreed end of a timed game is set and counted down by it;
+        #: tests give a frozen one
+        self.clock: Callable[[], datetime] = clock or local_now
         self.review_only = review  # `banker review`: the session read-only, on the review screen
         self.lang = lang or detect_lang()
         self.tr = Translator(self.lang)
@@ -281,6 +290,21 @@ class BankerApp(App[None]):
     @on(RefusalShown)
     def _refusal_shown(self, message: RefusalShown) -> None:
         self.refuse(message.error)
+
+    @on(TimeUp)
+    def _time_up(self, message: TimeUp) -> None:
+        """The agreed end of a timed game: a visible alert and the terminal's bell, then the end of the
+        game offered with every player's valuation (the banker may play on: the header keeps saying it)."""
+        text = self.tr("timed.up_notify", end=message.end)
+        self.bell()
+        self.notify(text, title=self.tr("timed.up_title"), severity="warning", timeout=60)
+        self.show_message(text)
+        self.start_action("end_game", {"_time_up": message.end})
+
+    @property
+    def busy(self) -> bool:
+        """Whether an action's flow is under way (its dialogs open, or about to be)."""
+        return any(w.is_running and w.group == "action" for w in self.workers)
 
     def start_action(self, op: str, given: dict[str, Any] | None = None) -> Worker[None] | None:
         """Run the action flow ``op`` in a worker (returned), unless nothing can be recorded."""

@@ -14,9 +14,9 @@ KEYS: dict[str, str] = {
     "salary": "s", "buy": "b", "auction": "a", "rent": "r", "tax": "t", "card": "c", "jail_fine": "f",
     "jail_card": "j", "transfer": "x", "build": "h", "sell_building": "e", "building_auction": "o", "mortgage": "m",
     "unmortgage": "l", "trade": "d", "debt": "w", "bankrupt": "k", "undo": "u", "end_game": "g", "deal": "n",
-    "free_parking": "p",
+    "free_parking": "p", "count": "i",
     # follow the board (issue #11): provisional keys until the console's follow mode is built
-    "roll": "y", "end_turn": "z", "place": "i", "follow": "F",
+    "roll": "y", "end_turn": "z", "place": "P", "follow": "F",
 }
 #: the console's own dialogs that are not ops, each listed after an op
 DIALOGS_AFTER = {"debt": "trade"}

@@ -46,6 +46,15 @@ class RefusalShown(Message):
         self.error = error
 
 
+class TimeUp(Message):
+    """The agreed end of a time-limit game (``end``, as the table says it) is reached: alert the table and
+    offer the end of the game with the valuation."""
+
+    def __init__(self, end: str) -> None:
+        super().__init__()
+        self.end = end
+
+
 class Status(NamedTuple):
     """What the table's message line shows (``BankerApp.status``, watched by the table screen)."""
 

@@ -54,6 +54,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "end_turn": ("next", "ход", "хід"),
     "place": ("place", "поставить", "поставити"),
     "follow": ("follow", "слежение", "стеження"),
+    "count": ("count", "сверка", "пересчет", "звірка", "підрахунок"),
 }
 KEYWORDS = {
     "flat": ("flat", "фикс", "фікс", "200"),
@@ -167,7 +168,7 @@ def _fields(op: str) -> tuple[FieldSpec, ...]:
 
 
 def _has_dialog(op: str) -> bool:
-    return op in DIALOGS or any(f.kind == "trade-side" for f in _fields(op))
+    return op in DIALOGS or any(f.kind in ("trade-side", "counts") for f in _fields(op))
 
 
 @dataclass

@@ -18,14 +18,20 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Select, Static, TabbedContent, TabPane
 
 from banker.boards import game_from_setup
+from banker.ledger.review import SessionReview
 from banker.report import why_text
-from banker.rules.review import Review, review
+from banker.report.export import count_text, end_text, house_rules_text, rank_text, ties_text
+from banker.rules.count import Difference, difference_msg
+from banker.rules.review import Review, review, standings
 
 from ..keys import with_layouts
 from ..widgets.footer import BankFooter
 from .base import BankerScreen
 
 #: the most points a chart draws (a long game is sampled evenly)
+#: the most ticks of a chart's vertical axis: room for them in the smallest terminal (and the same ticks
+#: whatever the size the chart has when it is drawn)
+CHART_TICKS = 4
 CHART_POINTS = 400
 #: each player's colour in the charts, in seating order (textual-plotext's own sequence), given with
 #: every line: otherwise plotext picks them from whatever theme is set when the line is added, which
@@ -37,13 +43,16 @@ CHART_COLORS = ((0, 130, 200), (60, 180, 75), (230, 25, 75), (255, 225, 25), (24
 class ReviewScreen(BankerScreen[None]):
     """The session reviewed. ``standalone``: opened by `banker review` (closing it quits)."""
 
+    # every tab by a visible key (its number); the search box by one key (/); while the search box has the
+    # focus, letters and digits are typed there, never taken as these keys (check_action)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
-        Binding("1", "tab('timeline')", show=False), Binding("2", "tab('charts')", show=False),
-        Binding("3", "tab('summary')", show=False), Binding("4", "tab('count')", show=False),
-        Binding("5", "tab('audit')", show=False),
-        Binding(with_layouts("c"), "tab('count')", "Count"),
-        Binding(with_layouts("a"), "audit", "Audit"),
+        Binding("1", "tab('timeline')", "review.tab_timeline"), Binding("2", "tab('charts')", "review.tab_charts"),
+        Binding("3", "tab('summary')", "review.tab_summary"), Binding("4", "tab('count')", "review.tab_count"),
+        Binding("5", "audit", "review.tab_audit"),
+        Binding("slash", "search", "evening.search", key_display="/"),
+        Binding(with_layouts("c"), "tab('count')", "Count", show=False),
+        Binding(with_layouts("a"), "audit", "Audit", show=False),
     ]
 
     def __init__(self, standalone: bool = False) -> None:
@@ -54,16 +63,15 @@ class ReviewScreen(BankerScreen[None]):
         self.state = game_from_setup(session.setup)
         self.entries = list(session.entries)
         self.review: Review = review(self.state, self.entries)
+        self.sr = SessionReview(dict(session.info), self.review, self.state, self.entries)
         self.lines = [self.app.tr.parts(i.parts) if i.parts else i.text for i in self.review.timeline]
         self.charts_drawn = False  # the charts are made when their tab is first shown
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         tr = self.app.tr
-        session = self.app.current_session
         state = self.state
-        yield Static(tr("review.header", name=session.name, edition=state.edition.name, n=len(self.entries)),
-                     id="review-header")
+        yield Static(self.header(), id="review-header")
         with TabbedContent(id="review-tabs"):
             with TabPane(tr("review.tab_timeline"), id="timeline"):
                 with Horizontal(id="review-filters"):
@@ -86,6 +94,23 @@ class ReviewScreen(BankerScreen[None]):
                 with VerticalScroll():
                     yield Static(tr("review.audit_hint"), id="review-audit")
         yield BankFooter()
+
+    def header(self) -> Text:
+        """The session, its setup (edition, variant, house rules, the agreed end, the players) and when the
+        table was last counted."""
+        tr = self.app.tr
+        session = self.app.current_session
+        state = self.state
+        text = Text(tr("review.header", name=session.name, edition=state.edition.name, n=len(self.entries)), "bold")
+        end = end_text(self.sr)
+        values = {"variant": tr(f"variant.{state.variant.id}"), "rules": house_rules_text(self.sr, tr),
+                  "players": ", ".join(state.players)}
+        text.append("\n" + (tr("evening.setup_end", end=end, **values) if end else tr("evening.setup", **values)))
+        last = self.review.last_count
+        text.append("\n" + tr("evening.last_count") + ": ", "dim")
+        text.append(count_text(self.sr, tr), "green" if last is not None and last.agreed else
+                    ("yellow" if last is not None else "dim"))
+        return text
 
     def on_mount(self) -> None:
         table = self.query_one("#review-timeline", DataTable)
@@ -142,7 +167,8 @@ class ReviewScreen(BankerScreen[None]):
             # plotext is imported only now: the review's first frame does not wait for it
             from textual_plotext import PlotextPlot
 
-            self.query_one("#charts-box").mount(PlotextPlot(id="chart-cash"), PlotextPlot(id="chart-worth"))
+            self.query_one("#charts-box").mount(PlotextPlot(id="chart-cash"), PlotextPlot(id="chart-worth"),
+                                                PlotextPlot(id="chart-stock"))
             self.call_after_refresh(self.draw_charts)
 
     def draw_charts(self) -> None:
@@ -156,6 +182,7 @@ class ReviewScreen(BankerScreen[None]):
         if n and idx[-1] != n - 1:
             idx.append(n - 1)
         xs = [r.seqs[i] for i in idx]
+        fmt = self.state.edition.fmt
         for widget_id, series, title in (("#chart-cash", r.cash, tr("review.chart_cash")),
                                          ("#chart-worth", r.worth, tr("review.chart_worth"))):
             plot = self.query_one(widget_id, PlotextPlot)
@@ -167,7 +194,25 @@ class ReviewScreen(BankerScreen[None]):
                 for k, p in enumerate(r.players):
                     plt.plot(xs, [series[p][i] for i in idx], label=p, marker="braille",
                              color=CHART_COLORS[k % len(CHART_COLORS)])
+                ticks = money_ticks([series[p][i] for p in r.players for i in idx], CHART_TICKS)
+                plt.yticks([float(t) for t in ticks], [fmt(t) for t in ticks])  # the edition's money, not plotext's 1416.7
+                plt.xticks([float(x) for x in seq_ticks(xs)], [str(x) for x in seq_ticks(xs)])
             plot.refresh()
+        # the bank's building stock: what a shortage looks like over the evening
+        plot = self.query_one("#chart-stock", PlotextPlot)
+        plt = plot.plt
+        plt.clear_data()
+        plt.title(tr("evening.chart_stock"))
+        plt.xlabel("#")
+        if xs:
+            plt.plot(xs, [r.bank_houses[i] for i in idx], label=tr("evening.houses"), marker="braille",
+                     color=CHART_COLORS[1])
+            plt.plot(xs, [r.bank_hotels[i] for i in idx], label=tr("evening.hotels"), marker="braille",
+                     color=CHART_COLORS[2])
+            ticks = money_ticks([0, self.state.edition.houses], CHART_TICKS)
+            plt.yticks([float(t) for t in ticks], [str(t) for t in ticks])
+            plt.xticks([float(x) for x in seq_ticks(xs)], [str(x) for x in seq_ticks(xs)])
+        plot.refresh()
         self.charts_drawn = True
 
     # ----------------------------------------------------------------- summary
@@ -177,16 +222,24 @@ class ReviewScreen(BankerScreen[None]):
         fmt = state.edition.fmt
         spaces = state.edition.spaces
         out = Table.grid(padding=(0, 0))
-        players = Table(title=tr("review.players_title"), title_justify="left", expand=False)
-        for col in ("player", "cash", "net_worth", "rent_received", "rent_paid", "to_bank", "salary"):
-            players.add_column(tr(f"review.{col}"), justify="left" if col == "player" else "right")
-        for p in r.players:
-            final_worth = r.worth[p][-1] if r.worth[p] else state.cash[p]
-            name = Text(p, "strike" if p in state.bankrupt else "")
-            players.add_row(name, fmt(r.cash[p][-1] if r.cash[p] else state.cash[p]), fmt(final_worth),
+        # the standings: ranked by the final valuation (or net worth while the game goes on), the winner first
+        players = Table(title=tr("evening.standings") if state.over else tr("review.players_title"),
+                        title_justify="left", expand=False)
+        players.add_column(tr("evening.rank"), justify="right")
+        players.add_column(tr("review.player"))
+        players.add_column(tr("evening.valuation") if state.over else tr("review.net_worth"), justify="right")
+        for col in ("cash", "rent_received", "rent_paid", "to_bank", "salary"):
+            players.add_column(tr(f"review.{col}"), justify="right")
+        ranked = standings(state, r)
+        for st in ranked:
+            p = st.player
+            name = Text(p, "strike" if st.bankrupt else ("bold green" if st.winner else ""))
+            players.add_row(rank_text(st), name, fmt(st.worth), fmt(r.cash[p][-1] if r.cash[p] else state.cash[p]),
                             fmt(r.rent_received.get(p, 0)), fmt(r.rent_paid.get(p, 0)),
                             fmt(r.to_bank_total(p)), fmt(r.salary.get(p, 0)))
         out.add_row(players)
+        for line in ties_text(ranked, tr, fmt):
+            out.add_row(Text(f"{tr('evening.ties')}: {line}", "yellow"))
         deeds = Table(title=tr("review.best_deeds"), title_justify="left")
         deeds.add_column(tr("review.deed"))
         deeds.add_column(tr("review.rent"), justify="right")
@@ -207,7 +260,14 @@ class ReviewScreen(BankerScreen[None]):
             for col in ("seq", "deed", "winner", "bid", "printed"):
                 auctions.add_column(tr(f"review.{col}"), justify="right" if col in ("seq", "bid", "printed") else "left")
             for a in r.auctions:
-                auctions.add_row(str(a.seq), spaces[a.space].name, a.winner or "—", fmt(a.bid), fmt(a.printed))
+                label = spaces[a.space].name
+                if a.kind != "deed":  # a building-shortage auction
+                    label = tr("evening.shortage", space=name, kind=tr(f"evening.{a.kind}"))
+                if a.no_bids:
+                    auctions.add_row(str(a.seq), label, Text(tr("evening.no_bids_short"), "dim italic"), "—",
+                                     fmt(a.printed))
+                else:
+                    auctions.add_row(str(a.seq), label, a.winner or "", fmt(a.bid), fmt(a.printed))
             out.add_row(auctions)
         biggest = Table(title=tr("review.biggest"), title_justify="left")
         for col in ("seq", "from", "to", "amount", "why"):
@@ -230,6 +290,17 @@ class ReviewScreen(BankerScreen[None]):
         tr = self.app.tr
         state = self.state  # reviewed to the end of the log: the table as it stands
         text = Text()
+        r = self.review
+        text.append(tr("evening.counts_title") + ": ", "bold")
+        text.append(count_text(self.sr, tr) + "\n", "green" if r.last_count and r.last_count.agreed else "yellow")
+        for c in r.counts[:-1][-4:] if r.counts else []:  # the earlier counts, the latest few
+            text.append("  " + tr("evening.count_agreed" if c.agreed else "evening.count_differed", seq=c.seq,
+                                  time=c.ts[11:16], n=len(c.differences)) + "\n", "dim")
+        last = r.last_count
+        if last is not None:
+            for d in last.differences:
+                text.append("  • " + tr.msg(difference_msg(Difference.from_json(d), state.edition.fmt)) + "\n", "yellow")
+        text.append(tr("evening.count_hint") + "\n\n", "dim italic")
         text.append(tr("review.count_intro") + "\n\n", "dim")
         text.append(tr("review.count_bank", houses=state.bank_houses, hotels=state.bank_hotels) + "\n", "bold")
         unowned = [pos for pos, lot in sorted(state.lots.items()) if lot.owner is None]
@@ -287,8 +358,47 @@ class ReviewScreen(BankerScreen[None]):
     def action_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab
 
+    def action_search(self) -> None:
+        """The search box of the timeline (its tab shown first)."""
+        self.query_one(TabbedContent).active = "timeline"
+        self.query_one("#filter-text", Input).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # typing in the search box: letters and digits are the search, never a tab's key ("baltic" is not a, c)
+        if isinstance(self.focused, Input) and action in ("tab", "audit", "search"):
+            return False
+        return True
+
     def action_close(self) -> None:
+        """Escape: out of the search box first (the search stays), then the review closes."""
+        if isinstance(self.focused, Input):
+            self.query_one("#review-timeline", DataTable).focus()
+            return
         if self.standalone:
             self.app.exit()
         else:
             self.dismiss()
+
+
+def seq_ticks(xs: list[int], count: int = 5) -> list[int]:
+    """Entry numbers for the horizontal axis: whole numbers, the first and the last among them."""
+    if not xs:
+        return []
+    first, last = xs[0], xs[-1]
+    step = max(1, (last - first) // max(1, count - 1))
+    ticks = list(range(first, last, step))
+    return [*ticks[: count - 1], last] if ticks and ticks[-1] != last else ticks or [last]
+
+
+def money_ticks(values: list[int], count: int = 5) -> list[int]:
+    """About ``count`` round values spanning ``values`` (the money axis' ticks): 0, 500, 1000... or 0, 2000..."""
+    low, high = min(values + [0]), max(values + [1])
+    span = high - low
+    raw = span / max(1, count - 1)
+    magnitude = 10 ** max(0, len(str(int(raw))) - 1)
+    step = max(1, int(next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)))
+    start = (low // step) * step
+    ticks = list(range(start, high + step, step))
+    while len(ticks) > count:  # never more than there is room for: every other one
+        ticks = ticks[::2]
+    return ticks

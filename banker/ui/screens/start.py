@@ -19,7 +19,8 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, 
 from textual.widgets.option_list import Option
 
 from banker.boards import EDITIONS, load_edition, load_variant
-from banker.rules import HouseRules, Refused, Setup
+from banker.ledger.clock import parse_end, stored
+from banker.rules import BoardError, HouseRules, Refused, Setup
 from banker.rules.state import check_text
 
 from ..widgets.footer import BankFooter
@@ -61,6 +62,8 @@ class StartScreen(BankerScreen[None]):
                 variants = load_edition("classic-us").variants
                 yield Select([(tr(f"variant.{v}"), v) for v in variants], value=variants[0], id="variant",
                              allow_blank=False, compact=True)
+                yield Label(tr("timed.end_label"), id="end-time-label", classes="timed-only")
+                yield Input(placeholder=tr("timed.end_placeholder"), id="end-time", compact=True, classes="timed-only")
                 yield Label(tr("start.players"))
                 yield Input(value=DEFAULT_PLAYERS, id="player-names", compact=True)
                 yield Label(tr("start.house_rules"))
@@ -78,6 +81,7 @@ class StartScreen(BankerScreen[None]):
         yield BankFooter()
 
     def on_mount(self) -> None:
+        self.show_end_time("classic")
         self.fill_recent()
         self.query_one("#player-names", Input).focus()
 
@@ -121,6 +125,20 @@ class StartScreen(BankerScreen[None]):
         if isinstance(event.value, str):
             self.fill_variants(event.value)
 
+    @on(Select.Changed, "#variant")
+    def _variant(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            self.show_end_time(event.value)
+
+    def show_end_time(self, variant: str) -> None:
+        """The agreed end is asked for only where the variant has a time limit (variants.toml ``timed``)."""
+        try:
+            timed = load_variant(variant).timed
+        except BoardError:
+            timed = False
+        for widget in self.query(".timed-only"):
+            widget.display = timed
+
     @on(OptionList.OptionSelected, "#recent")
     def _resume(self, event: OptionList.OptionSelected) -> None:
         assert event.option.id is not None  # a recent session's option has its index as id
@@ -136,13 +154,16 @@ class StartScreen(BankerScreen[None]):
         variant = self.query_one("#variant", Select).value
         rules = HouseRules(**{r: self.query_one(f"#hr-{r}", Checkbox).value for r in HouseRules.names()})
         name = self.query_one("#name", Input).value.strip() or tr("start.default_name")
-        setup = Setup(str(edition), str(variant), players, rules)
-        try:  # the engine checks the setup (player count, names, variant) before any file is made
+        end_input = self.query_one("#end-time", Input)
+        said = end_input.value.strip() if end_input.display else ""
+        try:  # the engine checks the setup (player count, names, variant, the agreed end) before any file is made
             from banker.boards import game_from_setup
 
+            end = stored(parse_end(said, self.app.clock())) if said else None  # "22:30" or "90m", said now
+            setup = Setup(str(edition), str(variant), players, rules, end)
             setup = setup.for_new_game()  # a new game's names: no control characters, not the bank's words...
             check_text("new", "name", name)
-            game_from_setup(setup)
+            game_from_setup(setup).check_new()  # the agreed end exactly where the variant has a time limit
             load_variant(str(variant))
         except Refused as e:
             error.update(tr.refusal(e))

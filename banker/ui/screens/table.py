@@ -6,16 +6,20 @@ session) and ``status`` (the message line), and asks for actions by posting mess
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
+from banker.ledger.clock import clock_text, countdown, end_of, left
+
 from ..keys import ACTIONS, with_layouts
-from ..messages import ActionRequested, MessageShown
+from ..messages import ActionRequested, MessageShown, TimeUp
 from ..quick import QuickError, parse
 from ..widgets.command_line import CommandLine, QuickSuggester
 from ..widgets.footer import BankFooter
@@ -29,6 +33,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: actions whose keys the footer shows (all are in the palette and the help screen)
 SHOWN = {"rent", "buy", "build", "mortgage", "trade", "undo"}
+#: under this many seconds left, the countdown is shown in the warning colour
+CLOSE_TO_END = 10 * 60
 
 
 class TableScreen(BankerScreen[None]):
@@ -50,6 +56,15 @@ class TableScreen(BankerScreen[None]):
     def __init__(self, session: SessionLog) -> None:
         super().__init__()
         self.session = session  # the session this table shows (the App's, until it opens another)
+        self.header_text = ""
+        # a time-limit game: its agreed end (banker.ledger.clock), counted down in the header
+        created = session.created
+        try:
+            start = datetime.fromisoformat(created) if created else None
+        except ValueError:
+            start = None
+        self.end = end_of(session.setup.end_time, start) if session.state.variant.timed else None
+        self.time_up_said = False  # the alert is given once; the header keeps saying it
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
@@ -70,6 +85,34 @@ class TableScreen(BankerScreen[None]):
         # the App's state, shown from now on as it changes (init: shown at once)
         self.watch(self.app, "version", self._session_changed)
         self.watch(self.app, "status", self._status_changed)
+        if self.end is not None:
+            self.set_interval(1.0, self.tick, name="countdown")
+
+    def tick(self) -> None:
+        """The countdown: the header redrawn; once the agreed end is reached, the alert (once, when no
+        dialog is open: the App rings the bell and offers the end of the game with the valuation)."""
+        self.show_header()
+        if self.end is None or self.time_up_said or self.session.state.over or self.app.session is not self.session:
+            return
+        if left(self.end, self.app.clock()).total_seconds() <= 0 and self.app.screen is self and not self.app.busy:
+            self.time_up_said = True
+            self.post_message(TimeUp(clock_text(self.end)))
+
+    def show_header(self) -> None:
+        """The header: a timed game's countdown first (it must never be cut off), then the session."""
+        text = Text()
+        if self.end is not None and not self.session.state.over:
+            tr = self.app.tr
+            remaining = left(self.end, self.app.clock())
+            seconds = remaining.total_seconds()
+            if seconds > 0:
+                style = "bold black on yellow" if seconds <= CLOSE_TO_END else "bold reverse"
+                text.append(" " + tr("timed.countdown", left=countdown(remaining), end=clock_text(self.end)) + " ", style)
+            else:
+                text.append(" " + tr("timed.up_header", end=clock_text(self.end)) + " ", "bold white on red")
+            text.append(" ")
+        text.append(self.header_text)
+        self.query_one("#table-header", Static).update(text)
 
     def _session_changed(self) -> None:
         if self.app.session is self.session:
@@ -89,7 +132,8 @@ class TableScreen(BankerScreen[None]):
                     n=len(session.entries))
         if session.readonly:  # a damaged session, opened read-only
             header = f"{header} · {tr('table.readonly_mark')}"
-        self.query_one("#table-header", Static).update(header)
+        self.header_text = header
+        self.show_header()
         self.query_one(PlayersPanel).show(state, tr)
         self.query_one(BankPanel).show(state, tr)
         log = self.query_one(LogPanel)

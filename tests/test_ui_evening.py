@@ -1,0 +1,221 @@
+"""Issue #13 in the console: the time-limit game's end set in the new-game form, counted down on the table, and
+the alert when it is reached; counting the table during a game; the review's keys.
+
+The clock is the App's (``BankerApp(clock=...)``), frozen or moved by hand here: no test waits for the wall clock.
+us-classic-rules.txt, TIME LIMIT GAME: "Before starting, agree upon a definite hour of termination, when the richest
+player will be declared the winner."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Input, Select, Static, TabbedContent
+
+from banker.ledger import Session
+from banker.rules import HouseRules, Setup
+from banker.ui.app import BankerApp
+from banker.ui.screens.count import CountScreen
+from banker.ui.screens.dialogs import ConfirmScreen, InfoScreen
+from banker.ui.screens.review import ReviewScreen
+from banker.ui.screens.start import StartScreen
+from banker.ui.screens.table import TableScreen
+
+from .ui_helpers import Banker, file_entries, file_state, screen_text
+
+TABLE = timezone(timedelta(hours=1))
+NOW = datetime(2026, 11, 23, 21, 5, 0, tzinfo=TABLE)
+
+
+class Clock:
+    """A table clock the test moves by hand."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def timed_session(path: Path, players=("Ann", "Bob", "Cid"), edition: str = "classic-us",
+                  end: str = "2026-11-23T22:30+01:00", commands: list[dict[str, Any]] | None = None,
+                  house_rules: HouseRules = HouseRules(), name: str = "Timed") -> Path:
+    with Session.create(path, Setup(edition, "timed", tuple(players), house_rules, end), name=name) as session:
+        for cmd in commands or []:
+            session.apply(cmd, ts="2026-11-23T20:00:00.000+01:00")
+    return path
+
+
+def header(app: BankerApp) -> str:
+    return screen_text(app.screen.query_one("#table-header", Static))
+
+
+async def test_the_new_game_form_sets_the_agreed_end(tmp_path: Path) -> None:
+    """The form asks for the end only for a variant with a time limit; nonsense is refused in one line, nothing
+    created; "90m" said at 21:05 is stored as 22:35 with the table's offset."""
+    app = BankerApp(lang="en", data_dir=tmp_path, clock=Clock(NOW))
+    async with app.run_test(size=(120, 40)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        end = app.screen.query_one("#end-time", Input)
+        assert not end.display  # the classic game: no end asked for
+        app.screen.query_one("#variant", Select).value = "timed"
+        await pilot.pause()
+        assert end.display
+        app.screen.action_start()  # no end: refused, the book wants it agreed before starting
+        await pilot.pause()
+        assert "needs its agreed end" in screen_text(app.screen.query_one("#start-error"))
+        end.value = "banana"
+        app.screen.action_start()
+        await pilot.pause()
+        assert "'banana' is not an end time" in screen_text(app.screen.query_one("#start-error"))
+        assert list(tmp_path.iterdir()) == []
+        end.value = "90m"
+        app.screen.action_start()
+        await b.settle()
+        assert isinstance(app.screen, TableScreen)
+        assert app.session.setup.end_time == "2026-11-23T22:35+01:00"
+        assert "1:30:00 left · ends 22:35" in header(app)
+
+
+async def test_the_countdown_and_the_alert_when_time_is_up(tmp_path: Path) -> None:
+    """The header counts down to the agreed end; when it is reached the console rings the bell, shows the alert and
+    offers the end of the game with every player's valuation; confirmed, the richest player wins (reason "time")."""
+    path = timed_session(tmp_path / "t.json", commands=[{"op": "buy", "player": "Bob", "space": 39},
+                                                        {"op": "transfer", "from": "Ann", "to": "Bob", "amount": 100}])
+    clock = Clock(NOW)
+    app = BankerApp(path, lang="en", clock=clock)
+    rings: list[int] = []
+    app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert "1:25:00 left · ends 22:30" in header(app)
+        clock.now = NOW + timedelta(minutes=84, seconds=59)
+        table.tick()
+        assert "0:00:01 left" in header(app) and not rings
+        clock.now = NOW + timedelta(minutes=85)
+        table.tick()
+        await b.settle()
+        assert rings == [1]
+        assert any("It is 22:30, the agreed end of the game" in str(n.message) for n in app._notifications)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert app.screen.title_text == "Time is up"
+        body = await b.confirm()
+        assert "It is 22:30, the agreed end" in body and "Bob wins. Valuation: Bob $1,600, Cid $1,500, Ann $1,400" in body
+        assert isinstance(app.screen, InfoScreen)
+        await b.info()
+        table.tick()  # once only: the game is over
+        assert rings == [1]
+    state = file_state(path)
+    assert state["result"]["reason"] == "time"
+
+
+async def test_playing_on_past_the_end(tmp_path: Path) -> None:
+    """The banker may play on: Escape closes the alert, the header keeps saying time is up, no second alert; g ends
+    the game later. The alert waits while a dialog is open."""
+    path = timed_session(tmp_path / "t.json")
+    clock = Clock(NOW + timedelta(hours=2))
+    app = BankerApp(path, lang="ru", clock=clock)
+    app.bell = lambda: None  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        table = app.screen
+        app.start_action("transfer")  # a dialog is open when the time is up: the alert waits
+        await b.settle()
+        table.tick()
+        await pilot.pause()
+        assert not table.time_up_said
+        await b.key("escape")
+        await b.settle()
+        table.tick()
+        await b.settle()
+        assert isinstance(app.screen, ConfirmScreen) and app.screen.title_text == "Время вышло"
+        await b.key("escape")
+        await b.settle()
+        assert "Игра продолжается после оговорённого времени" in b.message()
+        assert "Время вышло (22:30): g — конец игры" in header(app)
+        table.tick()
+        await pilot.pause()
+        assert app.screen is table
+    assert file_state(path)["result"] is None
+
+
+async def test_counting_the_table_from_the_console(tmp_path: Path) -> None:
+    """i opens the count (also the palette and the command line's "count"); the banker types what is on the table;
+    each difference is shown with the log entries behind the bank's figure; the count is recorded, no money moves."""
+    from .ui_helpers import make_session
+
+    path = make_session(tmp_path / "c.json", commands=[
+        {"op": "buy", "player": "Ann", "space": 1}, {"op": "buy", "player": "Ann", "space": 3},
+        {"op": "build", "player": "Ann", "space": 1}, {"op": "build", "player": "Ann", "space": 3}])
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 40)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        before = file_state(path)
+        await b.act("i")
+        await b.settle()
+        assert isinstance(app.screen, CountScreen)
+        await b.type("31")  # houses in the bank: the app has 30 (two built)
+        await b.key("enter")
+        await b.type("12")  # hotels
+        await b.key("enter")
+        await b.type("2")  # Ann's deeds
+        await b.key("enter")
+        await b.key("ctrl+s")
+        await b.settle()
+        assert isinstance(app.screen, ConfirmScreen)
+        body = await b.confirm()
+        assert "1 difference between the table and the bank:" in body
+        assert "houses in the bank: 31 counted, 30 by the bank's figures" in body
+        assert "#3 -1  Ann builds a house on Mediterranean Avenue" in body and "#4 -1  Ann builds a house on Baltic" in body
+        [entry] = [e for e in file_entries(path) if e["command"]["op"] == "count"]
+        assert entry["command"] == {"op": "count", "houses": 31, "hotels": 12, "deeds": {"Ann": 2}}
+        assert entry["effects"] == [] and entry["info"]["differences"] == [
+            {"figure": "houses", "player": None, "counted": 31, "expected": 30}]
+        after = file_state(path)
+        assert {p: v["cash"] for p, v in after["players"].items()} == {p: v["cash"] for p, v in before["players"].items()}
+        # the palette lists it, and the command line opens the same dialog
+        assert any("Count the table  [i]" in str(c.title) for c in app.get_system_commands(app.screen))
+        await b.command("count")
+        await b.settle()
+        assert isinstance(app.screen, CountScreen)
+        await b.key("escape")
+        await b.settle()
+
+
+async def test_the_review_keys(tmp_path: Path) -> None:
+    """Each tab has a visible key (its number); / goes to the search box; typing "baltic 2" there searches, and
+    never switches to another tab (a, c and 2 are keys elsewhere); Escape leaves the box, a second one closes."""
+    from .ui_helpers import make_session
+
+    path = make_session(tmp_path / "r.json", commands=[{"op": "buy", "player": "Ann", "space": 3},
+                                                       {"op": "buy", "player": "Bob", "space": 39}])
+    app = BankerApp(path, lang="en", review=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        shown = {a.binding.key: a.binding.description for a in review.active_bindings.values() if a.binding.show}
+        assert {k: shown.get(k) for k in "12345"} == {"1": "Timeline", "2": "Charts", "3": "Summary",
+                                                      "4": "Count the table", "5": "Audit"}
+        assert shown.get("slash") == "Search"
+        tabs = review.query_one(TabbedContent)
+        await b.key("3")
+        assert tabs.active == "summary"
+        await b.key("slash")
+        assert tabs.active == "timeline" and isinstance(app.focused, Input)
+        await b.type("baltic 2")
+        assert tabs.active == "timeline"
+        assert review.query_one("#filter-text", Input).value == "baltic 2"
+        await b.key("escape")
+        assert app.screen is review and not isinstance(app.focused, Input)
+        await b.key("4")
+        assert tabs.active == "count"
