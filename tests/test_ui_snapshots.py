@@ -133,3 +133,20 @@ def test_review_summary(snap_compare, tmp_path: Path) -> None:
 
 def test_review_count_the_table(snap_compare, tmp_path: Path) -> None:
     assert snap_compare(reviewed(tmp_path, "en"), terminal_size=(100, 40), run_before=tab("4"))
+
+
+# --------------------------------------------------------------------------- issue #12's dialogs
+def midgame_with(tmp_path: Path, lang: str, extra, edition: str | None = None) -> BankerApp:
+    players = PLAYERS[lang]
+    path = make_session(tmp_path / "game.json", players, edition=edition or BOARD[lang],
+                        commands=[*midgame_commands(players), *extra(players)], name=NAME[lang])
+    return BankerApp(path, lang=lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_build_on_a_group(snap_compare, tmp_path: Path, lang: str) -> None:
+    """Two more houses on each dark blue lot in one action: each lot, what goes on it, the total, the stock after."""
+    a = PLAYERS[lang][0]
+    app = midgame_with(tmp_path, lang, lambda p: [{"op": "transfer", "from": "bank", "to": p[0], "amount": 1000,
+                                                   "memo": {"en": "prize", "ru": "приз"}[lang]}])
+    assert snap_compare(app, terminal_size=(100, 30), run_before=opened("build", {"player": a, "space": 37, "upto": 4}))

@@ -26,7 +26,7 @@ from banker.rules import BANK, Refused, ops
 from banker.rules.bankruptcy import preview as bankruptcy_preview
 from banker.rules.building import auction_min_bid, check_build, check_sale, default_sale, legal_group_sales, no_shortage
 from banker.rules.cards import describe_effect
-from banker.rules.effects import Debt, Hotel, Houses, JailCardHolder, Owner, Pay
+from banker.rules.effects import Debt, Hotel, Houses, JailCardHolder, Owner, Pay, Stock
 from banker.rules.legal import deal_plan
 from banker.rules.mortgage import check_mortgage, lift_cost
 from banker.rules.ops import FieldSpec
@@ -369,7 +369,7 @@ class Flow:
     # ------------------------------------------------------------------ the flows
     def flows(self) -> dict[str, FlowFn]:
         """The ops and dialogs with flows of their own; every other op is :meth:`flow_simple`."""
-        return {"deal": self.flow_deal, "tax": self.flow_tax, "card": self.flow_card,
+        return {"deal": self.flow_deal, "tax": self.flow_tax, "card": self.flow_card, "build": self.flow_build,
                 "sell_building": self.flow_sell_building, "building_auction": self.flow_building_auction,
                 "trade": self.flow_trade, "debt": self.flow_debt, "bankrupt": self.flow_bankrupt, "undo": self.flow_undo,
                 "end_game": self.flow_end_game}
@@ -440,6 +440,79 @@ class Flow:
             except Cancelled:
                 self.app.show_message(self.tr("flow.draw_later", deck=state.edition.decks[deck_id]))
         return entry
+
+    async def flow_build(self, cmd: dict[str, Any], title: str) -> Entry | None:
+        """One building, or several on the lot's group in one action (``upto``: every lot up to a
+        level, evenly): the ways the engine accepts are offered with their cost, and the
+        confirmation lists each lot and the total."""
+        typed = "space" in cmd and cmd.pop("_quick", False)  # "build park" on the command line: one building
+        await self.ask_missing(cmd, title, only=("player", "space"))
+        cmd.pop("_quick", None)
+        if "each" not in cmd and "upto" not in cmd and not typed:
+            options = self.build_options(cmd)
+            if sum(c.enabled for c in options) > 1:
+                space = self.state.edition.spaces[cmd["space"]]
+                chosen = await self.choose(self.tr("build_group.how_many", group=self.state.group_name(space)), options)
+                if chosen:
+                    cmd["upto"] = chosen
+        if "each" not in cmd and "upto" not in cmd:
+            return await self.confirm_and_commit(cmd, title)
+        try:
+            move = self.state.preview(cmd)
+        except Refused as e:
+            self.app.refuse(e)
+            return None
+        if not await self.app.push_screen_wait(ConfirmScreen(title, self.build_lines(move))):
+            raise Cancelled
+        return self.app.commit(cmd)
+
+    def build_options(self, cmd: dict[str, Any]) -> list[Choice]:
+        """One building on the lot (value 0), then every lot of the group up to each level the engine
+        accepts (the value: the level), each with its cost; a level refused shows the engine's reason."""
+        state = self.state
+        space = state.edition.spaces[cmd["space"]]
+        player = cmd["player"]
+        out: list[Choice] = []
+        try:
+            kind, price = check_build(state, player, space)
+        except Refused as e:
+            return [Choice(0, space.name, enabled=False, note=self.tr.refusal(e))]
+        out.append(Choice(0, self.tr(f"build_group.one_{kind}", space=space.name), note=self.fmt(price)))
+        top = state.houses_before_hotel + 1
+        group = state.group_positions(space.group)
+        low = min(state.level(p) for p in group)
+        for level in range(low + 1, top + 1):
+            trial = {"op": "build", "player": player, "space": space.position, "upto": level}
+            label = (self.tr("build_group.hotels") if level == top else self.tr("build_group.upto", n=level))
+            try:
+                move = state.preview(trial)
+            except Refused as e:
+                out.append(Choice(level, label, enabled=False, note=self.tr.refusal(e)))
+                continue
+            if sum(v["houses"] + v["hotel"] for v in move.info["lots"].values()) <= 1:
+                continue  # the same as one building
+            out.append(Choice(level, label, note=self.fmt(move.info["price"])))
+        return out
+
+    def build_lines(self, move: Move) -> Lines:
+        """Each lot built on, what goes on it and its cost, then the total and the bank's stock after."""
+        state = self.state
+        lines: Lines = [Text(self.tr.parts(move.parts), "bold")]
+        for pos, built in move.info["lots"].items():
+            space = state.edition.spaces[int(pos)]
+            cost = (built["houses"] + built["hotel"]) * space.house_cost
+            what = self.tr("build_group.lot_houses", n=built["houses"]) if built["houses"] else ""
+            if built["hotel"]:
+                what = self.tr("build_group.lot_hotel") if not what else self.tr("build_group.and_hotel", houses=what)
+            line = Text(f"  {space.name}: ")
+            line.append(what, "cyan")
+            line.append(f"  {self.fmt(cost)}")
+            lines.append(line)
+        houses = sum(e.houses for e in move.effects if isinstance(e, Stock))
+        hotels = sum(e.hotels for e in move.effects if isinstance(e, Stock))
+        lines.append(Text(self.tr("build_group.total", amount=self.fmt(move.info["price"])), "bold green"))
+        lines.append(self.tr("build_group.stock_after", houses=state.bank_houses + houses, hotels=state.bank_hotels + hotels))
+        return lines
 
     async def flow_building_auction(self, cmd: dict[str, Any], title: str) -> Entry | None:
         state = self.state
