@@ -74,7 +74,7 @@ def test_bankruptcy_preview(snap_compare, tmp_path: Path, lang: str) -> None:
     """Bob owes more than he can raise: what goes where, before it is confirmed."""
     bob = PLAYERS[lang][1]
     assert snap_compare(midgame(tmp_path, lang), terminal_size=(100, 30),
-                        run_before=opened("bankrupt", {"player": bob}))
+                        run_before=opened("bankrupt", {"player": bob, "lift": []}))
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -150,3 +150,22 @@ def test_build_on_a_group(snap_compare, tmp_path: Path, lang: str) -> None:
     app = midgame_with(tmp_path, lang, lambda p: [{"op": "transfer", "from": "bank", "to": p[0], "amount": 1000,
                                                    "memo": {"en": "prize", "ru": "приз"}[lang]}])
     assert snap_compare(app, terminal_size=(100, 30), run_before=opened("build", {"player": a, "space": 37, "upto": 4}))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_bankruptcy_with_lift(snap_compare, tmp_path: Path, lang: str) -> None:
+    """Bob's mortgaged railroad goes to Cid, who lifts it at once (asked as the trade dialog does): the
+    confirmation shows the 10% and the lift."""
+    bob = PLAYERS[lang][1]
+
+    async def run_before(pilot) -> None:
+        await opened("bankrupt", {"player": bob})(pilot)
+        assert isinstance(pilot.app.screen, ModalScreen)
+        await pilot.press("down", "enter")  # lift it at once
+        for _ in range(50):
+            await pilot.pause()
+            if type(pilot.app.screen).__name__ == "ConfirmScreen":
+                break
+        await still(pilot)
+
+    assert snap_compare(midgame(tmp_path, lang), terminal_size=(100, 30), run_before=run_before)

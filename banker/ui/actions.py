@@ -31,6 +31,7 @@ from banker.rules.legal import deal_plan
 from banker.rules.mortgage import check_mortgage, lift_cost
 from banker.rules.ops import FieldSpec
 from banker.rules.rent import dice_range
+from banker.rules.valuation import interest
 
 from .screens.debt import RaiseCashScreen
 from .screens.dialogs import AskScreen, Choice, ChooseScreen, ConfirmScreen, InfoScreen
@@ -614,10 +615,39 @@ class Flow:
         if view["refused"] is not None:
             self.app.refuse(view["refused"])
             return None
+        if "lift" not in cmd and view["creditor"] != BANK and view["mortgaged"]:
+            lift = await self.ask_lifts(view)
+            if lift:
+                cmd["lift"] = lift
+                view = bankruptcy_preview(state, cmd["player"], lift)
+                if view["refused"] is not None:
+                    self.app.refuse(view["refused"])
+                    return None
         lines = self.bankruptcy_lines(view)
         if not await self.app.push_screen_wait(ConfirmScreen(title, lines, self.tr("bankrupt.confirm"), danger=True)):
             raise Cancelled
         return self.app.commit(cmd)
+
+    async def ask_lifts(self, view: dict[str, Any]) -> list[int]:
+        """For each mortgaged deed the creditor receives: 10% now, or lift it at once (as the trade
+        dialog offers); a lift the creditor's cash cannot cover is shown with the engine's reason."""
+        state = self.state
+        creditor = view["creditor"]
+        lift: list[int] = []
+        for pos in view["mortgaged"]:
+            space = state.edition.spaces[pos]
+            fee = interest(state, space.mortgage)
+            lifted = Choice(True, self.tr("bankrupt_lift.lift", amount=self.fmt(lift_cost(state, pos))))
+            try:
+                bankruptcy_check = bankruptcy_preview(state, view["player"], [*lift, pos])
+                if bankruptcy_check["refused"] is not None:
+                    raise bankruptcy_check["refused"]
+            except Refused as e:
+                lifted = Choice(True, lifted.label, enabled=False, note=self.tr.refusal(e))
+            title = self.tr("bankrupt_lift.title", space=space.name, creditor=self.tr.account(creditor))
+            if await self.choose(title, [Choice(False, self.tr("bankrupt_lift.ten", amount=self.fmt(fee))), lifted]):
+                lift.append(pos)
+        return lift
 
     def bankruptcy_lines(self, view: dict[str, Any]) -> Lines:
         state = self.state
