@@ -71,8 +71,20 @@ async def test_a_whole_game_through_the_console(tmp_path: Path) -> None:
         # -- an auction: Baltic Avenue goes to Cid for $40 (printed $60)
         await b.act("a")
         await b.choose("baltic")
-        await b.choose("cid")
+        await b.key("2", "down", "3", "down", "b")  # Ann +10, Bob +50, then Cid types his bid
+        await b.answer(40)  # under the current bid: refused, the auction goes on
+        assert "at least $61" in str(app.screen.query_one("#auction-error").render())
+        await b.key("b")
+        await b.answer(61)
+        await b.key("up", "p", "enter")  # Bob passes; sold to Cid
+        assert "Cid → Bank  $61" in await b.confirm()
+        await b.command("undo not sold")
+        await b.confirm()
+        await b.act("a")
+        await b.choose("baltic")
+        await b.key("down", "down", "b")
         await b.answer(40)
+        await b.key("enter")
         assert "Cid → Bank  $40" in await b.confirm()
         assert file_state(path)["spaces"][str(BALTIC)]["owner"] == "Cid"
         assert cash(path)["Cid"] == 1860

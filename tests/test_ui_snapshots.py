@@ -169,3 +169,15 @@ def test_bankruptcy_with_lift(snap_compare, tmp_path: Path, lang: str) -> None:
         await still(pilot)
 
     assert snap_compare(midgame(tmp_path, lang), terminal_size=(100, 30), run_before=run_before)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_auction(snap_compare, tmp_path: Path, lang: str) -> None:
+    """The auction of an unowned deed under way: the bidders with their cash, who passed, the current bid."""
+
+    async def run_before(pilot) -> None:
+        await opened("auction", {"space": 24})(pilot)
+        await pilot.press("2", "down", "3", "down", "p", "down", "1")
+        await still(pilot)
+
+    assert snap_compare(midgame(tmp_path, lang), terminal_size=(100, 30), run_before=run_before)

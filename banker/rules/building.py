@@ -100,7 +100,7 @@ def plan_group_build(state: GameState, space: Space, targets: dict[int, int]) ->
     """The lots in the order they are built on, one building a step: always a lowest lot still
     short of its target (the first by position among equals), so the group stays even."""
     levels = {p: state.level(p) for p in targets}
-    steps = []
+    steps: list[int] = []
     while True:
         short = [p for p in targets if levels[p] < targets[p]]
         if not short:

@@ -362,6 +362,7 @@ class GameState:
         pushed = 0
         try:
             for i, move in enumerate(later):
+                again: Move | None
                 try:
                     again = self.push(move.command, replay=True)
                 except Refused:

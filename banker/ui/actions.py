@@ -33,6 +33,7 @@ from banker.rules.ops import FieldSpec
 from banker.rules.rent import dice_range
 from banker.rules.valuation import interest
 
+from .screens.auction import AuctionScreen
 from .screens.debt import RaiseCashScreen
 from .screens.dialogs import AskScreen, Choice, ChooseScreen, ConfirmScreen, InfoScreen
 from .screens.trade import TradeScreen
@@ -371,6 +372,7 @@ class Flow:
     def flows(self) -> dict[str, FlowFn]:
         """The ops and dialogs with flows of their own; every other op is :meth:`flow_simple`."""
         return {"deal": self.flow_deal, "tax": self.flow_tax, "card": self.flow_card, "build": self.flow_build,
+                "auction": self.flow_auction,
                 "sell_building": self.flow_sell_building, "building_auction": self.flow_building_auction,
                 "trade": self.flow_trade, "debt": self.flow_debt, "bankrupt": self.flow_bankrupt, "undo": self.flow_undo,
                 "end_game": self.flow_end_game}
@@ -441,6 +443,17 @@ class Flow:
             except Cancelled:
                 self.app.show_message(self.tr("flow.draw_later", deck=state.edition.decks[deck_id]))
         return entry
+
+    async def flow_auction(self, cmd: dict[str, Any], title: str) -> Entry | None:
+        """The auction run by the console (:class:`AuctionScreen`): the bidders, the bids, who passed;
+        a line that names the winner and the bid (``auction boardwalk ann 300``) is recorded as typed."""
+        await self.ask_missing(cmd, title, only=("space",))
+        if "winner" in cmd:
+            return await self.flow_simple(cmd, title)
+        result = await self.app.push_screen_wait(AuctionScreen(cmd["space"]))
+        if result is None:
+            raise Cancelled
+        return await self.confirm_and_commit(result, title)
 
     async def flow_build(self, cmd: dict[str, Any], title: str) -> Entry | None:
         """One building, or several on the lot's group in one action (``upto``: every lot up to a
