@@ -145,7 +145,7 @@ def test_every_op_has_a_handler_or_is_the_session_logs() -> None:
 def test_every_field_says_what_it_is() -> None:
     """The console, the quick line and the docs read each field's kind and description from the op."""
     kinds = {"player", "account", "space", "amount", "dice", "text", "flag", "choice", "card", "card-case", "jail-card",
-             "trade-side", "positions", "roll", "speed", "counts"}
+             "trade-side", "positions", "roll", "speed", "counts", "entry"}
     for op, spec in ops.SPECS.items():
         assert spec.doc, op
         for f in spec.fields:

@@ -71,8 +71,20 @@ async def test_a_whole_game_through_the_console(tmp_path: Path) -> None:
         # -- an auction: Baltic Avenue goes to Cid for $40 (printed $60)
         await b.act("a")
         await b.choose("baltic")
-        await b.choose("cid")
+        await b.key("2", "down", "3", "down", "b")  # Ann +10, Bob +50, then Cid types his bid
+        await b.answer(40)  # under the current bid: refused, the auction goes on
+        assert "at least $61" in str(app.screen.query_one("#auction-error").render())
+        await b.key("b")
+        await b.answer(61)
+        await b.key("up", "p", "enter")  # Bob passes; sold to Cid
+        assert "Cid → Bank  $61" in await b.confirm()
+        await b.command("undo not sold")
+        await b.confirm()
+        await b.act("a")
+        await b.choose("baltic")
+        await b.key("down", "down", "b")
         await b.answer(40)
+        await b.key("enter")
         assert "Cid → Bank  $40" in await b.confirm()
         assert file_state(path)["spaces"][str(BALTIC)]["owner"] == "Cid"
         assert cash(path)["Cid"] == 1860
@@ -129,12 +141,15 @@ async def test_a_whole_game_through_the_console(tmp_path: Path) -> None:
         await b.act("h")
         await b.choose("ann")
         await b.choose()  # the first legal lot is highlighted: Park Place
+        shown = await b.choose()  # one house (the first), or the group evenly in one action
+        assert shown[0] == "One house on Park Place  $200" and shown[1] == "Every lot up to 1 house  $400", shown
         body = await b.confirm()
         assert "Ann → Bank  $200" in body and "Park Place" in body
         await b.act("h")
         await b.choose("ann")
         shown = await b.choose()  # Boardwalk: Park Place is not offered until Boardwalk has a house too
         assert any(s.startswith("Park Place") and "Build evenly" in s for s in shown), shown
+        await b.choose()
         await b.confirm()
         await b.command("build park")
         await b.confirm()
@@ -153,16 +168,22 @@ async def test_a_whole_game_through_the_console(tmp_path: Path) -> None:
             await b.command(line)
             await b.confirm()
         assert cash(path) == {"Ann": 427, "Bob": 1607 - 440, "Cid": 1728 - 380}
-        for i in range(20):  # four houses on each brown lot, then four on each light blue lot
+        for lot, total in (("medit", "$400"), ("orient", "$600")):  # four houses on each brown, each light blue lot
             await b.act("h")
             await b.choose("c")
-            # the browns by the first possible lot; then the light blues in turn, as building evenly goes
-            await b.choose("" if i < 8 else ("orient", "vermont", "connect")[(i - 8) % 3])
-            await b.confirm()
-        for _ in range(8):
+            await b.choose(lot)
+            await b.choose("up to 4")  # the whole group evenly, in one action
+            body = await b.confirm()
+            assert f"Total: {total}" in body and "4 houses" in body, body
+        await b.act("h")  # Bob: two on each pink lot in one action, then two more one at a time
+        await b.choose("b")
+        await b.choose("charles")
+        await b.choose("up to 2")
+        assert "Total: $600" in await b.confirm()
+        for _ in range(2):
             await b.act("h")
             await b.choose("b")
-            await b.choose()
+            await b.choose()  # the bank keeps 3 houses and Ann may build too: one at a time, so no "how much?"
             await b.confirm()
         state = file_state(path)
         assert state["bank"] == {"houses": 1, "hotels": 12, "paid_out": state["bank"]["paid_out"]}

@@ -77,7 +77,7 @@ def test_bankruptcy_preview(snap_compare, tmp_path: Path, lang: str) -> None:
     """Bob owes more than he can raise: what goes where, before it is confirmed."""
     bob = PLAYERS[lang][1]
     assert snap_compare(midgame(tmp_path, lang), terminal_size=(100, 30),
-                        run_before=opened("bankrupt", {"player": bob}))
+                        run_before=opened("bankrupt", {"player": bob, "lift": []}))
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -204,3 +204,51 @@ def test_review_header_with_house_rules(snap_compare, tmp_path: Path, lang: str)
     """The review's header carries the setup: variant, house rules, the agreed end, the players; and the last count."""
     app = timed(tmp_path, lang, HouseRules(free_parking_pot=True, go_landing_bonus=True), review=True)
     assert snap_compare(app, terminal_size=(110, 30), run_before=tab("3"))
+
+
+# --------------------------------------------------------------------------- issue #12's dialogs
+def midgame_with(tmp_path: Path, lang: str, extra, edition: str | None = None) -> BankerApp:
+    players = PLAYERS[lang]
+    path = make_session(tmp_path / "game.json", players, edition=edition or BOARD[lang],
+                        commands=[*midgame_commands(players), *extra(players)], name=NAME[lang])
+    return BankerApp(path, lang=lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_build_on_a_group(snap_compare, tmp_path: Path, lang: str) -> None:
+    """Two more houses on each dark blue lot in one action: each lot, what goes on it, the total, the stock after."""
+    a = PLAYERS[lang][0]
+    app = midgame_with(tmp_path, lang, lambda p: [{"op": "transfer", "from": "bank", "to": p[0], "amount": 1000,
+                                                   "memo": {"en": "prize", "ru": "приз"}[lang]}])
+    assert snap_compare(app, terminal_size=(100, 30), run_before=opened("build", {"player": a, "space": 37, "upto": 4}))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_bankruptcy_with_lift(snap_compare, tmp_path: Path, lang: str) -> None:
+    """Bob's mortgaged railroad goes to Cid, who lifts it at once (asked as the trade dialog does): the
+    confirmation shows the 10% and the lift."""
+    bob = PLAYERS[lang][1]
+
+    async def run_before(pilot) -> None:
+        await opened("bankrupt", {"player": bob})(pilot)
+        assert isinstance(pilot.app.screen, ModalScreen)
+        await pilot.press("down", "enter")  # lift it at once
+        for _ in range(50):
+            await pilot.pause()
+            if type(pilot.app.screen).__name__ == "ConfirmScreen":
+                break
+        await still(pilot)
+
+    assert snap_compare(midgame(tmp_path, lang), terminal_size=(100, 30), run_before=run_before)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_auction(snap_compare, tmp_path: Path, lang: str) -> None:
+    """The auction of an unowned deed under way: the bidders with their cash, who passed, the current bid."""
+
+    async def run_before(pilot) -> None:
+        await opened("auction", {"space": 24})(pilot)
+        await pilot.press("2", "down", "3", "down", "p", "down", "1")
+        await still(pilot)
+
+    assert snap_compare(midgame(tmp_path, lang), terminal_size=(100, 30), run_before=run_before)

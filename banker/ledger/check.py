@@ -66,10 +66,15 @@ def follow(state: GameState, standing: list[int], entry: Entry) -> None:
     if entry.is_undo:
         if not standing:
             raise ValueError(f"it undoes entry {entry.undoes}, but no entry stands")
-        if standing[-1] != entry.undoes:
-            raise ValueError(f"it undoes entry {entry.undoes}, but the last standing one is {standing[-1]}")
-        state.pop()
-        standing.pop()
+        if entry.undoes not in standing:
+            raise ValueError(f"it undoes entry {entry.undoes}, which does not stand (the last standing one is "
+                             f"{standing[-1]})")
+        index = standing.index(entry.undoes)
+        if index != len(standing) - 1 and inverses(state.history[index].effects) != entry.effects:
+            raise ValueError(f"it undoes entry {entry.undoes}, but its effects are not those of entry {entry.undoes} "
+                             f"taken back (the last standing one is {standing[-1]})")
+        state.remove(index)  # an earlier entry: the writer checked that no later one depends on it
+        del standing[index]
     else:
         state.push_effects(entry.command, entry.effects, entry.parts or [], entry.info)
         standing.append(entry.seq)
@@ -165,13 +170,20 @@ class Replay:
             raise Unfollowable(f"it undoes entry {entry.undoes}, but no entry stands")
         finding: Finding | None = None
         undone = self.standing[-1]
-        if undone != entry.undoes:
+        if entry.undoes in self.standing and entry.undoes != undone:
+            # an earlier entry: the rules agree when no later standing entry depends on it
+            index = self.standing.index(entry.undoes)
+            if self.state.dependents(index):
+                finding = Finding(entry.seq, "undoes", logged=entry.undoes, computed=undone)
+            undone = entry.undoes
+        elif undone != entry.undoes:
             finding = Finding(entry.seq, "undoes", logged=entry.undoes, computed=undone)
+        index = self.standing.index(undone)
         try:
-            move = self.state.pop()
+            move = self.state.remove(index)
         except Exception as e:  # pragma: no cover - the standing seqs follow the engine's stack
             raise Unfollowable(f"{type(e).__name__}: {e}") from None
-        self.standing.pop()
+        del self.standing[index]
         computed = inverses(move.effects)
         if finding is None and computed != entry.effects:
             finding = Finding(entry.seq, "effects", logged=entry.effects, computed=computed)

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from msgspec import UnsetType
 
 from banker.boards import game_from_setup
 from banker.rules import BoardError, Refused, Setup
-from banker.rules.messages import Msg
+from banker.rules.messages import Msg, shown
 from banker.rules.ops import Undo, decode
 from banker.rules.parse import check_command
 from banker.rules.state import check_text
@@ -230,7 +231,7 @@ class SessionWriter(SessionLog):
             check_command(self.state, cmd)  # today's input limits, on the whole command as on any other
             undo = decode(cmd)  # strict, as every new command: an unknown key is refused, naming it
             assert isinstance(undo, Undo)
-            return self.undo(undo.reason, ts=ts)
+            return self.undo(undo.reason, ts=ts, seq=None if isinstance(undo.seq, UnsetType) else undo.seq)
         move = self.state.push(cmd)
         seq = len(self.entries) + 1
         try:
@@ -244,10 +245,13 @@ class SessionWriter(SessionLog):
         self._standing.append(seq)
         return entry
 
-    def undo(self, reason: Any, *, ts: str | None = None) -> Entry:
-        """Take back the last action that still stands, and record the reversal with ``reason``
-        (an entry of its own: the inverse effects in reverse order, ``undoes`` = the seq taken
-        back). Refused (:class:`Refused`) without a reason, or with nothing left to undo."""
+    def undo(self, reason: Any, *, ts: str | None = None, seq: int | None = None) -> Entry:
+        """Take back the last action that still stands (or entry ``seq``, an earlier one that still
+        stands and that no later entry depends on: the engine decides, :meth:`GameState.take_out`),
+        and record the reversal with ``reason`` (an entry of its own: the inverse effects in
+        reverse order, ``undoes`` = the seq taken back). Refused (:class:`Refused`) without a
+        reason, with nothing left to undo, for an entry that does not stand, or naming the later
+        entries that depend on it."""
         self._check_writable()
         if isinstance(reason, str):
             check_text(UNDO, "reason", reason)  # today's input limits, as for every new command
@@ -256,19 +260,27 @@ class SessionWriter(SessionLog):
         if not self._standing:
             raise Refused("undo-empty", Msg("undo.empty"))
         reason = reason.strip()
-        undone = self._standing[-1]
-        move = self.state.pop()
-        self._standing.pop()
-        command, effects, parts, info = (builtins(move.command), builtins(move.effects), builtins(move.parts),
-                                         builtins(move.info))
+        if seq is None or seq == self._standing[-1]:
+            index = len(self._standing) - 1
+            undone = self._standing[-1]
+            move = self.state.pop()
+        else:
+            if isinstance(seq, bool) or not isinstance(seq, int) or seq not in self._standing:
+                raise Refused("undo-not-standing", Msg("undo.not-standing", seq=shown(seq)))
+            index = self._standing.index(seq)
+            undone = seq
+            move = self.state.take_out(index, self._standing)
+        del self._standing[index]
+        command = builtins(move.command)
 
         def put_back() -> None:  # the reversal could not be recorded: the move stands again, as it was
-            self.state.push_effects(command, effects, parts, info)
-            self._standing.append(undone)
+            self.state.put_back(index, move)
+            self._standing.insert(index, undone)
 
         try:
-            undo_said = undo_parts(reason, parts)
-            draft = Entry(seq=len(self.entries) + 1, ts=ts or now(), command={"op": UNDO, "reason": reason},
+            undo_said = undo_parts(reason, builtins(move.parts))
+            given = {"op": UNDO, "reason": reason, **({"seq": seq} if seq is not None else {})}
+            draft = Entry(seq=len(self.entries) + 1, ts=ts or now(), command=given,
                           effects=inverses(move.effects), text=text_of(undo_said), parts=undo_said,
                           info={"undone_command": command}, undoes=undone)
         except (TypeError, ValueError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug

@@ -31,8 +31,9 @@ def _owe(tx: Tx, payer: str, creditor: str, amount: int, why: str) -> None:
         tx.debt(payer, [*claims, Claim(creditor, amount, why)])
 
 
-def preview(state: GameState, player: str) -> dict[str, Any]:
-    """What bankruptcy would move, without moving it: for the banker to check first.
+def preview(state: GameState, player: str, lift: list[int] | None = None) -> dict[str, Any]:
+    """What bankruptcy would move, without moving it: for the banker to check first (``lift``:
+    the mortgaged deeds the creditor lifts at once).
 
     The preview is the real thing applied and taken back (:meth:`GameState.preview`), so it
     cannot disagree with it.
@@ -55,7 +56,7 @@ def preview(state: GameState, player: str) -> dict[str, Any]:
         "refused": None,
     }
     try:
-        move = state.preview(Bankrupt(player=player))
+        move = state.preview(Bankrupt(player=player, lift=lift) if lift else Bankrupt(player=player))
     except Refused as e:
         out["refused"] = e
         return out

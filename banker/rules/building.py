@@ -70,12 +70,103 @@ def _put_building(tx: Tx, space: Space, kind: str) -> None:
 def run_build(state: GameState, tx: Tx, cmd: Build) -> None:
     player = parse.player(state, cmd.player, "build")
     space = parse.street(state, cmd.space, "build")
+    if not isinstance(cmd.each, UnsetType) or not isinstance(cmd.upto, UnsetType):
+        _build_group(state, tx, player, space, cmd)
+        return
     kind, price = check_build(state, player, space)
     what = Msg(f"building.{kind}")
     spend(tx, player, BANK, price, "build", Msg("what.building", kind=what, space=space.name))
     _put_building(tx, space, kind)
     tx.info.update(kind=kind, price=price)
     tx.say("log.build", player=player, kind=what, space=space.name, amount=state.edition.fmt(price))
+
+
+def group_targets(state: GameState, space: Space, each: int | None, upto: int | None) -> dict[int, int]:
+    """The level each lot of ``space``'s group is built up to by ``each`` (that many more on every
+    lot) or ``upto`` (every lot up to that many); raises :class:`Refused` for a level past a hotel."""
+    top = state.houses_before_hotel + 1
+    group = state.group_positions(space.group)
+    if (each is None) == (upto is None):
+        raise Refused("input", Msg("input.build-each-upto"))
+    targets = {p: state.level(p) + each if each is not None else max(state.level(p), upto or 0) for p in group}
+    over = [state.edition.spaces[p].name for p, level in targets.items() if level > top]
+    if over:
+        raise Refused("build-hotel", Msg("build-group.too-many", lots=over, n=len(over), top=top,
+                                         hbh=state.houses_before_hotel))
+    return targets
+
+
+def plan_group_build(state: GameState, space: Space, targets: dict[int, int]) -> list[int]:
+    """The lots in the order they are built on, one building a step: always a lowest lot still
+    short of its target (the first by position among equals), so the group stays even."""
+    levels = {p: state.level(p) for p in targets}
+    steps: list[int] = []
+    while True:
+        short = [p for p in targets if levels[p] < targets[p]]
+        if not short:
+            return steps
+        pos = min(short, key=lambda p: (levels[p], p))
+        levels[pos] += 1
+        steps.append(pos)
+
+
+def _build_group(state: GameState, tx: Tx, player: str, space: Space, cmd: Build) -> None:
+    """Several buildings on ``space``'s group in one action: ``each`` more on every lot, or every
+    lot ``upto`` a level. Each step is a single build's (owner, full group, no mortgage, evenly,
+    the stock); one payment for all. While houses are short (two or more players who may build
+    and a bank holding fewer than they could take: :func:`no_shortage`), refused: the houses go
+    one at a time or at the shortage auction (docs/rules.md)."""
+    if state.lots[space.position].owner != player:
+        raise Refused("build-owner", Msg("build.owner", player=player, space=space.name))
+    each = None if isinstance(cmd.each, UnsetType) else cmd.each
+    upto = None if isinstance(cmd.upto, UnsetType) else cmd.upto
+    targets = group_targets(state, space, each, upto)
+    steps = plan_group_build(state, space, targets)
+    names = state.edition.spaces
+    if not steps:
+        raise Refused("build-nothing", Msg("build-group.nothing", group=state.group_name(space), n=upto or 0))
+    stock_before = state.bank_houses
+    need = _houses_needed(state, steps)
+    if need > stock_before:
+        raise Refused("house-stock", Msg("build-group.stock", stock=stock_before, n=stock_before,
+                                         group=state.group_name(space), need=need))
+    others = [p for p in building_demand(state, "house") if p != player]
+    if others and need and stock_before - need < len(others):
+        raise Refused("building-shortage", Msg("build-group.shortage", stock=stock_before, need=need,
+                                               left=stock_before - need, players=others, n=len(others)))
+    added: dict[int, list[str]] = {}
+    total = 0
+    for pos in steps:
+        kind, price = check_build(state, player, names[pos])
+        _put_building(tx, names[pos], kind)
+        added.setdefault(pos, []).append(kind)
+        total += price
+    spend(tx, player, BANK, total, "build", Msg("what.buildings", group=state.group_name(space)))
+    fmt = state.edition.fmt
+    lots = [Msg("build-group.lot", space=names[p].name, what=_built(kinds)) for p, kinds in sorted(added.items())]
+    tx.info.update(kind="group", price=total, lots={str(p): {"houses": kinds.count("house"), "hotel": "hotel" in kinds}
+                                                    for p, kinds in sorted(added.items())})
+    tx.say("log.build-group", player=player, group=state.group_name(space), lots=lots, amount=fmt(total),
+           n=len(steps))
+
+
+def _built(kinds: list[str]) -> Msg:
+    houses = kinds.count("house")
+    if "hotel" not in kinds:
+        return Msg("build-group.houses", n=houses)
+    return Msg("build-group.houses-hotel", n=houses) if houses else Msg("build-group.hotel")
+
+
+def _houses_needed(state: GameState, steps: list[int]) -> int:
+    """The most houses the plan holds out of the bank at once (a hotel gives its houses back)."""
+    hbh = state.houses_before_hotel
+    levels = {p: state.level(p) for p in steps}
+    out = held = 0
+    for pos in steps:
+        levels[pos] += 1
+        held += 1 if levels[pos] <= hbh else -hbh
+        out = max(out, held)
+    return out
 
 
 def auction_min_bid(state: GameState, space: Space) -> int:

@@ -115,6 +115,12 @@ class EditionRules(_Schema, frozen=True, kw_only=True):
     #: lowest bid in a building-shortage auction: "one" or "printed" (house cost)
     building_auction_start: BuildingAuctionStart = "one"
     property_auction_min_bid: Positive = 1
+    #: a deed's auction is for cash only: a bid above the bidder's cash is refused (UK "Auction bids can only be
+    #: made in cash", Kyiv "Аукціон проходить лише за готівку"); else a bid the bidder could raise is taken, flagged
+    auction_cash_only: bool = False
+    #: the last bid binds: "If no one makes a higher bid, the last player to bid must buy the property" (UK, Kyiv);
+    #: else the console lets a bid be taken back
+    auction_last_bidder_buys: bool = False
     #: bankrupt to a player: raise everything first (sell buildings, mortgage every
     #: deed; the creditor receives the cash and the mortgaged deeds), as UK/Kyiv read
     bankrupt_to_player_mortgages_first: bool = False

@@ -449,4 +449,23 @@ EN: dict[str, Template] = {
                          "The table is counted: all {n} figures counted agree with the bank's"],
     "log.count-differs": ["The table is counted: {n} difference ({differences})",
                           "The table is counted: {n} differences ({differences})"],
+    # --- several buildings in one action, undo of an earlier entry (issue #12)
+    "input.build-each-upto": "build: give \"each\" (that many on every lot) or \"upto\" (every lot up to that many), not both",
+    "build-group.too-many": "A lot takes at most {top} buildings ({hbh} houses, then a hotel): {lots} would have more",
+    "build-group.nothing": ["Nothing to build: every lot of the {group} group already has {n} building or more",
+                            "Nothing to build: every lot of the {group} group already has {n} buildings or more"],
+    "build-group.shortage": "The bank has {stock} houses: building {need} would leave {left} while {players} may build "
+                            "too; build one at a time, or hold the shortage auction",
+    "build-group.stock": ["The bank has {stock} house left and building on the {group} group needs {need}: build fewer",
+                          "The bank has {stock} houses left and building on the {group} group needs {need}: build fewer"],
+    "build-group.lot": "{space}: {what}",
+    "build-group.houses": ["{n} house", "{n} houses"],
+    "build-group.hotel": "a hotel",
+    "build-group.houses-hotel": ["{n} house and a hotel", "{n} houses and a hotel"],
+    "what.buildings": "the buildings on the {group} group",
+    "log.build-group": "{player} builds on the {group} group ({lots}) for {amount}",
+    "undo.not-standing": "Entry {seq} cannot be undone: it is not an action that still stands (already undone, an undo "
+                         "itself, or no such entry)",
+    "undo.depends": ["Entry {seq} cannot be undone on its own: entry {entries} depends on it (undo that first)",
+                     "Entry {seq} cannot be undone on its own: entries {entries} depend on it (undo those first)"],
 }

@@ -200,10 +200,18 @@ class Count(Op, tag="count", frozen=True):
 
 class Build(Op, tag="build", frozen=True):
     """one house (or the hotel after four houses; three in the short game) on a street: the full group owned, no lot of
-    it mortgaged, built evenly, from the bank's stock"""
+    it mortgaged, built evenly, from the bank's stock. With `each` (that many on every lot of the group) or `upto`
+    (every lot of the group brought up to that many), several buildings in one action and one payment, built evenly,
+    each step checked as a single build; refused as a whole when the bank's stock cannot supply them, or while houses
+    are short (then they go one at a time or by the shortage auction)"""
 
     player: Annotated[str, _k("player", "the owner", default="owner")]
     space: Annotated[int, _k("space", "the street", spaces="street")]
+    each: Annotated[Positive | UnsetType, _k(
+        "amount", "builds this many on every lot of the space's group, evenly, in one action")] = UNSET
+    upto: Annotated[Positive | UnsetType, _k(
+        "amount", "builds evenly until every lot of the group has this many (a hotel counts one more than the houses "
+        "before it)")] = UNSET
 
 
 class SellBuilding(Op, tag="sell_building", frozen=True):
@@ -278,9 +286,12 @@ class FreeParking(Op, tag="free_parking", frozen=True):
 
 class Undo(Op, tag="undo", frozen=True):
     """takes back the last action that still stands, logged as its own entry with the reason and the seq it undoes.
-    Undo twice undoes the two last actions. The only op accepted after the game has ended"""
+    Undo twice undoes the two last actions. `seq` takes back an earlier entry that still stands, when no later entry
+    depends on it (the engine replays the later ones without it: refused, naming those that do, when any of them would
+    go differently). The only op accepted after the game has ended"""
 
     reason: Annotated[str, _k("text", "what went wrong")]
+    seq: Annotated[Positive | UnsetType, _k("entry", "the entry to take back (default: the last that stands)")] = UNSET
 
 
 class EndGame(Op, tag="end_game", frozen=True):
@@ -473,7 +484,7 @@ def _wrong_value(op: str, f: FieldSpec, path: str, value: Any, hint: Any) -> Ref
         return Refused("input", Msg("input.player-type", op=op, key=path, value=shown(value)))
     if kind == "space":
         return Refused("input", Msg("input.space", op=op, key=path, value=shown(value)))
-    if kind in ("amount", "dice"):
+    if kind in ("amount", "dice", "entry"):
         if isinstance(value, int) and not isinstance(value, bool) and f.minimum is not None and value < f.minimum:
             return Refused("input", Msg("input.at-least", op=op, key=path, minimum=f.minimum, value=shown(value)))
         return Refused("input", Msg("input.whole", op=op, key=path, value=shown(value)))

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import msgspec
 from msgspec import Struct, field
 
 from .edition import Edition, HouseRules, Space, Variant
@@ -446,6 +447,75 @@ class GameState:
         for e in reversed(move.effects):
             self.unapply(e)
         return move
+
+    def dependents(self, index: int) -> list[int]:
+        """The later moves (indices in :attr:`history`) that depend on move ``index``: replayed
+        through the rules without it, each is refused or makes other changes (a payment it could
+        no longer afford, a deed it no longer finds, a debt of another size...). The state is left
+        as it was."""
+        later = self.history[index + 1:]
+        for _ in later:
+            self.pop()
+        target = self.pop()
+        out: list[int] = []
+        pushed = 0
+        try:
+            for i, move in enumerate(later):
+                again: Move | None
+                try:
+                    again = self.push(move.command, replay=True)
+                except Refused:
+                    again = None
+                else:
+                    pushed += 1
+                    if msgspec.to_builtins(again.effects) == msgspec.to_builtins(move.effects):
+                        continue
+                out.append(index + 1 + i)
+                if again is not None:
+                    self.pop()
+                    pushed -= 1
+                try:  # the log goes on as recorded, so that each later move is judged on its own
+                    self.push_effects(move.command, move.effects, move.parts, move.info)
+                    pushed += 1
+                except Exception:  # its recorded changes no longer even apply: it and all after it depend
+                    out.extend(range(index + 2 + i, index + 1 + len(later)))
+                    break
+        finally:
+            for _ in range(pushed):
+                self.pop()
+            self.put_back(len(self.history), target)
+            for move in later:
+                self.put_back(len(self.history), move)
+        return out
+
+    def take_out(self, index: int, labels: Sequence[Any] | None = None) -> Move:
+        """Take back move ``index`` of :attr:`history`, not only the last, when no later move depends on
+        it (:meth:`dependents`); returns it. Refused (``undo-depends``) naming the moves that do, by
+        ``labels`` (what the caller calls each move of the history: the log's seqs), else by index."""
+        if not 0 <= index < len(self.history):
+            raise Refused("undo-empty", Msg("undo.empty"))
+        names = list(labels) if labels is not None else list(range(len(self.history)))
+        if index < len(self.history) - 1:
+            deps = self.dependents(index)
+            if deps:
+                raise Refused("undo-depends", Msg("undo.depends", seq=names[index], entries=[names[i] for i in deps],
+                                                  n=len(deps)))
+        return self.remove(index)
+
+    def remove(self, index: int) -> Move:
+        """Take move ``index`` out of the history and its changes off the state, the rules not
+        consulted (a recorded undo of an earlier entry, opening a log; :meth:`take_out` checks)."""
+        move = self.history[index]
+        for e in reversed(move.effects):
+            self.unapply(e)
+        del self.history[index]
+        return move
+
+    def put_back(self, index: int, move: Move) -> None:
+        """Put a move taken out by :meth:`remove` back at ``index`` of the history, its changes applied."""
+        for e in move.effects:
+            self.apply(e)
+        self.history.insert(index, move)
 
     def preview(self, command: Command | Mapping[str, Any]) -> Move:
         """What :meth:`push` would do, the state left as it was: the same :class:`Move`, or the same

@@ -27,13 +27,15 @@ from banker.rules.bankruptcy import preview as bankruptcy_preview
 from banker.rules.building import auction_min_bid, check_build, check_sale, default_sale, legal_group_sales, no_shortage
 from banker.rules.cards import describe_effect
 from banker.rules.count import Difference, difference_msg, sources
-from banker.rules.effects import Debt, Hotel, Houses, JailCardHolder, Owner, Pay
+from banker.rules.effects import Debt, Hotel, Houses, JailCardHolder, Owner, Pay, Stock
 from banker.rules.legal import deal_plan
 from banker.rules.messages import Msg
 from banker.rules.mortgage import check_mortgage, lift_cost
 from banker.rules.ops import SPEED_FACES, FieldSpec
 from banker.rules.rent import dice_range
+from banker.rules.valuation import interest
 
+from .screens.auction import AuctionScreen
 from .screens.count import CountScreen
 from .screens.debt import RaiseCashScreen
 from .screens.dialogs import AskScreen, Choice, ChooseScreen, ConfirmScreen, InfoScreen
@@ -416,7 +418,8 @@ class Flow:
     # ------------------------------------------------------------------ the flows
     def flows(self) -> dict[str, FlowFn]:
         """The ops and dialogs with flows of their own; every other op is :meth:`flow_simple`."""
-        return {"deal": self.flow_deal, "tax": self.flow_tax, "card": self.flow_card,
+        return {"deal": self.flow_deal, "tax": self.flow_tax, "card": self.flow_card, "build": self.flow_build,
+                "auction": self.flow_auction,
                 "sell_building": self.flow_sell_building, "building_auction": self.flow_building_auction,
                 "trade": self.flow_trade, "debt": self.flow_debt, "bankrupt": self.flow_bankrupt, "undo": self.flow_undo,
                 "end_game": self.flow_end_game, "count": self.flow_count}
@@ -487,6 +490,90 @@ class Flow:
             except Cancelled:
                 self.app.show_message(self.tr("flow.draw_later", deck=state.edition.decks[deck_id]))
         return entry
+
+    async def flow_auction(self, cmd: dict[str, Any], title: str) -> Entry | None:
+        """The auction run by the console (:class:`AuctionScreen`): the bidders, the bids, who passed;
+        a line that names the winner and the bid (``auction boardwalk ann 300``) is recorded as typed."""
+        await self.ask_missing(cmd, title, only=("space",))
+        if "winner" in cmd:
+            return await self.flow_simple(cmd, title)
+        result = await self.app.push_screen_wait(AuctionScreen(cmd["space"]))
+        if result is None:
+            raise Cancelled
+        return await self.confirm_and_commit(result, title)
+
+    async def flow_build(self, cmd: dict[str, Any], title: str) -> Entry | None:
+        """One building, or several on the lot's group in one action (``upto``: every lot up to a
+        level, evenly): the ways the engine accepts are offered with their cost, and the
+        confirmation lists each lot and the total."""
+        typed = "space" in cmd and cmd.pop("_quick", False)  # "build park" on the command line: one building
+        await self.ask_missing(cmd, title, only=("player", "space"))
+        cmd.pop("_quick", None)
+        if "each" not in cmd and "upto" not in cmd and not typed:
+            options = self.build_options(cmd)
+            if sum(c.enabled for c in options) > 1:
+                space = self.state.edition.spaces[cmd["space"]]
+                chosen = await self.choose(self.tr("build_group.how_many", group=self.state.group_name(space)), options)
+                if chosen:
+                    cmd["upto"] = chosen
+        if "each" not in cmd and "upto" not in cmd:
+            return await self.confirm_and_commit(cmd, title)
+        try:
+            move = self.state.preview(cmd)
+        except Refused as e:
+            self.app.refuse(e)
+            return None
+        if not await self.app.push_screen_wait(ConfirmScreen(title, self.build_lines(move))):
+            raise Cancelled
+        return self.app.commit(cmd)
+
+    def build_options(self, cmd: dict[str, Any]) -> list[Choice]:
+        """One building on the lot (value 0), then every lot of the group up to each level the engine
+        accepts (the value: the level), each with its cost; a level refused shows the engine's reason."""
+        state = self.state
+        space = state.edition.spaces[cmd["space"]]
+        player = cmd["player"]
+        out: list[Choice] = []
+        try:
+            kind, price = check_build(state, player, space)
+        except Refused as e:
+            return [Choice(0, space.name, enabled=False, note=self.tr.refusal(e))]
+        out.append(Choice(0, self.tr(f"build_group.one_{kind}", space=space.name), note=self.fmt(price)))
+        top = state.houses_before_hotel + 1
+        group = state.group_positions(space.group)
+        low = min(state.level(p) for p in group)
+        for level in range(low + 1, top + 1):
+            trial = {"op": "build", "player": player, "space": space.position, "upto": level}
+            label = (self.tr("build_group.hotels") if level == top else self.tr("build_group.upto", n=level))
+            try:
+                move = state.preview(trial)
+            except Refused as e:
+                out.append(Choice(level, label, enabled=False, note=self.tr.refusal(e)))
+                continue
+            if sum(v["houses"] + v["hotel"] for v in move.info["lots"].values()) <= 1:
+                continue  # the same as one building
+            out.append(Choice(level, label, note=self.fmt(move.info["price"])))
+        return out
+
+    def build_lines(self, move: Move) -> Lines:
+        """Each lot built on, what goes on it and its cost, then the total and the bank's stock after."""
+        state = self.state
+        lines: Lines = [Text(self.tr.parts(move.parts), "bold")]
+        for pos, built in move.info["lots"].items():
+            space = state.edition.spaces[int(pos)]
+            cost = (built["houses"] + built["hotel"]) * space.house_cost
+            what = self.tr("build_group.lot_houses", n=built["houses"]) if built["houses"] else ""
+            if built["hotel"]:
+                what = self.tr("build_group.lot_hotel") if not what else self.tr("build_group.and_hotel", houses=what)
+            line = Text(f"  {space.name}: ")
+            line.append(what, "cyan")
+            line.append(f"  {self.fmt(cost)}")
+            lines.append(line)
+        houses = sum(e.houses for e in move.effects if isinstance(e, Stock))
+        hotels = sum(e.hotels for e in move.effects if isinstance(e, Stock))
+        lines.append(Text(self.tr("build_group.total", amount=self.fmt(move.info["price"])), "bold green"))
+        lines.append(self.tr("build_group.stock_after", houses=state.bank_houses + houses, hotels=state.bank_hotels + hotels))
+        return lines
 
     async def flow_building_auction(self, cmd: dict[str, Any], title: str) -> Entry | None:
         state = self.state
@@ -588,10 +675,39 @@ class Flow:
         if view["refused"] is not None:
             self.app.refuse(view["refused"])
             return None
+        if "lift" not in cmd and view["creditor"] != BANK and view["mortgaged"]:
+            lift = await self.ask_lifts(view)
+            if lift:
+                cmd["lift"] = lift
+                view = bankruptcy_preview(state, cmd["player"], lift)
+                if view["refused"] is not None:
+                    self.app.refuse(view["refused"])
+                    return None
         lines = self.bankruptcy_lines(view)
         if not await self.app.push_screen_wait(ConfirmScreen(title, lines, self.tr("bankrupt.confirm"), danger=True)):
             raise Cancelled
         return self.app.commit(cmd)
+
+    async def ask_lifts(self, view: dict[str, Any]) -> list[int]:
+        """For each mortgaged deed the creditor receives: 10% now, or lift it at once (as the trade
+        dialog offers); a lift the creditor's cash cannot cover is shown with the engine's reason."""
+        state = self.state
+        creditor = view["creditor"]
+        lift: list[int] = []
+        for pos in view["mortgaged"]:
+            space = state.edition.spaces[pos]
+            fee = interest(state, space.mortgage)
+            lifted = Choice(True, self.tr("bankrupt_lift.lift", amount=self.fmt(lift_cost(state, pos))))
+            try:
+                bankruptcy_check = bankruptcy_preview(state, view["player"], [*lift, pos])
+                if bankruptcy_check["refused"] is not None:
+                    raise bankruptcy_check["refused"]
+            except Refused as e:
+                lifted = Choice(True, lifted.label, enabled=False, note=self.tr.refusal(e))
+            title = self.tr("bankrupt_lift.title", space=space.name, creditor=self.tr.account(creditor))
+            if await self.choose(title, [Choice(False, self.tr("bankrupt_lift.ten", amount=self.fmt(fee))), lifted]):
+                lift.append(pos)
+        return lift
 
     def bankruptcy_lines(self, view: dict[str, Any]) -> Lines:
         state = self.state

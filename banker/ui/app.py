@@ -328,10 +328,11 @@ class BankerApp(App[None]):
         if self.session is None:
             return
         for op, key in ACTIONS:
-            yield SystemCommand(f"{self.tr(f'action.{op}')}  [{key}]", self.tr(f"help.{op}"),
+            # "(s)", not "[s]": the palette reads its titles as markup, where "[s]" is a style and vanishes
+            yield SystemCommand(f"{self.tr(f'action.{op}')}  ({key})", self.tr(f"help.{op}"),
                                 partial(self.start_action, op))
-        yield SystemCommand(f"{self.tr('action.review')}  [v]", self.tr("help.review"), self.action_review)
-        yield SystemCommand(f"{self.tr('tableview.key')}  [q]", self.tr("tableview.about"), self.action_table_view)
+        yield SystemCommand(f"{self.tr('action.review')}  (v)", self.tr("help.review"), self.action_review)
+        yield SystemCommand(f"{self.tr('tableview.key')}  (q)", self.tr("tableview.about"), self.action_table_view)
         yield SystemCommand(self.tr("help.title"), self.tr("help.about"), self.action_help)
 
     # ----------------------------------------------------------------- the players' page

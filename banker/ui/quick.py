@@ -200,7 +200,7 @@ def parse(state: GameState, line: str) -> Parsed:
     rest = raw[1:]
     fields = _fields(op)
     kinds = {f.kind for f in fields}
-    if [f.kind for f in fields] == ["text"]:  # the whole line is the text (undo's reason)
+    if [f.kind for f in fields if f.kind != "entry"] == ["text"]:  # the whole line is the text (undo's reason)
         return _build(state, op, [], [], [], set(), rest)
     space_kinds = next((SPACE_KINDS[f.spaces] for f in fields if f.kind == "space" and f.spaces), PROPERTY)
     if "card" in kinds:

@@ -26,6 +26,7 @@ class HelpScreen(Dialog[None]):
         keys.add_column(style="dim")
         for op, key in ACTIONS:
             keys.add_row(key, tr(f"action.{op}"), tr(f"help.{op}"))
+        keys.add_row("v", tr("action.review"), tr("help.review"))
         keys.add_row("q", tr("tableview.key"), tr("tableview.about"))
         keys.add_row(": /", tr("table.command"), tr("help.command"))
         keys.add_row("ctrl+p", tr("help.palette"), "")

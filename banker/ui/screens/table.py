@@ -163,8 +163,8 @@ class TableScreen(BankerScreen[None]):
             return
         event.input.value = ""
         given = dict(parsed.command)
-        if parsed.op == "rent":
-            given["_quick"] = True  # a typed rent does not ask "by the card?"
+        if parsed.op in ("rent", "build"):
+            given["_quick"] = True  # a typed rent does not ask "by the card?", a typed build is one building
         self.post_message(ActionRequested(parsed.op, given))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -1,0 +1,215 @@
+"""The property auction, run by the console: the bidders, the current bid, who has passed.
+
+Raise the highlighted bidder's bid with ``1`` (+1), ``2`` (+10), ``3`` (+50) or type one (``b``);
+``p`` passes; ``w`` takes the last bid back where the edition lets it (US: not UK/Kyiv, where "the
+last player to bid must buy"); Enter sells to the highest bidder (or, with no bid, leaves the deed
+with the bank: ``winner: null``). Each bid is checked against what the bidder has: above the cash
+and within what sales and mortgages could raise, it is taken and flagged (refused where the edition
+auctions for cash only); above that, refused. Dismissed with the auction command, or None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from banker.rules.raising import max_raisable
+
+from .dialogs import AskScreen, Dialog
+
+
+@dataclass
+class Bidding:
+    """The auction so far: the bids in order (bidder, amount) and who has passed. No Textual here."""
+
+    bidders: list[str]
+    opening: int  # the lowest first bid
+    bids: list[tuple[str, int]] = field(default_factory=list)
+    passed: set[str] = field(default_factory=set)
+
+    @property
+    def high(self) -> tuple[str, int] | None:
+        return self.bids[-1] if self.bids else None
+
+    @property
+    def lowest_next(self) -> int:
+        return self.bids[-1][1] + 1 if self.bids else self.opening
+
+    def raise_to(self, bidder: str, amount: int) -> None:
+        self.bids.append((bidder, amount))
+
+    @property
+    def in_play(self) -> list[str]:
+        return [p for p in self.bidders if p not in self.passed]
+
+
+class AuctionScreen(Dialog[dict[str, Any] | None]):
+    """The auction of the deed at ``space``; dismissed with its command (None: cancelled)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "bid(1)", "auction.plus1"), Binding("2", "bid(10)", "auction.plus10"),
+        Binding("3", "bid(50)", "auction.plus50"), Binding("b", "typed", "auction.typed"),
+        Binding("p", "pass_", "auction.pass"), Binding("w", "withdraw", "auction.withdraw"),
+        Binding("enter", "sold", "auction.sold", priority=True), Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, space: int) -> None:
+        super().__init__()
+        self.space = space
+
+    # ------------------------------------------------------------------ the game's figures
+    @property
+    def state(self) -> Any:
+        return self.app.current_session.state
+
+    def fmt(self, amount: int) -> str:
+        return str(self.state.edition.fmt(amount))
+
+    def compose(self) -> ComposeResult:
+        state = self.state
+        tr = self.app.tr
+        rules = state.edition.rules
+        self.bidding = Bidding(list(state.active_players), rules.property_auction_min_bid)
+        deed = state.edition.spaces[self.space]
+        with Vertical(classes="dialog auction"):
+            yield Label(tr("auction.title", space=deed.name, price=self.fmt(deed.price)), classes="dialog-title")
+            yield Static(id="auction-rules", classes="dialog-note")
+            yield OptionList(id="bidders")
+            yield Static(id="auction-bid")
+            yield Static(id="auction-error", classes="dialog-error")
+
+    def on_mount(self) -> None:
+        tr = self.app.tr
+        rules = self.state.edition.rules
+        said = [tr("auction.opens", amount=self.fmt(rules.property_auction_min_bid))]
+        if rules.auction_cash_only:
+            said.append(tr("auction.cash_only"))
+        if rules.auction_last_bidder_buys:
+            said.append(tr("auction.last_buys"))
+        self.query_one("#auction-rules", Static).update(" · ".join(said))
+        self.refresh_view()
+        self.query_one("#bidders", OptionList).focus()
+
+    def refresh_view(self, highlight: int | None = None) -> None:
+        tr = self.app.tr
+        state = self.state
+        bidding = self.bidding
+        options = self.query_one("#bidders", OptionList)
+        keep = options.highlighted if highlight is None else highlight
+        options.clear_options()
+        high = bidding.high
+        for i, p in enumerate(bidding.bidders):
+            line = Text(f"{p:<14}")
+            line.append(f"{self.fmt(state.cash[p]):>10}")
+            if p in bidding.passed:
+                line.append("  " + tr("auction.passed"), "dim italic")
+            elif high is not None and high[0] == p:
+                line.append("  " + tr("auction.high", amount=self.fmt(high[1])), "bold green")
+                if high[1] > state.cash[p]:
+                    line.append("  " + tr("auction.must_raise", amount=self.fmt(high[1] - state.cash[p])), "bold yellow")
+            else:
+                last = next((amount for who, amount in reversed(bidding.bids) if who == p), None)
+                if last is not None:
+                    line.append("  " + tr("auction.last_bid", amount=self.fmt(last)), "dim")
+            options.add_option(Option(line, id=str(i)))
+        options.highlighted = keep if keep is not None else 0
+        if high is None:
+            said = Text(tr("auction.no_bid", amount=self.fmt(bidding.opening)))
+        else:
+            said = Text(tr("auction.current", amount=self.fmt(high[1]), player=high[0]), "bold")
+        self.query_one("#auction-bid", Static).update(said)
+
+    def bidder(self) -> str | None:
+        options = self.query_one("#bidders", OptionList)
+        if options.highlighted is None:
+            return None
+        return self.bidding.bidders[options.highlighted]
+
+    def error(self, text: str) -> None:
+        self.query_one("#auction-error", Static).update(text)
+
+    # ------------------------------------------------------------------ bids
+    def check(self, bidder: str, amount: int) -> str | None:
+        """Why ``bidder`` may not bid ``amount`` (None: the bid stands)."""
+        tr = self.app.tr
+        state = self.state
+        bidding = self.bidding
+        if bidder in bidding.passed:
+            return tr("auction.has_passed", player=bidder)
+        if amount < bidding.lowest_next:
+            return tr("auction.too_low", amount=self.fmt(bidding.lowest_next))
+        if amount > state.cash[bidder]:
+            if state.edition.rules.auction_cash_only:
+                return tr("auction.over_cash", player=bidder, cash=self.fmt(state.cash[bidder]))
+            most = max_raisable(state, bidder)
+            if amount > most:
+                return tr("auction.over_raise", player=bidder, amount=self.fmt(most))
+        return None
+
+    def place(self, bidder: str, amount: int) -> None:
+        why = self.check(bidder, amount)
+        if why:
+            self.error(why)
+            return
+        self.error("")
+        self.bidding.raise_to(bidder, amount)
+        self.refresh_view()
+
+    def action_bid(self, step: int) -> None:
+        bidder = self.bidder()
+        if bidder is None:
+            return
+        high = self.bidding.high
+        self.place(bidder, high[1] + step if high else max(step, self.bidding.opening))
+
+    def action_typed(self) -> None:
+        bidder = self.bidder()
+        if bidder is None:
+            return
+        tr = self.app.tr
+
+        def typed(value: int | None) -> None:
+            if value is not None:
+                self.place(bidder, value)
+
+        self.app.push_screen(AskScreen(tr("auction.typed_title", player=bidder),
+                                       tr("auction.typed_prompt", amount=self.fmt(self.bidding.lowest_next)),
+                                       True, 1, None), typed)
+
+    def action_pass_(self) -> None:
+        bidder = self.bidder()
+        if bidder is None:
+            return
+        high = self.bidding.high
+        if high is not None and high[0] == bidder:
+            self.error(self.app.tr("auction.high_cannot_pass", player=bidder))
+            return
+        self.error("")
+        self.bidding.passed.add(bidder)
+        self.refresh_view()
+
+    def action_withdraw(self) -> None:
+        if not self.bidding.bids:
+            return
+        if self.state.edition.rules.auction_last_bidder_buys:
+            self.error(self.app.tr("auction.binds"))
+            return
+        self.bidding.bids.pop()
+        self.error("")
+        self.refresh_view()
+
+    def action_sold(self) -> None:
+        high = self.bidding.high
+        if high is None:
+            self.dismiss({"op": "auction", "space": self.space, "winner": None})
+        else:
+            self.dismiss({"op": "auction", "space": self.space, "winner": high[0], "bid": high[1]})
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,96 @@
+"""Undo of an earlier entry, not only the last (issue #12): allowed when no later entry depends on it; the
+engine decides (it replays the later entries without it) and names the entries that do when it refuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from banker.i18n import Translator
+from banker.ledger import Session
+from banker.ledger.check import replay_check
+from banker.rules import Refused, Setup
+
+SETUP = Setup("classic-us", "classic", ("Ann", "Bob", "Cid"))
+
+
+def test_an_earlier_entry_no_later_one_depends_on_is_undone(session_path):
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "salary", "player": "Bob"})                      # 1: the mistake
+        s.apply({"op": "buy", "player": "Ann", "space": 39})             # 2
+        s.apply({"op": "rent", "payer": "Cid", "space": 39})             # 3
+        expected = s.state.to_json()
+        expected["players"]["Bob"]["cash"] -= 200
+        expected["players"]["Bob"]["net_worth"] -= 200
+        expected["bank"]["paid_out"] -= 200
+        expected["actions"] -= 1
+        entry = s.apply({"op": "undo", "reason": "Bob had not passed GO", "seq": 1})
+        assert entry.undoes == 1 and entry.command == {"op": "undo", "reason": "Bob had not passed GO", "seq": 1}
+        assert entry.effects == [{"t": "pay", "from": "Bob", "to": "bank", "amount": 200, "for": "salary"}]
+        assert s.standing == (2, 3)
+        assert s.state.to_json() == expected
+        # the last still undoes with a plain undo
+        assert s.apply({"op": "undo", "reason": "no rent"}).undoes == 3
+    with Session.open(session_path, readonly=True) as r:  # the log reopens to the same state, and checks clean
+        assert r.standing == (2,)
+        assert r.replay_check() == []
+    with Session.open(session_path) as s:
+        assert s.standing == (2,)
+
+
+@pytest.mark.parametrize("lang,word", [("en", "depend"), ("ru", "зависят"), ("uk", "залежать")])
+def test_an_entry_later_ones_depend_on_is_refused_naming_them(session_path, lang, word):
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 37})             # 1
+        s.apply({"op": "buy", "player": "Ann", "space": 39})             # 2
+        s.apply({"op": "salary", "player": "Cid"})                       # 3: independent
+        s.apply({"op": "build", "player": "Ann", "space": 39})           # 4: needs the full group
+        s.apply({"op": "rent", "payer": "Bob", "space": 37})             # 5: rent on Ann's deed
+        before = s.state.to_json()
+        entries = len(s.entries)
+        with pytest.raises(Refused) as e:
+            s.apply({"op": "undo", "reason": "wrong deed", "seq": 1})
+        assert e.value.rule == "undo-depends"
+        assert "entries 4, 5" in str(e.value)
+        assert word in Translator(lang).refusal(e.value)
+        assert s.state.to_json() == before and len(s.entries) == entries and s.standing == (1, 2, 3, 4, 5)
+        s.apply({"op": "undo", "reason": "Cid was in jail", "seq": 3})  # nothing depends on the salary
+        assert s.standing == (1, 2, 4, 5)
+
+
+@pytest.mark.parametrize("seq", [0, 2, 9])
+def test_an_entry_that_does_not_stand_is_refused(session_path, seq):
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "salary", "player": "Ann"})
+        s.apply({"op": "undo", "reason": "x"})  # 1 undone by 2
+        s.apply({"op": "salary", "player": "Bob"})
+        with pytest.raises(Refused) as e:
+            s.apply({"op": "undo", "reason": "y", "seq": seq})
+        assert e.value.rule == ("input" if seq == 0 else "undo-not-standing")
+
+
+def test_a_cash_dependency_is_found_by_the_replay(session_path):
+    """Bob pays rent he could afford only with the salary: undoing the salary alone would change the rent
+    (a debt instead of a payment), so the rent depends on it."""
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 39})
+        s.apply({"op": "transfer", "from": "Bob", "to": "bank", "amount": 1490, "memo": "drain"})  # Bob: 10
+        s.apply({"op": "salary", "player": "Bob"})                           # 3: Bob 210
+        s.apply({"op": "rent", "payer": "Bob", "space": 39})                 # 4: 50
+        with pytest.raises(Refused) as e:
+            s.apply({"op": "undo", "reason": "x", "seq": 3})
+        assert "entry 4 depends" in str(e.value)
+
+
+def test_the_replay_check_flags_a_hand_made_undo_of_an_entry_others_depend_on(session_path):
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 37})
+        s.apply({"op": "buy", "player": "Ann", "space": 39})
+        s.apply({"op": "build", "player": "Ann", "space": 39})
+        entries = list(s.entries)
+    # an undo of entry 2 as a hand-edited log would have it: its effects are entry 2's taken back
+    from banker.ledger.check import inverses
+    from banker.ledger.format import Entry
+    undo = Entry(seq=4, ts="", command={"op": "undo", "reason": "x", "seq": 2},
+                 effects=inverses(entries[1].effects), text="", parts=[], info={}, undoes=2)
+    findings, _state = replay_check(session_path, SETUP, [*entries, undo])
+    assert [(f.seq, f.kind) for f in findings] == [(4, "undoes")]

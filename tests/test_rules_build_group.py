@@ -1,0 +1,157 @@
+"""Several buildings in one action (issue #12): ``build`` with ``each`` or ``upto``.
+
+us-classic-rules.txt "Houses": "you may buy as many houses as your judgment and financial standing will allow.
+But you must build evenly, i.e., you cannot erect more than one house on any one property of any color-group
+until you have built one house on every property of that group"; "Building Shortages": "If there are a limited
+number of houses and hotels available and two or more players wish to buy more than the Bank has, the houses or
+hotels must be sold at auction". A group build is many single builds in one action: each step is checked as a
+single build would be, and the whole is refused when one step is.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from banker.i18n import Translator
+from banker.rules import Refused
+from banker.rules.effects import Pay
+
+from .rules_helpers import BROWN, DARK_BLUE, EDITIONS, GREEN, ORANGE, build, game, own, top_up
+
+
+def browns(edition="classic-us", variant="classic"):
+    g = game(edition, variant)
+    own(g, "Ann", *BROWN)
+    top_up(g, "Ann", 5_000)
+    return g
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_two_houses_on_each_of_the_browns_in_one_action(edition):
+    g = browns(edition)
+    cash = g.cash["Ann"]
+    houses = g.bank_houses
+    move = g.push({"op": "build", "player": "Ann", "space": 1, "each": 2})
+    assert [g.lots[p].houses for p in BROWN] == [2, 2]
+    assert g.bank_houses == houses - 4
+    price = g.edition.spaces[1].house_cost
+    assert cash - g.cash["Ann"] == 4 * price
+    pays = [e for e in move.effects if isinstance(e, Pay)]
+    assert len(pays) == 1 and pays[0].amount == 4 * price  # one payment for all
+    assert move.info["lots"] == {"1": {"houses": 2, "hotel": False}, "3": {"houses": 2, "hotel": False}}
+    # the sentence names each lot and the total, in every language
+    assert "2 houses" in move.text and g.edition.fmt(4 * price) in move.text
+    assert "2 дома" in Translator("ru").parts(move.parts)
+    assert "2 будинки" in Translator("uk").parts(move.parts)
+    g.pop()
+    assert [g.lots[p].houses for p in BROWN] == [0, 0] and g.cash["Ann"] == cash
+
+
+def test_up_to_a_level_builds_evenly_from_an_uneven_start():
+    g = game()
+    own(g, "Ann", *GREEN)
+    top_up(g, "Ann", 5_000)
+    build(g, "Ann", 31, 32, 34, 31)  # 2, 1, 1
+    move = g.push({"op": "build", "player": "Ann", "space": 34, "upto": 3})
+    assert [g.lots[p].houses for p in GREEN] == [3, 3, 3]
+    assert move.info["lots"] == {"31": {"houses": 1, "hotel": False}, "32": {"houses": 2, "hotel": False},
+                                 "34": {"houses": 2, "hotel": False}}
+    # up to a hotel: the fifth step of each lot is its hotel, the houses go back to the bank
+    houses = g.bank_houses
+    g.push({"op": "build", "player": "Ann", "space": 31, "upto": 5})
+    assert all(g.lots[p].hotel and not g.lots[p].houses for p in GREEN)
+    assert g.bank_houses == houses - 3 + 12 and g.bank_hotels == 12 - 3
+
+
+def test_short_game_hotel_after_three():
+    """us-classic-rules.txt, the short game: "only three houses are required on each lot ... before buying a hotel"."""
+    g = browns("classic-us", "short")
+    g.push({"op": "build", "player": "Ann", "space": 3, "upto": 4})
+    assert all(g.lots[p].hotel for p in BROWN)
+    with pytest.raises(Refused) as e:
+        g.push({"op": "build", "player": "Ann", "space": 3, "each": 1})
+    assert e.value.rule == "build-hotel"
+
+
+@pytest.mark.parametrize("cmd,rule", [
+    ({"each": 6}, "build-hotel"),                      # past a hotel
+    ({"upto": 6}, "build-hotel"),
+    ({"each": 1, "upto": 2}, "input"),                 # one or the other
+    ({"each": 0}, "input"),                            # at least 1
+    ({"upto": 1, "player": "Bob"}, "build-owner"),
+])
+def test_refusals_change_nothing(cmd, rule):
+    g = browns()
+    before = g.to_json()
+    with pytest.raises(Refused) as e:
+        g.push({"op": "build", "player": "Ann", "space": 1, **cmd})
+    assert e.value.rule == rule
+    assert g.to_json() == before
+
+
+def test_nothing_to_build_up_to_a_level_already_reached():
+    g = browns()
+    g.push({"op": "build", "player": "Ann", "space": 1, "each": 2})
+    with pytest.raises(Refused) as e:
+        g.push({"op": "build", "player": "Ann", "space": 1, "upto": 2})
+    assert e.value.rule == "build-nothing"
+    assert "2 buildings" in str(e.value)
+
+
+def test_the_whole_is_refused_when_the_cash_is_short():
+    g = game()
+    own(g, "Ann", *BROWN)
+    cash = g.cash["Ann"]
+    price = g.edition.spaces[1].house_cost
+    assert cash < 100 * price
+    g.push({"op": "transfer", "from": "Ann", "to": "bank", "amount": cash - 3 * price})
+    with pytest.raises(Refused) as e:
+        g.push({"op": "build", "player": "Ann", "space": 1, "each": 2})  # 4 houses, cash for 3
+    assert e.value.rule == "cash"
+    assert g.bank_houses == 32 and g.lots[1].houses == 0
+
+
+def test_the_stock_refuses_the_whole_and_says_how_many_are_needed():
+    """us-classic-rules.txt "Building Shortages": "When the Bank has no houses to sell, players wishing to build
+    must wait for some player to return or sell his/her houses to the Bank"."""
+    g = game(players=("Ann", "Bob"))
+    own(g, "Ann", *GREEN, *ORANGE, *DARK_BLUE, *BROWN)
+    top_up(g, "Ann", 50_000)
+    g.push({"op": "build", "player": "Ann", "space": 31, "upto": 4})
+    g.push({"op": "build", "player": "Ann", "space": 16, "upto": 4})
+    g.push({"op": "build", "player": "Ann", "space": 37, "upto": 2})
+    build(g, "Ann", 37)
+    assert g.bank_houses == 3  # only Ann may build: no shortage, the stock alone decides
+    before = g.to_json()
+    with pytest.raises(Refused) as e:
+        g.push({"op": "build", "player": "Ann", "space": 1, "each": 2})
+    assert e.value.rule == "house-stock"
+    assert "has 3 houses left" in str(e.value) and "needs 4" in str(e.value)
+    assert "нужно 4" in Translator("ru").refusal(e.value)
+    assert g.to_json() == before
+    g.push({"op": "build", "player": "Ann", "space": 1, "upto": 1})  # two fit
+    assert g.bank_houses == 1
+
+
+def test_a_group_build_leaves_a_house_for_each_other_builder():
+    """The last houses are not taken in one sweep while another player may build a house: they go one at a
+    time or at the shortage auction (docs/rules.md, "Several buildings in one action")."""
+    g = game(players=("Ann", "Bob", "Cid"))
+    own(g, "Ann", *GREEN, *DARK_BLUE)
+    own(g, "Bob", *BROWN)
+    own(g, "Cid", 6, 8, 9)
+    for p in ("Ann", "Bob", "Cid"):
+        top_up(g, p, 50_000)
+    g.push({"op": "build", "player": "Ann", "space": 31, "upto": 4})  # three full groups: group builds at the start
+    g.push({"op": "build", "player": "Cid", "space": 6, "upto": 4})
+    g.push({"op": "build", "player": "Bob", "space": 1, "upto": 2})
+    assert g.bank_houses == 4  # Ann may still build houses on the dark blues
+    before = g.to_json()
+    with pytest.raises(Refused) as e:
+        g.push({"op": "build", "player": "Bob", "space": 3, "each": 2})  # all 4: none left for Ann
+    assert e.value.rule == "building-shortage"
+    assert "would leave 0 while Ann may build" in str(e.value)
+    assert "Ann" in Translator("uk").refusal(e.value) and "аукціон" in Translator("uk").refusal(e.value)
+    assert g.to_json() == before
+    g.push({"op": "build", "player": "Bob", "space": 3, "each": 1})  # two, leaving two
+    assert g.bank_houses == 2

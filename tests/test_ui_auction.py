@@ -1,0 +1,90 @@
+"""The property auction run by the console (issue #12): bidders, the current bid, who passed, +1/+10/+50 or a
+typed bid, each checked against what the bidder has; the edition's data decides "cash only" and "the last bidder
+must buy" (uk-2008-speed-die-rules.md: "Auction bids can only be made in cash. Any player can start the bidding
+for as little as $1. If no one makes a higher bid, the last player to bid must buy the property"; Kyiv: "Аукціон
+проходить лише за готівку ... власність переходить тому, хто оголосив останню ставку"; us-classic-rules.txt:
+"Bidding may start at any price"); nobody bids: the deed stays with the bank (``winner: null``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from banker.ui.app import BankerApp
+from banker.ui.screens.auction import AuctionScreen
+
+from .ui_helpers import Banker, file_entries, file_state, make_session, screen_text
+
+PLAYERS = {"en": ("Ann", "Bob"), "ru": ("Аня", "Боря"), "uk": ("Оля", "Петро")}
+BOARD = {"en": "classic-us", "ru": "ru", "uk": "kyiv"}
+NOBODY = {"en": "nobody bids", "ru": "никто не торгуется", "uk": "ніхто не торгується"}
+
+
+def error(app) -> str:
+    return screen_text(app.screen.query_one("#auction-error"))
+
+
+async def open_auction(b: Banker, pos: int = 39) -> None:
+    await b.act("a")
+    await b.choose(b.app.current_session.state.edition.spaces[pos].name[:8])
+    assert isinstance(b.app.screen, AuctionScreen)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+async def test_nobody_bids_and_the_deed_stays_with_the_bank(tmp_path: Path, lang: str) -> None:
+    path = make_session(tmp_path / "g.json", PLAYERS[lang], edition=BOARD[lang])
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await open_auction(b)
+        assert NOBODY[lang] in screen_text(app.screen.query_one("#auction-bid"))
+        await b.key("enter")
+        await b.confirm()
+        assert file_entries(path)[-1]["command"] == {"op": "auction", "space": 39, "winner": None}
+        assert file_state(path)["spaces"]["39"]["owner"] is None
+
+
+async def test_us_a_bid_over_the_cash_is_flagged_and_may_be_taken_back(tmp_path: Path) -> None:
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob"), commands=[
+        {"op": "buy", "player": "Bob", "space": 37}, {"op": "buy", "player": "Bob", "space": 1},
+        {"op": "transfer", "from": "Bob", "to": "Ann", "amount": 1080, "memo": "x"}])  # Bob: $10, could raise more
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await open_auction(b, 39)
+        await b.key("down", "3")  # Bob bids $50 with $10 in cash: he could raise it by mortgages
+        assert error(app) == ""
+        assert "must raise $40 first" in str(app.screen.query_one("#bidders").get_option_at_index(1).prompt)
+        await b.key("3", "3", "3", "3")  # up to $250: more than he could raise (10 + 175 + 30 = $215)
+        assert "Bob could raise at most $215." in error(app)
+        await b.key("w")  # US: the last bid ($200) may be taken back
+        assert "Current bid: $150 by Bob" in screen_text(app.screen.query_one("#auction-bid"))
+        await b.key("up", "1", "p")  # Ann bids $151 and cannot pass while she holds the highest bid
+        assert "Ann holds the highest bid." in error(app)
+        await b.key("down", "p", "enter")
+        await b.confirm()
+        assert file_entries(path)[-1]["command"] == {"op": "auction", "space": 39, "winner": "Ann", "bid": 151}
+
+
+@pytest.mark.parametrize("lang,edition", [("en", "uk"), ("uk", "kyiv")])
+async def test_uk_and_kyiv_cash_only_and_the_last_bid_binds(tmp_path: Path, lang: str, edition: str) -> None:
+    ann, bob = PLAYERS[lang]
+    path = make_session(tmp_path / "g.json", (ann, bob), edition=edition, commands=[
+        {"op": "transfer", "from": bob, "to": ann, "amount": 1490, "memo": "x"}])  # Bob has 10
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await open_auction(b)
+        await b.key("down", "2")  # 10 is Bob's cash: fine
+        assert error(app) == ""
+        await b.key("1")  # 11 > cash: refused (cash only)
+        assert error(app) and ("cash only" in error(app) or "готівкою" in error(app))
+        await b.key("w")
+        assert error(app) and ("must buy" in error(app) or "мусить купити" in error(app))
+        await b.key("enter")
+        await b.confirm()
+        assert file_entries(path)[-1]["command"] == {"op": "auction", "space": 39, "winner": bob, "bid": 10}

@@ -1,0 +1,50 @@
+"""Bankruptcy to a player offers "lift at once" for each mortgaged deed the creditor receives, as the trade
+dialog does (issue #12). us-classic-rules.txt "Bankruptcy": "the new owner must at once pay the Bank the amount
+of interest on the loan, which is 10% of the value of the property. The new owner who does this may then, at
+his/her option, pay the principal or hold the property until some later turn"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from banker.ui.app import BankerApp
+from banker.ui.screens.dialogs import ChooseScreen
+
+from .ui_helpers import Banker, cash, file_entries, file_state, make_session, midgame_commands
+
+PLAYERS = {"en": ("Ann", "Bob", "Cid", "Dee", "Eve"), "ru": ("Аня", "Боря", "Вика", "Гена", "Даша"),
+           "uk": ("Оля", "Петро", "Іра", "Тарас", "Юля")}
+BOARD = {"en": "classic-us", "ru": "ru", "uk": "kyiv"}
+WORDS = {"en": ("Keep it mortgaged: pay 10% now", "Lift it at once"),
+         "ru": ("Оставить в залоге: заплатить 10% сейчас", "Выкупить сразу"),
+         "uk": ("Лишити в заставі: сплатити 10% зараз", "Викупити одразу")}
+
+
+@pytest.mark.parametrize("lift", [True, False], ids=["lift", "ten-percent"])
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+async def test_the_creditor_chooses_for_each_mortgaged_deed(tmp_path: Path, lang: str, lift: bool) -> None:
+    a, bob, cid, *_ = PLAYERS[lang]
+    path = make_session(tmp_path / "g.json", PLAYERS[lang], edition=BOARD[lang], commands=midgame_commands(PLAYERS[lang]))
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        before = cash(path)[cid]
+        await b.act("k")
+        await b.choose(bob[:3])
+        assert isinstance(app.screen, ChooseScreen)
+        ten, lifted = WORDS[lang]
+        options = b.options()
+        assert options[0].startswith(ten) and options[1].startswith(lifted), options
+        await b.choose(lifted if lift else ten)
+        body = await b.confirm()
+        assert bob in body
+        state = file_state(path)
+        assert state["spaces"]["5"]["owner"] == cid and state["spaces"]["5"]["mortgaged"] is (not lift)
+        if lang != "uk":  # Kyiv: the debtor's mortgages are raised first, so more cash changes hands
+            assert cash(path)[cid] == before + 130 - 10 - (100 if lift else 0)
+        command = file_entries(path)[-1]["command"]
+        assert command == ({"op": "bankrupt", "player": bob, "lift": [5]} if lift else {"op": "bankrupt", "player": bob})
+

@@ -1,0 +1,68 @@
+"""The console's help and palette show every key (issue #12): the palette's "Salary [s]" lost "[s]" to markup,
+and `v` (the review) was in neither the help nor docs/console.md."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from textual.command import CommandList
+
+from banker.ui.app import BankerApp
+from banker.ui.screens.help import HelpScreen
+from banker.ui.screens.table import TableScreen
+
+from .ui_helpers import Banker, make_session, screen_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def table_keys() -> set[str]:
+    """Every key of the table screen that does something for the banker (the first of each binding's keys)."""
+    out = set()
+    for binding in TableScreen.BINDINGS:
+        if binding.description:  # type: ignore[union-attr]
+            out.add(binding.key.split(",")[0])  # type: ignore[union-attr]
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+async def test_help_lists_every_key_of_the_table(tmp_path: Path, lang: str) -> None:
+    path = make_session(tmp_path / "g.json")
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 60)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = next(t for t in (screen_text(w) for w in app.screen.query("Static")) if "ctrl+p" in t)
+        shown = {line.split()[0] for line in text.splitlines() if line.strip()}
+        wanted = {"?" if k == "question_mark" else ":" if k == "colon" else k for k in table_keys()}
+        assert wanted <= shown | {": /"}, wanted - shown
+
+
+def test_docs_console_lists_every_key_of_the_table() -> None:
+    doc = (ROOT / "docs" / "console.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"`([^`]+)`", doc))
+    for key in table_keys():
+        key = {"question_mark": "?", "colon": ":"}.get(key, key)
+        assert key in documented, key
+
+
+async def test_the_palette_shows_each_actions_key(tmp_path: Path) -> None:
+    path = make_session(tmp_path / "g.json")
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("ctrl+p")
+        await b.type("Salary")
+        for _ in range(1000):
+            hits = app.screen.query_one(CommandList)
+            if hits.option_count and hits.highlighted is not None and \
+                    str(hits.get_option_at_index(hits.highlighted).prompt).startswith("Salary"):
+                break
+            await pilot.pause(0.05)
+        prompt = str(hits.get_option_at_index(hits.highlighted).prompt)
+        assert "(s)" in prompt, prompt
