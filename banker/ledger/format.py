@@ -236,45 +236,60 @@ class Entries(Sequence[Entry]):
         """How many of FILE's entries are not decoded yet."""
         return self._lazy
 
-    def _one(self, i: int) -> Entry:
-        """Entry ``i + 1`` decoded from the table, alone (its bytes: from after its key to the next one's comma)."""
+    def _decode(self, i: int) -> Entry | None:
+        """Entry ``i + 1`` decoded from the table alone (its bytes: after its key, to the next one's
+        comma), or None when the index does not say where it is."""
         seq = i + 1
         start = self._index[i] + len(f'"{seq}":') + 1
         end = self._index[i + 1] if i + 1 < len(self._index) else len(self._table) - 1
         try:
             entry = msgspec.json.decode(memoryview(self._table)[start:end], type=Entry)
         except (msgspec.DecodeError, msgspec.ValidationError):
-            entry = None
-        if entry is None or entry.seq != seq:
-            self._all()  # the index does not say where it is: read the whole table
-            found = self._items[i]
-            assert found is not None
-            return found
-        return entry
+            return None
+        return entry if entry.seq == seq else None
 
     def _all(self) -> None:
-        """Decode every entry of the table at once."""
+        """Decode every entry of the table not decoded yet: one by one, so that a thread doing it
+        (the background check) never holds the interpreter for long; the whole table at once if
+        the index does not fit it."""
+        table = self._table
+        count = len(self._index)
+        for i in range(count):
+            if self._items[i] is None:
+                entry = self._decode(i)
+                if entry is None:
+                    return self._bulk(table, count)
+                self._items[i] = entry
+        self._settle(count)
+
+    def _bulk(self, table: bytes, count: int) -> None:
+        try:
+            decoded = msgspec.json.decode(table, type=dict[str, Entry])
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            raise SessionError(f"the checkpoint's entries cannot be read ({e}); open the session again") from None
+        entries = [decoded.get(str(seq)) for seq in range(1, count + 1)]
+        if len(decoded) != count or any(e is None or e.seq != i + 1 for i, e in enumerate(entries)):
+            raise SessionError("the checkpoint's entries are not entries 1..n in order; open the session again")
+        for i, entry in enumerate(entries):
+            if self._items[i] is None:
+                self._items[i] = entry
+        self._settle(count)
+
+    def _settle(self, count: int) -> None:
         with self._lock:
+            self._lazy = self._items[:count].count(None)
             if not self._lazy:
-                return
-            try:
-                table = msgspec.json.decode(self._table, type=dict[str, Entry])
-            except (msgspec.DecodeError, msgspec.ValidationError) as e:
-                raise SessionError(f"the checkpoint's entries cannot be read ({e}); open the session again") from None
-            count = len(self._index)
-            decoded = [table.get(str(seq)) for seq in range(1, count + 1)]
-            if len(table) != count or any(e is None or e.seq != i + 1 for i, e in enumerate(decoded)):
-                raise SessionError("the checkpoint's entries are not entries 1..n in order; open the session again")
-            for i, entry in enumerate(decoded):
-                if self._items[i] is None:
-                    self._items[i] = entry
-            self._lazy = 0
-            self._table = b""
+                self._table = b""
 
     def _get(self, i: int) -> Entry:
         entry = self._items[i]
         if entry is None:
-            entry = self._one(i)
+            entry = self._decode(i)
+            if entry is None:
+                self._bulk(self._table, len(self._index))
+                found = self._items[i]
+                assert found is not None
+                return found
             with self._lock:
                 if self._items[i] is None:
                     self._items[i] = entry
