@@ -311,3 +311,15 @@ def test_plain_tinydb_reads_a_checkpoint_with_its_snapshot(tmp_path):
     finally:
         db.close()
     assert msgspec.json.decode(path.read_bytes())["snapshot"]["1"]["sum"] == snapshot_record(path)["sum"]
+
+
+def test_a_player_named_entries_does_not_confuse_the_quick_way_in(tmp_path):
+    """The quick way in looks for the entries table after the snapshot; a player called "entries"
+    puts the same key in the snapshot's figures, and the session still opens the quick way."""
+    path = tmp_path / "game.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "entries", "Cid"))) as s:
+        play_random(s, 40, seed=12)
+    assert b',"entries":' in path.read_bytes().split(b',"entries":{"1":')[0]
+    with Session.open(path, readonly=True) as reader:
+        assert reader.opened_from is not None and reader.entries.pending == 40
+        assert_same_as_full_replay(reader)

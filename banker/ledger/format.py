@@ -520,29 +520,45 @@ class _Quick:
     table: bytes
 
 
+def _head(raw: bytes) -> tuple[_Head, snapshots.Snapshot, int] | None:
+    """The tables before the entries (decoded alone: the entries' bytes are not even scanned), the
+    snapshot, and where the entries table starts; None when the file is not laid out so (the
+    first ``,"entries":`` that ends a JSON document of a session and a snapshot, whose entries
+    table runs to the last byte but one)."""
+    pos = raw.find(_ENTRIES_KEY)
+    for _ in range(8):  # a player named "entries" puts the key in the snapshot too: the next one
+        if pos < 0:
+            return None
+        start = pos + len(_ENTRIES_KEY)
+        try:
+            head = msgspec.json.decode(raw[:pos] + b"}", type=_Head)
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+            head = None
+        if head is not None and head.snapshot is not None:
+            snap = snapshots.parse(head.snapshot)
+            if not isinstance(snap, str) and snap.table[0] == len(raw) - 1 - start and snap.table[0] >= 2:
+                return head, snap, start
+        pos = raw.find(_ENTRIES_KEY, pos + 1)
+    return None
+
+
 def _quick(path: Path, raw: bytes) -> _Quick | None:
     """The quick way in, for a file a checkpoint wrote with its snapshot and not changed since: the
     setup document and the snapshot decoded, the entries table left as bytes (its length and CRC-32
     those the snapshot recorded, so every entry in it is one the checkpoint sealed). None when any
     of that does not hold: then :func:`load` reads and checks every entry."""
-    try:
-        head = msgspec.json.decode(raw, type=_Head)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+    found = _head(raw)
+    if found is None:
         return None
-    if head.snapshot is None:
-        return None
+    head, snap, start = found
     try:
         doc, setup = _check_doc(path, {SESSION_TABLE: head.session})
     except SessionError:
         return None
-    snap = snapshots.parse(head.snapshot)
-    if isinstance(snap, str) or doc.get("version") != VERSION:
+    if doc.get("version") != VERSION:
         return None
-    size, crc = snap.table
     end = len(raw) - 1
-    start = end - size
-    if (size < 2 or start < len(_ENTRIES_KEY) or raw[end:] != b"}" or raw[start - len(_ENTRIES_KEY):start] != _ENTRIES_KEY
-            or zlib.crc32(memoryview(raw)[start:end]) != crc):
+    if raw[end:] != b"}" or zlib.crc32(memoryview(raw)[start:end]) != snap.table[1]:
         return None
     seal = doc.get(checksum.CHECKPOINT)
     if (checksum.parse(doc.get(checksum.SUM)) != _doc_sum(doc) or not isinstance(seal, dict)
