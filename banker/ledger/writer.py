@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from banker.boards import game_from_setup
-from banker.rules import BoardError, Refused, Setup
+from banker.rules import BoardError, GameState, Refused, Setup
 from banker.rules.messages import Msg
 from banker.rules.ops import Undo, decode
 from banker.rules.parse import check_command
@@ -148,7 +148,8 @@ class SessionWriter(SessionLog):
                 session.checkpoint(force=True)
             elif loaded.journal is not None and loaded.journal.records:
                 session.checkpoint()
-            elif loaded.snapshot is None and loaded.snapshot_problem is None and loaded.entries:
+            elif (loaded.snapshot is None and loaded.snapshot_problem is None and loaded.entries
+                  and _snapshot_of(session.state, session._standing, 0, 0, b"", []) is not None):
                 session.checkpoint(force=True)  # a session from before the snapshots: the next open is quick
         except OSError as e:
             session._release()
@@ -333,7 +334,7 @@ class SessionWriter(SessionLog):
                 table, index = entries_table(self.entries.after(self._file_seq) if base is not None else self.entries,
                                              base)
                 last = self._last_sum if self._last_sum is not None else checksum.seed(self.info.get("id"))
-                snap = snapshots.make(self.state, self._standing, len(self.entries), last, table, index)
+                snap = _snapshot_of(self.state, self._standing, len(self.entries), last, table, index)
                 # one TinyDB document: temp + fsync + rename + folder fsync, or it raises
                 write_durably(self.path, checkpoint_document(doc, snap, table))
                 self.info = doc
@@ -367,6 +368,16 @@ class SessionWriter(SessionLog):
         if self._lock is not None:
             self._lock.release()
             self._lock = None
+
+
+def _snapshot_of(state: GameState, standing: Sequence[int], seq: int, last: int, table: bytes,
+                 index: Sequence[int]) -> dict[str, Any] | None:
+    """The snapshot a checkpoint writes, or None for a state no JSON can hold (an amount of over 4,300
+    digits, recorded before amounts were bounded): such a session opens the full way, as before."""
+    try:
+        return snapshots.make(state, standing, seq, last, table, index)
+    except (ValueError, OverflowError):
+        return None
 
 
 def _remove_made(path: Path, jpath: Path) -> None:
@@ -478,7 +489,7 @@ def _remake_snapshot(path: Path, loaded: Loaded) -> list[str]:
     last = loaded.last_sum if loaded.last_sum is not None else checksum.seed(loaded.doc.get("id"))
     table, index = entries_table(entries)
     doc = sealed_doc(loaded.doc, entries, loaded.last_sum)
-    write_durably(path, checkpoint_document(doc, snapshots.make(state, standing, len(entries), last, table, index), table))
+    write_durably(path, checkpoint_document(doc, _snapshot_of(state, standing, len(entries), last, table, index), table))
     if loaded.journal is not None:
         _cut_journal(journal_path(path), loaded.journal_header_end)
     return [f"{path}: {wrong}; made it anew from the {len(entries)} entries"]
