@@ -406,10 +406,16 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 def cmd_repair(args: argparse.Namespace) -> int:
     from banker.ledger.check import damage_lines
+    from banker.ledger.writer import snapshot_wrong
 
     read = read_session(args.file)
     if not read.damage:
-        print(f"{read.path}: no damage found; nothing to repair")
+        wrong = snapshot_wrong(read.path, read.setup, read.entries, read.snapshot, read.snapshot_problem)
+        if wrong is None:
+            print(f"{read.path}: no damage found; nothing to repair")
+            return EXIT_OK
+        for done in repair_session(args.file):  # the snapshot is a copy of what the entries give: made anew
+            print(done)
         return EXIT_OK
     print(f"{read.path} is damaged:")
     for text in damage_lines(read.damage, read.setup, read.entries):

@@ -3,7 +3,8 @@
     python bench/run_all.py [NAME ...]      (``make bench``)
 
 Each script runs in its own process from the project root, its output passed through
-as it comes; the exit status is non-zero if any script failed. Names select scripts
+as it comes; the exit status is non-zero if any script failed. Each script's "Target: ..." lines (a
+figure next to its target, "(met)" or "(NOT met)") are summed up at the end. Names select scripts
 (``record`` or ``record.py``); by default all of them run, in alphabetical order.
 """
 
@@ -34,16 +35,30 @@ def scripts(selected: list[str]) -> list[Path]:
 def main(argv: list[str]) -> int:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     results = []
+    targets: list[tuple[str, str]] = []
     for script in scripts(argv):
         print(f"\n### bench/{script.name}\n", flush=True)
         started = time.perf_counter()
-        status = subprocess.call([sys.executable, str(script)], cwd=ROOT, env=env)
+        proc = subprocess.Popen([sys.executable, str(script)], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        for line in proc.stdout:  # passed through as it comes; the targets' lines kept for the summary
+            print(line, end="", flush=True)
+            if line.startswith("Target: "):
+                targets.append((script.name, line.removeprefix("Target: ").strip()))
+        status = proc.wait()
         results.append((script.name, status, time.perf_counter() - started))
     print("\n## Bench scripts\n")
     print("| script | result | seconds |")
     print("|---|---|---:|")
     for name, status, seconds in results:
         print(f"| bench/{name} | {'ok' if status == 0 else f'FAILED (exit {status})'} | {seconds:.1f} |")
+    if targets:
+        met = sum(1 for _, text in targets if text.endswith("(met)"))
+        print(f"\n## Targets (issue #14): {met} of {len(targets)} met\n")
+        print("| script | target: figure | met |")
+        print("|---|---|---|")
+        for name, text in targets:
+            print(f"| bench/{name} | {text.rsplit(' (', 1)[0]} | {'yes' if text.endswith('(met)') else '**no**'} |")
     return 0 if all(status == 0 for _, status, _ in results) else 1
 
 

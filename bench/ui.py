@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
 import gc
 import json
 import os
@@ -54,6 +55,11 @@ from banker.ledger import Session, journal_path  # noqa: E402
 from banker.rules import Refused  # noqa: E402
 
 GAME = 5000
+#: the long game of the first-frame target (issue #14)
+LONG = 20000
+#: the targets of issue #14: console first frame on LONG actions, review first frame on GAME actions (both
+#: as a ratio to the empty app's), Enter to the table re-drawn late in a GAME-action game (median, worst ms)
+TARGET_CONSOLE, TARGET_REVIEW, TARGET_MEDIAN, TARGET_WORST = 1.3, 2.0, 16.0, 33.0
 SIZE = (120, 36)
 SEED = 7
 #: the poll step while waiting for the commit and the frame; the times come from the hooks' own stamps,
@@ -335,12 +341,17 @@ def main() -> int:
     parser.add_argument("--dir", help="where to write the sessions (default: a temp folder); the disk matters")
     args = parser.parse_args()
     started = time.perf_counter()
+    # banker's modules compiled, as pip leaves an installed package: a child started with
+    # PYTHONDONTWRITEBYTECODE=1 would otherwise compile every module on every start
+    compileall.compile_dir(str(ROOT / "banker"), quiet=1)
     with tempfile.TemporaryDirectory(dir=args.dir, prefix="banker-bench-ui-") as tmp:
         folder = Path(tmp)
         build = make_session(folder / f"game-{GAME}.json", GAME, SEED + GAME)
+        make_session(folder / f"game-{LONG}.json", LONG, SEED + LONG)
         make_session(folder / "game-0.json", 0, SEED)
         sessions = {"banker, 0-action session": folder / "game-0.json",
-                    f"banker, {GAME:,}-action session": folder / f"game-{GAME}.json"}
+                    f"banker, {GAME:,}-action session": folder / f"game-{GAME}.json",
+                    f"banker, {LONG:,}-action session": folder / f"game-{LONG}.json"}
         starts = start_to_frame(sessions, args.runs, {f"`banker review`, {GAME:,}-action session":
                                                       folder / f"game-{GAME}.json"})
         late = asyncio.run(action_latency(copy_session(folder / f"game-{GAME}.json", folder / "late.json"),
@@ -369,14 +380,15 @@ def main() -> int:
               f"{f'{statistics.median(app_part):.0f}' if app_part else '–'} | "
               f"{f'{statistics.median(opens):.0f}' if opens else '–'} | {ratio:.2f} |")
     big = statistics.median(r["total"] for r in starts[-2][1]) / empty
-    review_ms = statistics.median(r["total"] for r in starts[-1][1])
+    review = statistics.median(r["total"] for r in starts[-1][1]) / empty
     print()
-    print(f"Target: banker on {GAME:,} actions under 2× the empty app: {big:.2f}× "
-          f"({'met' if big < 2 else 'NOT met'}). Columns 3-5 are medians from the child's own clock "
-          "(CLOCK_MONOTONIC, shared by the processes).")
+    print("Columns 3-5 are medians from the child's own clock (CLOCK_MONOTONIC, shared by the processes).")
     print()
-    print(f"Target: `banker review` on {GAME:,} actions to the first frame under a second: {review_ms:.0f} ms "
-          f"({'met' if review_ms < 1000 else 'NOT met'}).")
+    print(f"Target: the console's first frame on {LONG:,} actions within {TARGET_CONSOLE}x an empty Textual app's: "
+          f"{big:.2f}x ({'met' if big <= TARGET_CONSOLE else 'NOT met'})")
+    print()
+    print(f"Target: the review's first frame on {GAME:,} actions within {TARGET_REVIEW}x an empty Textual app's: "
+          f"{review:.2f}x ({'met' if review <= TARGET_REVIEW else 'NOT met'})")
     print()
     print(f"### One action late in a {GAME:,}-action game: Enter on the confirmation → committed, table re-drawn")
     print()
@@ -400,10 +412,15 @@ def main() -> int:
     totals = [s["total"] for s in late]
     worst = max(late, key=lambda s: s["total"])
     p90 = percentile(totals, 90)
+    median = statistics.median(totals)
     print()
-    print(f"Target: well under 50 ms: median {statistics.median(totals):.1f} ms, p90 {p90:.1f} ms "
-          f"({'met' if p90 < 50 else 'NOT met'} for 9 actions in 10); worst {worst['total']:.1f} ms "
-          f"({'met' if worst['total'] < 50 else 'NOT met'}), {worst['gc']:.0f} ms of it in the garbage collector.")
+    print(f"p90 {p90:.1f} ms; of the worst, {worst['gc']:.0f} ms in the garbage collector.")
+    print()
+    print(f"Target: Enter to the table re-drawn late in a {GAME:,}-action game, median under {TARGET_MEDIAN:.0f} ms: "
+          f"{median:.1f} ms ({'met' if median < TARGET_MEDIAN else 'NOT met'})")
+    print()
+    print(f"Target: Enter to the table re-drawn late in a {GAME:,}-action game, worst under {TARGET_WORST:.0f} ms: "
+          f"{worst['total']:.1f} ms ({'met' if worst['total'] < TARGET_WORST else 'NOT met'})")
     print()
     print(f"(bench/ui.py ran in {time.perf_counter() - started:.0f} s, of which {build:.0f} s recording the "
           f"{GAME:,}-action game)")

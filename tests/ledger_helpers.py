@@ -9,9 +9,11 @@ from pathlib import Path
 def reseal(data: dict) -> dict:
     """Make the checksums anew over ``data`` (a parsed session file), as a forger or a file
     written by another engine version would have them: consistent, so only the rules can
-    object to its contents."""
+    object to its contents. The checkpoint's snapshot, made over the entries as they were, is
+    dropped (such a file opens by replaying every entry, as one from before the snapshots)."""
     from banker.ledger import checksum
 
+    data.pop("snapshot", None)
     doc = data["session"]["1"]
     prev = checksum.seed(doc.get("id"))
     entries = data.get("entries", {})

@@ -595,7 +595,8 @@ def test_a_checkpoint_leaves_a_plain_tinydb_file(session_path):
     session.checkpoint()
     db = TinyDB(session_path)
     try:
-        assert db.tables() == {"session", "entries"}
+        assert db.tables() == {"session", "snapshot", "entries"}
+        assert db.table("snapshot").get(doc_id=1)["seq"] == 6  # the state at entry 6 (docs/session-log.md)
         setup = db.table("session").get(doc_id=1)
         assert setup["format"] == "banker-session" and setup["players"] == ["Ann", "Bob", "Cid"]
         entries = db.table("entries")

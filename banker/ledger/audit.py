@@ -6,6 +6,9 @@ walks it once (banker.ledger.check.Replay):
 * the **engine** recomputes every command from the state the log records before it and
   compares its effects with the recorded ones (every balance, deed, building and debt the entry
   changed); the walk then follows the log, so each entry is judged on its own;
+* the checkpoint's snapshot (the state the session opens from) is compared with the state the
+  entries it covers give, attribute by attribute; one that failed its own checks on reading is
+  listed too;
 * after each entry, on the state the log records, the conservation laws are checked: the money
   in play (players' cash, the pot, the bank's account) adds up to nothing created or lost; the
   houses and hotels on the board plus the bank's stock are the edition's 32 and 12; no cash,
@@ -25,7 +28,7 @@ from typing import Any, Literal
 
 from banker.rules import GameState
 
-from .check import Finding, Replay, Unfollowable, damage_lines, game
+from .check import Finding, Replay, Unfollowable, damage_lines, game, snapshot_finding
 from .reader import read_session
 
 #: an audit stops listing after this many findings (the first ones are what to fix)
@@ -33,7 +36,7 @@ MAX_PROBLEMS = 50
 
 #: what a :class:`Problem` is about: a rules finding (see :class:`banker.ledger.check.Finding`),
 #: a conservation law broken on the recorded state, or damage found on reading
-ProblemKind = Literal["refused", "error", "effects", "undoes", "broken", "money", "cash", "stock", "houses", "hotels",
+ProblemKind = Literal["refused", "error", "effects", "undoes", "broken", "snapshot", "money", "cash", "stock", "houses", "hotels",
                       "lot", "no-owner", "not-player", "damage"]
 
 
@@ -42,7 +45,8 @@ class Problem:
     """One finding of the audit, as data.
 
     ``seq`` is the entry (None: about the session as a whole). ``finding`` carries a rules
-    finding (kinds refused, error, effects, undoes, broken). ``params`` the figures of the other
+    finding (kinds refused, error, effects, undoes, broken), or the snapshot's (kind snapshot:
+    ``seq`` is the last entry it covers). ``params`` the figures of the other
     kinds: money (``delta``), cash (``player``, ``cash``), stock (``houses``, ``hotels``), houses
     and hotels (``out``, ``bank``, ``total``), lot (``space``: its name, ``houses``, ``hotel``),
     no-owner (``space``), not-player (``space``, ``owner``), damage (``text``: what is damaged,
@@ -106,6 +110,9 @@ def audit(path: str | os.PathLike[str]) -> AuditReport:
     report = AuditReport(path=str(path), entries=len(entries))
     replay = Replay(game(Path(path), setup))
     problems = report.problems
+    if read.snapshot_problem is not None:  # a snapshot that failed its checks: not used, and said
+        problems.append(Problem(read.file_seq, "snapshot", Finding(read.file_seq, "snapshot", error=read.snapshot_problem)))
+    snap = read.snapshot
     standing: set[tuple[str, tuple[tuple[str, Any], ...]]] = set()
     for entry in entries:
         if len(problems) >= MAX_PROBLEMS:
@@ -117,6 +124,10 @@ def audit(path: str | os.PathLike[str]) -> AuditReport:
             break
         if finding is not None:
             problems.append(Problem(entry.seq, finding.kind, finding))
+        if snap is not None and entry.seq == snap.seq:  # the snapshot is what the entries give, or it is said
+            wrong = snapshot_finding(replay.state, replay.standing, (snap.seq, snap.state, snap.standing))
+            if wrong is not None:
+                problems.append(Problem(entry.seq, "snapshot", wrong))
         found = conservation(replay.state)
         keys = [(kind, tuple(params.items())) for kind, params in found]
         # each once, where it starts

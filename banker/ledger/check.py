@@ -21,9 +21,10 @@ import msgspec
 from banker.boards import game_from_setup
 from banker.rules import BoardError, GameState, Refused, Setup
 from banker.rules.messages import Msg, render_parts
+from banker.rules.snapshot import to_plain
 from banker.rules.state import invert
 
-from .format import Damage, Entry, SessionError, clip, journal_path
+from .format import Damage, Entries, Entry, SessionError, clip, journal_path
 
 
 def game(path: Path, setup: Setup) -> GameState:
@@ -80,7 +81,7 @@ def follow(state: GameState, standing: list[int], entry: Entry) -> None:
         standing.append(entry.seq)
 
 
-def restore(path: Path, state: GameState, standing: list[int], entries: Iterable[Entry], into: list[Entry]) -> None:
+def restore(path: Path, state: GameState, standing: list[int], entries: Iterable[Entry], into: Entries | list[Entry]) -> None:
     """Follow every entry of ``entries`` on ``state`` (see :func:`follow`), appending each to
     ``into`` once it is on; :class:`SessionError` names the first one that cannot be followed."""
     for entry in entries:
@@ -93,7 +94,7 @@ def restore(path: Path, state: GameState, standing: list[int], entries: Iterable
 
 
 # --------------------------------------------------------------------------- checking with the engine
-FindingKind = Literal["refused", "error", "effects", "undoes", "broken"]
+FindingKind = Literal["refused", "error", "effects", "undoes", "broken", "snapshot"]
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,9 @@ class Finding:
     be run at all: ``error``), "effects" (its effects differ: ``logged`` and ``computed``),
     "undoes" (it says it undoes another entry than the rules would: ``logged`` and ``computed``
     seqs), "broken" (its recorded effects cannot even be applied: ``error``; nothing after it
-    can be checked).
+    can be checked), "snapshot" (the checkpoint's snapshot, which covers entries 1..seq, is not
+    what those entries give: ``error`` says how, ``logged`` and ``computed`` the attribute's two
+    values; or it failed its own checks and was not used: ``error`` says why).
     """
 
     seq: int
@@ -193,11 +196,50 @@ class Replay:
         return finding, undo_parts(reason if isinstance(reason, str) else str(reason), builtins(move.parts))
 
 
-def replay_check(path: Path, setup: Setup, entries: Iterable[Entry]) -> tuple[list[Finding], GameState]:
+#: a snapshot as a session was opened from: (the seq it covers, its state as stored, its standing seqs)
+OpenedFrom = tuple[int, dict[str, Any], list[int]]
+
+
+def snapshot_finding(state: GameState, standing: Sequence[int], snapshot: OpenedFrom) -> Finding | None:
+    """Whether ``snapshot`` is what the log gives at its seq (``state`` and ``standing``, reached by
+    following every entry up to it): None, or a "snapshot" :class:`Finding` naming the first
+    attribute that differs."""
+    seq, stored, stored_standing = snapshot
+    if list(standing) != list(stored_standing):
+        return Finding(seq, "snapshot", error=f"the actions standing differ from entries 1-{seq}'s",
+                       logged=list(stored_standing)[-5:], computed=list(standing)[-5:])
+    given = to_plain(state)
+    for name in dict.fromkeys([*given, *stored]):
+        if given.get(name) != stored.get(name):
+            return Finding(seq, "snapshot", error=f"its {name} differs from what entries 1-{seq} give",
+                           logged=stored.get(name), computed=given.get(name))
+    return None
+
+
+def follow_all(path: Path, setup: Setup, entries: Sequence[Entry],
+               snapshot: OpenedFrom | None = None) -> tuple[GameState, list[int], Finding | None]:
+    """The state every entry gives (followed as recorded, no rules), its standing seqs, and how
+    ``snapshot`` differs from what its entries give (None: it does not, or there is none)."""
+    state = game(path, setup)
+    standing: list[int] = []
+    at = snapshot[0] if snapshot is not None else 0
+    restore(path, state, standing, entries[:at], [])
+    wrong = snapshot_finding(state, standing, snapshot) if snapshot is not None else None
+    restore(path, state, standing, entries[at:], [])
+    return state, standing, wrong
+
+
+def replay_check(path: Path, setup: Setup, entries: Iterable[Entry], *, snapshot: OpenedFrom | None = None,
+                 snapshot_problem: tuple[int, str] | None = None) -> tuple[list[Finding], GameState]:
     """Recompute ``entries`` through the engine on a fresh game: the findings, and the state
-    reached (which follows the log: the recorded figures)."""
+    reached (which follows the log: the recorded figures). ``snapshot`` (what the session was
+    opened from) is compared with the state the log gives at its seq; ``snapshot_problem`` (a
+    snapshot that failed its checks on open: its seq and why) is reported as it is."""
     replay = Replay(game(path, setup))
     findings: list[Finding] = []
+    if snapshot_problem is not None:
+        findings.append(Finding(snapshot_problem[0], "snapshot", error=snapshot_problem[1]))
+    at = snapshot[0] if snapshot is not None else None
     for entry in entries:
         try:
             finding, _parts = replay.step(entry)
@@ -206,6 +248,9 @@ def replay_check(path: Path, setup: Setup, entries: Iterable[Entry]) -> tuple[li
             break
         if finding is not None:
             findings.append(finding)
+        if entry.seq == at and snapshot is not None and (found := snapshot_finding(replay.state, replay.standing,
+                                                                                   snapshot)):
+            findings.append(found)
     return findings, replay.state
 
 
@@ -306,5 +351,6 @@ def damage_lines(damage: list[Damage], setup: Setup, entries: Sequence[Entry]) -
     return out
 
 
-__all__ = ["Finding", "Replay", "Unfollowable", "builtins", "damage_lines", "damage_message", "explain_changes", "follow",
-           "game", "inverses", "replay_check", "restore", "text_of", "undo_parts"]
+__all__ = ["Finding", "OpenedFrom", "Replay", "Unfollowable", "builtins", "damage_lines", "damage_message",
+           "explain_changes", "follow", "follow_all", "game", "inverses", "replay_check", "restore", "snapshot_finding",
+           "text_of", "undo_parts"]

@@ -28,18 +28,21 @@ import functools
 import gc
 import json
 import os
+import threading
 import time
-from collections.abc import Callable, Iterable
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, ParamSpec, TypeGuard, TypeVar
+from typing import Any, ParamSpec, TypeGuard, TypeVar, overload
 
 import msgspec
 
 from banker.rules import Setup
 
 from . import checksum
+from . import snapshot as snapshots
 from .journal import JOURNAL_FORMAT, Damaged, JournalCorrupt, Scan, scan
 from .storage import FileRefused, dumps, read_regular
 
@@ -208,6 +211,152 @@ def seal_entries(session_id: Any, entries: Iterable[Entry]) -> tuple[list[Entry]
     return out, prev
 
 
+# --------------------------------------------------------------------------- the entries in memory
+#: reading more entries than this at once decodes the whole table (one call is cheaper than many)
+_BULK = 256
+
+
+class Entries(Sequence[Entry]):
+    """Entries 1..n: the first ``count`` (FILE's, from a checkpoint's bytes ``table`` and ``index``)
+    decoded when read, the rest (the journal's, new ones) held as they are."""
+
+    __slots__ = ("_items", "_table", "_index", "_lazy", "_lock")
+
+    def __init__(self, entries: Iterable[Entry] = (), *, table: bytes = b"", index: Sequence[int] = (),
+                 count: int = 0) -> None:
+        self._items: list[Entry | None] = [None] * count
+        self._items.extend(entries)
+        self._table = table
+        self._index = index
+        self._lazy = count
+        self._lock = threading.Lock()
+
+    @property
+    def pending(self) -> int:
+        """How many of FILE's entries are not decoded yet."""
+        return self._lazy
+
+    def _decode(self, i: int) -> Entry | None:
+        """Entry ``i + 1`` decoded from the table alone (its bytes: after its key, to the next one's
+        comma), or None when the index does not say where it is."""
+        seq = i + 1
+        start = self._index[i] + len(f'"{seq}":') + 1
+        end = self._index[i + 1] if i + 1 < len(self._index) else len(self._table) - 1
+        try:
+            entry = msgspec.json.decode(memoryview(self._table)[start:end], type=Entry)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+        return entry if entry.seq == seq else None
+
+    def _all(self) -> None:
+        """Decode every entry of the table not decoded yet: one by one, so that a thread doing it
+        (the background check) never holds the interpreter for long; the whole table at once if
+        the index does not fit it."""
+        table = self._table
+        count = len(self._index)
+        for i in range(count):
+            if self._items[i] is None:
+                entry = self._decode(i)
+                if entry is None:
+                    return self._bulk(table, count)
+                self._items[i] = entry
+        self._settle(count)
+
+    def _bulk(self, table: bytes, count: int) -> None:
+        try:
+            decoded = msgspec.json.decode(table, type=dict[str, Entry])
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            raise SessionError(f"the checkpoint's entries cannot be read ({e}); open the session again") from None
+        entries = [decoded.get(str(seq)) for seq in range(1, count + 1)]
+        if len(decoded) != count or any(e is None or e.seq != i + 1 for i, e in enumerate(entries)):
+            raise SessionError("the checkpoint's entries are not entries 1..n in order; open the session again")
+        for i, entry in enumerate(entries):
+            if self._items[i] is None:
+                self._items[i] = entry
+        self._settle(count)
+
+    def _settle(self, count: int) -> None:
+        with self._lock:
+            self._lazy = self._items[:count].count(None)
+            if not self._lazy:
+                self._table = b""
+
+    def _get(self, i: int) -> Entry:
+        entry = self._items[i]
+        if entry is None:
+            entry = self._decode(i)
+            if entry is None:
+                self._bulk(self._table, len(self._index))
+                found = self._items[i]
+                assert found is not None
+                return found
+            with self._lock:
+                if self._items[i] is None:
+                    self._items[i] = entry
+                    self._lazy -= 1
+                    if not self._lazy:
+                        self._table = b""
+        return entry
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, i: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Entry]: ...
+
+    def __getitem__(self, i: int | slice) -> Entry | list[Entry]:
+        if isinstance(i, slice):
+            positions = range(len(self._items))[i]
+            if self._lazy and len(positions) > _BULK:
+                self._all()
+            return [self._get(k) for k in positions]
+        return self._get(range(len(self._items))[i])
+
+    def __iter__(self) -> Iterator[Entry]:
+        if self._lazy:
+            self._all()
+        return (self._get(i) for i in range(len(self._items)))
+
+    def head(self, n: int) -> Entries:
+        """Entries 1..n (FILE's: still decoded when read)."""
+        out = Entries(table=self._table, index=self._index)
+        out._items = self._items[:n]
+        out._lazy = out._items.count(None)
+        if not out._lazy:
+            out._table = b""
+        return out
+
+    def after(self, n: int) -> list[Entry]:
+        """The entries after the first ``n`` (the journal's: decoded already)."""
+        out = self._items[n:]
+        if any(e is None for e in out):
+            return self[n:]
+        return out  # type: ignore[return-value]
+
+    def materialize(self) -> list[Entry]:
+        """Every entry, decoded (a plain list)."""
+        return list(self)
+
+    def append(self, entry: Entry) -> None:
+        self._items.append(entry)
+
+    def extend(self, entries: Iterable[Entry]) -> None:
+        self._items.extend(entries)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Entries | list):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<Entries: {len(self._items)}, {self._lazy} not decoded yet>"
+
+
 # --------------------------------------------------------------------------- paths, helpers
 def journal_path(path: Path) -> Path:
     return path.with_name(path.name + ".journal")
@@ -261,7 +410,7 @@ class Loaded:
 
     doc: dict[str, Any]
     setup: Setup
-    entries: list[Entry]
+    entries: Entries
     file_seq: int  # entries 1..file_seq are in FILE
     journal: Scan | None  # None: no journal file
     journal_header_end: int
@@ -273,6 +422,14 @@ class Loaded:
     damage: list[Damage] = field(default_factory=list)
     #: the chained checksum after the last entry (None: a version 1 file, no checksums)
     last_sum: int | None = None
+    #: the checkpoint's snapshot, checked against the entries 1..file_seq (None: none to use)
+    snapshot: snapshots.Snapshot | None = None
+    #: why the file's snapshot is not used, when it has one that fails its checks (never silent:
+    #: the background check and the audit report it)
+    snapshot_problem: str | None = None
+    #: FILE's entries table as the checkpoint wrote it and its index, when read the quick way
+    #: (a writer's next checkpoint appends to it instead of encoding every entry again)
+    file_table: tuple[bytes, list[int]] | None = None
 
     @property
     def version(self) -> int:
@@ -294,17 +451,8 @@ def _decode(raw: bytes) -> tuple[Any, bool]:
         return json.loads(raw), False
 
 
-def _parse_file(path: Path, raw: bytes) -> tuple[dict[str, Any], Setup, list[dict[str, Any]], bool]:
-    if not raw.strip():
-        raise _not_session(path, "the file is empty")
-    try:
-        data, strict = _decode(raw)
-    except UnicodeDecodeError:
-        raise _not_session(path, "not UTF-8 text") from None
-    except ValueError as e:
-        raise _not_session(path, f"not JSON: {e}") from None
-    except RecursionError:
-        raise _not_session(path, "its JSON is nested too deeply") from None
+def _check_doc(path: Path, data: Any) -> tuple[dict[str, Any], Setup]:
+    """The setup document of a decoded session file, and its setup; :class:`SessionError` if it is not one."""
     if not isinstance(data, dict) or not isinstance(data.get(SESSION_TABLE), dict):
         raise _not_session(path, "no session table")
     table = data[SESSION_TABLE]
@@ -324,6 +472,21 @@ def _parse_file(path: Path, raw: bytes) -> tuple[dict[str, Any], Setup, list[dic
         setup = Setup.from_mapping(doc)
     except (KeyError, TypeError, ValueError) as e:
         raise SessionError(f"{path}: the setup is damaged ({e}); the file was left untouched") from None
+    return doc, setup
+
+
+def _parse_file(path: Path, raw: bytes) -> tuple[dict[str, Any], Setup, list[dict[str, Any]], bool, Any]:
+    if not raw.strip():
+        raise _not_session(path, "the file is empty")
+    try:
+        data, strict = _decode(raw)
+    except UnicodeDecodeError:
+        raise _not_session(path, "not UTF-8 text") from None
+    except ValueError as e:
+        raise _not_session(path, f"not JSON: {e}") from None
+    except RecursionError:
+        raise _not_session(path, "its JSON is nested too deeply") from None
+    doc, setup = _check_doc(path, data)
     entries_table = data.get(ENTRIES_TABLE, {})
     if not isinstance(entries_table, dict):
         raise SessionError(f"{path}: the entries table is damaged; the file was left untouched")
@@ -336,7 +499,72 @@ def _parse_file(path: Path, raw: bytes) -> tuple[dict[str, Any], Setup, list[dic
         missing = next(i for i in range(1, len(ids) + 2) if i not in present)
         raise SessionError(f"{path}: entry {missing} is missing (entries must run 1..n without gaps); "
                            "the file was left untouched")
-    return doc, setup, [entries_table[str(i)] for i in ids], strict
+    return doc, setup, [entries_table[str(i)] for i in ids], strict, data.get(snapshots.TABLE)
+
+
+class _Head(msgspec.Struct):
+    """A session file's tables but the entries (msgspec skips them, checking only that they are JSON)."""
+
+    session: dict[str, Any]
+    snapshot: dict[str, Any] | None = None
+
+
+_ENTRIES_KEY = b',"entries":'
+
+
+@dataclass
+class _Quick:
+    doc: dict[str, Any]
+    setup: Setup
+    snapshot: snapshots.Snapshot
+    table: bytes
+
+
+def _head(raw: bytes) -> tuple[_Head, snapshots.Snapshot, int] | None:
+    """The tables before the entries (decoded alone: the entries' bytes are not even scanned), the
+    snapshot, and where the entries table starts; None when the file is not laid out so (the
+    first ``,"entries":`` that ends a JSON document of a session and a snapshot, whose entries
+    table runs to the last byte but one)."""
+    pos = raw.find(_ENTRIES_KEY)
+    for _ in range(8):  # a player named "entries" puts the key in the snapshot too: the next one
+        if pos < 0:
+            return None
+        start = pos + len(_ENTRIES_KEY)
+        try:
+            head = msgspec.json.decode(raw[:pos] + b"}", type=_Head)
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+            head = None
+        if head is not None and head.snapshot is not None:
+            snap = snapshots.parse(head.snapshot)
+            if not isinstance(snap, str) and snap.table[0] == len(raw) - 1 - start and snap.table[0] >= 2:
+                return head, snap, start
+        pos = raw.find(_ENTRIES_KEY, pos + 1)
+    return None
+
+
+def _quick(path: Path, raw: bytes) -> _Quick | None:
+    """The quick way in, for a file a checkpoint wrote with its snapshot and not changed since: the
+    setup document and the snapshot decoded, the entries table left as bytes (its length and CRC-32
+    those the snapshot recorded, so every entry in it is one the checkpoint sealed). None when any
+    of that does not hold: then :func:`load` reads and checks every entry."""
+    found = _head(raw)
+    if found is None:
+        return None
+    head, snap, start = found
+    try:
+        doc, setup = _check_doc(path, {SESSION_TABLE: head.session})
+    except SessionError:
+        return None
+    if doc.get("version") != VERSION:
+        return None
+    end = len(raw) - 1
+    if raw[end:] != b"}" or zlib.crc32(memoryview(raw)[start:end]) != snap.table[1]:
+        return None
+    seal = doc.get(checksum.CHECKPOINT)
+    if (checksum.parse(doc.get(checksum.SUM)) != _doc_sum(doc) or not isinstance(seal, dict)
+            or seal.get("entries") != snap.seq or checksum.parse(seal.get("last")) != checksum.parse(snap.last)):
+        return None
+    return _Quick(doc, setup, snap, raw[start:end])
 
 
 CHANGED = "is not what its checksum was made over"
@@ -474,11 +702,26 @@ def load(path: Path) -> Loaded:
         raise SessionError(f"{path} is a folder, not a session file") from None
     except OSError as e:
         raise SessionError(f"cannot read {path}: {e.strerror}") from None
-    doc, setup, records, strict = _parse_file(path, raw)
-    entries = to_entries(str(path), records, 1)
+    quick = _quick(path, raw)
     damage: list[Damage] = []
-    sealed = doc["version"] >= 2
-    last_sum = _verify_file(doc, records, damage, strict) if sealed else None
+    snap: snapshots.Snapshot | None = None
+    problem: str | None = None
+    file_table: tuple[bytes, list[int]] | None = None
+    if quick is not None:  # the checkpoint's own bytes: its snapshot, the entries decoded when read
+        doc, setup, snap = quick.doc, quick.setup, quick.snapshot
+        entries = Entries(table=quick.table, index=snap.index, count=snap.seq)
+        last_sum = checksum.parse(snap.last)
+        file_table = (quick.table, snap.index)
+    else:  # every entry read and its checksum checked
+        doc, setup, records, strict, stored_snap = _parse_file(path, raw)
+        entries = Entries(to_entries(str(path), records, 1))
+        sealed = doc["version"] >= 2
+        last_sum = _verify_file(doc, records, damage, strict) if sealed else None
+        if stored_snap is not None:
+            parsed = snapshots.parse(stored_snap)
+            problem = parsed if isinstance(parsed, str) else snapshots.fits(parsed, len(records), last_sum)
+            if problem is None and not damage and isinstance(parsed, snapshots.Snapshot):
+                snap = parsed
     file_seq = len(entries)
     journal = None
     header_end = 0
@@ -507,7 +750,8 @@ def load(path: Path) -> Loaded:
             line = journal.damaged
             damage.insert(0, Damage("journal-line", _damaged_line_text(jpath, line, jdata[line.start:line.end], expected),
                                     seq=expected, line=line, raw=jdata[line.start:]))
-    return Loaded(doc, setup, entries, file_seq, journal, header_end, sig(st), jino, anchor, damage, last_sum)
+    return Loaded(doc, setup, entries, file_seq, journal, header_end, sig(st), jino, anchor, damage, last_sum, snap, problem,
+                  file_table)
 
 
 def _signatures(path: Path) -> tuple[tuple[int, int, int] | None, tuple[int, int, int] | None]:
@@ -547,7 +791,7 @@ def check_path(path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- writing FILE
-def sealed_doc(doc: dict[str, Any], entries: list[Entry], last_sum: int | None) -> dict[str, Any]:
+def sealed_doc(doc: dict[str, Any], entries: Sequence[Entry], last_sum: int | None) -> dict[str, Any]:
     """The setup document as a checkpoint writes it: version 2, the count and last sum of
     the entries it holds, and its own checksum."""
     out = {k: v for k, v in doc.items() if k not in (checksum.SUM, checksum.CHECKPOINT)}
@@ -558,15 +802,45 @@ def sealed_doc(doc: dict[str, Any], entries: list[Entry], last_sum: int | None) 
     return out
 
 
-def tables(doc: dict[str, Any], entries: list[Entry]) -> dict[str, dict[str, Any]]:
+def tables(doc: dict[str, Any], entries: Sequence[Entry]) -> dict[str, dict[str, Any]]:
     """The whole TinyDB document: the setup and every entry (doc id = seq)."""
     return {SESSION_TABLE: {"1": doc}, ENTRIES_TABLE: {str(e.seq): e.to_json() for e in entries}}
 
 
-def document(doc: dict[str, Any], entries: list[Entry]) -> bytes:
+def document(doc: dict[str, Any], entries: Sequence[Entry]) -> bytes:
     return dumps(tables(doc, entries))
 
 
-__all__ = ["CHANGED", "ENTRY_KEYS", "FORMAT", "MAX_FILE_BYTES", "VERSION", "Damage", "Entry", "Loaded", "SessionDamaged",
-           "SessionError", "check_path", "clip", "document", "is_seq", "journal_path", "load", "load_for_reader", "no_gc",
-           "now", "resolve", "seal_entries", "sealed_doc", "sig", "tables", "to_entries", "verify_entry", "why"]
+def entries_table(entries: Iterable[Entry], base: tuple[bytes, list[int]] | None = None) -> tuple[bytes, list[int]]:
+    """FILE's entries table as bytes (``{"1":{...},"2":{...}}``, as TinyDB reads it) and its index
+    (where each entry's key starts, less one: the ``{`` or ``,`` before it); ``base`` is such a
+    table already written, which ``entries`` (the next ones) extend."""
+    chunks: list[bytes] = []
+    index: list[int] = []
+    pos = 0
+    if base is not None and base[1]:
+        table, index = base[0], list(base[1])
+        chunks.append(table[:-1])
+        pos = len(table) - 1
+    for entry in entries:
+        chunk = b"%s\"%d\":%s" % (b"," if index else b"{", entry.seq, dumps(entry.to_json()))
+        index.append(pos)
+        chunks.append(chunk)
+        pos += len(chunk)
+    if not index:
+        return b"{}", []
+    chunks.append(b"}")
+    return b"".join(chunks), index
+
+
+def checkpoint_document(doc: dict[str, Any], snapshot: dict[str, Any] | None, table: bytes) -> bytes:
+    """The whole TinyDB document a checkpoint writes: the setup, the snapshot, then the entries table
+    (last, so that :func:`load` finds its bytes at the end of the file)."""
+    snap = b',"%s":{"1":%s}' % (snapshots.TABLE.encode(), dumps(snapshot)) if snapshot is not None else b""
+    return b'{"%s":{"1":%s}%s,"%s":%s}' % (SESSION_TABLE.encode(), dumps(doc), snap, ENTRIES_TABLE.encode(), table)
+
+
+__all__ = ["CHANGED", "ENTRY_KEYS", "FORMAT", "MAX_FILE_BYTES", "VERSION", "Damage", "Entries", "Entry", "Loaded",
+           "SessionDamaged", "SessionError", "check_path", "checkpoint_document", "clip", "document", "entries_table",
+           "is_seq", "journal_path", "load", "load_for_reader", "no_gc", "now", "resolve", "seal_entries", "sealed_doc",
+           "sig", "tables", "to_entries", "verify_entry", "why"]

@@ -7,13 +7,15 @@ console runs in the background and ``banker audit`` runs in full (see banker.led
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
-from banker.rules import GameState, Setup
+from banker.rules import GameState, Move, Setup
+from banker.rules.snapshot import restore as restore_state
 
-from .check import Finding, damage_message, game, replay_check, restore
-from .format import Damage, Entry, Loaded, no_gc
+from .check import Finding, OpenedFrom, damage_message, game, replay_check, restore
+from .format import Damage, Entries, Entry, Loaded, no_gc
 
 
 class SessionLog:
@@ -29,24 +31,50 @@ class SessionLog:
     path: Path
     setup: Setup
     state: GameState
-    entries: list[Entry]
+    entries: Entries
 
     def __init__(self, path: Path, loaded: Loaded) -> None:
         self.path = path
         self.info: dict[str, Any] = loaded.doc  # the setup document as stored
         self.setup = loaded.setup
-        self.entries = []
         #: what was found damaged on open (a reader only: a writer is refused)
         self.damage: list[Damage] = loaded.damage
         #: what the last :meth:`replay_check` found: entries the rules give differently today
         self.findings: list[Finding] = []
-        self.state = game(path, loaded.setup)
-        self._standing: list[int] = []  # the seqs of the moves on the engine's stack, in order
+        #: why the checkpoint's snapshot (of entries 1..seq) was not used: (seq, why), a finding of :meth:`replay_check`
+        self.snapshot_problem = (loaded.file_seq, loaded.snapshot_problem) if loaded.snapshot_problem else None
+        #: the snapshot the state was opened from: (its seq, its state as stored, its standing seqs)
+        self.opened_from: OpenedFrom | None = None
         self._closed = False
+        self._open(loaded)
+
+    def _open(self, loaded: Loaded) -> None:
+        """The state: from the checkpoint's snapshot and the entries since, or from every entry."""
+        snap = loaded.snapshot
+        self.state = game(self.path, loaded.setup)
+        self._standing: list[int] = []  # the seqs of the moves on the engine's stack, in order
+        if snap is not None:
+            try:
+                restore_state(self.state, snap.state, len(snap.standing), self._move_at)
+            except ValueError as e:  # a snapshot this engine cannot take: not used, and said
+                self.snapshot_problem = (snap.seq, f"the checkpoint's snapshot cannot be used ({e})")
+                self.state = game(self.path, loaded.setup)
+            else:
+                self._standing = list(snap.standing)
+                self.opened_from = (snap.seq, snap.state, snap.standing)
+                self.entries = loaded.entries.head(snap.seq)
+                self._follow(loaded.entries.after(snap.seq))
+                return
+        self.entries = Entries()
         self._follow(loaded.entries)
 
+    def _move_at(self, i: int) -> Move:
+        """The i-th move of the engine's stack (from the bottom), made from its entry when first read."""
+        entry = self.entries[self._standing[i] - 1]
+        return Move.recorded(entry.command, entry.effects, entry.parts or [], entry.info)
+
     @no_gc
-    def _follow(self, entries: list[Entry]) -> None:
+    def _follow(self, entries: Iterable[Entry]) -> None:
         """Put ``entries`` on the state as recorded (see :func:`banker.ledger.check.follow`)."""
         restore(self.path, self.state, self._standing, entries, self.entries)
 
@@ -58,14 +86,21 @@ class SessionLog:
         already recorded, so it may run in a thread while the session goes on; never changes the
         session's state: the table shows what was recorded."""
         entries = self.entries[:upto] if upto is not None else list(self.entries)
-        findings, _state = replay_check(self.path, self.setup, entries)
+        findings, _state = replay_check(self.path, self.setup, entries, snapshot=self.opened_from,
+                                        snapshot_problem=self.snapshot_problem)
         self.findings = findings
         return findings
 
     @property
     def divergent(self) -> list[int]:
-        """The seqs of the entries the last :meth:`replay_check` found, in order."""
-        return sorted({f.seq for f in self.findings})
+        """The seqs of the entries the last :meth:`replay_check` found, in order (the snapshot's
+        findings are :attr:`snapshot_findings`)."""
+        return sorted({f.seq for f in self.findings if f.kind != "snapshot"})
+
+    @property
+    def snapshot_findings(self) -> list[Finding]:
+        """What the last :meth:`replay_check` found wrong with the checkpoint's snapshot."""
+        return [f for f in self.findings if f.kind == "snapshot"]
 
     # ------------------------------------------------------------------ properties
     @property

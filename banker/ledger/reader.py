@@ -29,6 +29,7 @@ from .format import (
 )
 from .journal import JournalCorrupt, scan
 from .log import SessionLog
+from .snapshot import Snapshot
 from .storage import FileRefused, read_regular
 
 
@@ -140,6 +141,10 @@ class SessionRead:
     setup: Setup
     entries: list[Entry]
     damage: list[Damage]
+    #: the checkpoint's snapshot (None: none, or one not used: :attr:`snapshot_problem` says why)
+    snapshot: Snapshot | None = None
+    snapshot_problem: str | None = None
+    file_seq: int = 0  # entries 1..file_seq were in FILE
 
     @property
     def damage_message(self) -> str | None:
@@ -151,19 +156,20 @@ def read_session(path: str | os.PathLike[str]) -> SessionRead:
     and without a state (an entry after a damaged journal line is not there to read)."""
     path = resolve(path)
     loaded = load_for_reader(path)
-    return SessionRead(path, loaded.doc, loaded.setup, loaded.entries, loaded.damage)
+    return SessionRead(path, loaded.doc, loaded.setup, loaded.entries.materialize(), loaded.damage, loaded.snapshot,
+                       loaded.snapshot_problem, loaded.file_seq)
 
 
 def read_entries(path: str | os.PathLike[str]) -> tuple[Setup, list[Entry]]:
     """The setup and every committed entry of a session, read-only and without a state."""
     loaded = load_for_reader(resolve(path))
-    return loaded.setup, loaded.entries
+    return loaded.setup, loaded.entries.materialize()
 
 
 def read_session_doc(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[Entry]]:
     """The session's setup document (format, version, created, name, setup) and entries."""
     loaded = load_for_reader(resolve(path))
-    return loaded.doc, loaded.entries
+    return loaded.doc, loaded.entries.materialize()
 
 
 __all__ = ["SessionRead", "SessionReader", "read_entries", "read_session", "read_session_doc"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,24 +20,28 @@ import msgspec
 from msgspec import UnsetType
 
 from banker.boards import game_from_setup
-from banker.rules import BoardError, Refused, Setup
+from banker.rules import BoardError, GameState, Refused, Setup
 from banker.rules.messages import Msg, shown
 from banker.rules.ops import Undo, decode
 from banker.rules.parse import check_command
 from banker.rules.state import check_text
 
 from . import checksum
-from .check import builtins, damage_message, inverses, text_of, undo_parts
+from . import snapshot as snapshots
+from .check import builtins, damage_message, follow_all, inverses, text_of, undo_parts
 from .clock import check_stored
 from .format import (
     FORMAT,
     VERSION,
+    Entries,
     Entry,
     Loaded,
     SessionDamaged,
     SessionError,
     check_path,
+    checkpoint_document,
     document,
+    entries_table,
     journal_path,
     load,
     no_gc,
@@ -45,13 +49,12 @@ from .format import (
     resolve,
     seal_entries,
     sealed_doc,
-    tables,
     why,
 )
 from .journal import encode_payload, frame, header_line
 from .lock import LockBusy, LockUnsafe, WriterLock, describe_holder, guard_journal
 from .log import SessionLog
-from .storage import AtomicJSONStorage, fsync_dir, is_temp_of, write_all, write_durably
+from .storage import fsync_dir, is_temp_of, write_all, write_durably
 
 UNDO = "undo"
 
@@ -74,6 +77,7 @@ class SessionWriter(SessionLog):
         self._header_end = loaded.journal_header_end
         self._file_seq = loaded.file_seq
         self._last_sum = loaded.last_sum  # the chained checksum after the last entry (None: version 1)
+        self._file_table = loaded.file_table  # FILE's entries table as written, when read the quick way
         self._broken: str | None = None
 
     # ------------------------------------------------------------------ opening
@@ -149,6 +153,9 @@ class SessionWriter(SessionLog):
                 session.checkpoint(force=True)
             elif loaded.journal is not None and loaded.journal.records:
                 session.checkpoint()
+            elif (loaded.snapshot is None and loaded.snapshot_problem is None and loaded.entries
+                  and _snapshot_of(session.state, session._standing, 0, 0, b"", []) is not None):
+                session.checkpoint(force=True)  # a session from before the snapshots: the next open is quick
         except OSError as e:
             session._release()
             raise SessionError(f"cannot open {path} for writing ({why(e)}); nothing was lost: every action is in "
@@ -189,7 +196,9 @@ class SessionWriter(SessionLog):
 
     def _seal_all(self) -> None:
         """Give every entry its chained checksum (upgrading a version 1 session)."""
-        self.entries[:], self._last_sum = seal_entries(self.info.get("id"), self.entries)
+        sealed, self._last_sum = seal_entries(self.info.get("id"), self.entries)
+        self.entries = Entries(sealed)
+        self._file_table = None
 
     def _remove_stale_temp_files(self) -> None:
         """Temp files of a checkpoint that died before its rename (we hold the lock)."""
@@ -336,10 +345,17 @@ class SessionWriter(SessionLog):
         try:
             if force or len(self.entries) > self._file_seq:
                 doc = sealed_doc(self.info, self.entries, self._last_sum)
-                # one TinyDB storage write: temp + fsync + rename + folder fsync, or it raises
-                AtomicJSONStorage(self.path).write(tables(doc, self.entries))
+                # FILE's entries as written last time, extended by the new ones (else every entry encoded)
+                base = self._file_table
+                table, index = entries_table(self.entries.after(self._file_seq) if base is not None else self.entries,
+                                             base)
+                last = self._last_sum if self._last_sum is not None else checksum.seed(self.info.get("id"))
+                snap = _snapshot_of(self.state, self._standing, len(self.entries), last, table, index)
+                # one TinyDB document: temp + fsync + rename + folder fsync, or it raises
+                write_durably(self.path, checkpoint_document(doc, snap, table))
                 self.info = doc
                 self._file_seq = len(self.entries)
+                self._file_table = (table, index)
             if self._jsize > self._header_end:
                 os.ftruncate(self._jfd, self._header_end)
                 self._jsize = self._header_end  # cut, even if the fsync below fails
@@ -368,6 +384,16 @@ class SessionWriter(SessionLog):
         if self._lock is not None:
             self._lock.release()
             self._lock = None
+
+
+def _snapshot_of(state: GameState, standing: Sequence[int], seq: int, last: int, table: bytes,
+                 index: Sequence[int]) -> dict[str, Any] | None:
+    """The snapshot a checkpoint writes, or None for a state no JSON can hold (an amount of over 4,300
+    digits, recorded before amounts were bounded): such a session opens the full way, as before."""
+    try:
+        return snapshots.make(state, standing, seq, last, table, index)
+    except (ValueError, OverflowError):
+        return None
 
 
 def _remove_made(path: Path, jpath: Path) -> None:
@@ -407,6 +433,9 @@ def _aside_path(jpath: Path, seq: int | None) -> Path:
 def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> list[str]:
     """Resolve a damaged session the way the banker chose; returns what was done, a line each.
 
+    A checkpoint's snapshot that failed its checks, or that is not what its entries give, is made
+    anew from the entries (it is only ever a copy of what they give), with the journal folded in.
+
     A damaged last journal line is kept aside, byte for byte, in ``FILE.journal.damaged-<n>``
     (``n``: the entry it would have been; written durably first), then cut from the journal.
     Changed entries, a changed setup or entries missing from the end are accepted only with
@@ -420,7 +449,7 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> lis
     try:
         loaded = load(path)
         if not loaded.damage:
-            return [f"{path}: no damage found; nothing was changed"]
+            return _remake_snapshot(path, loaded) or [f"{path}: no damage found; nothing was changed"]
         line = next((d for d in loaded.damage if d.kind == "journal-line"), None)
         changes = [d for d in loaded.damage if d.kind != "journal-line"]
         if changes and not accept_changes:
@@ -453,6 +482,35 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> lis
         lock.release()
 
 
+def snapshot_wrong(path: Path, setup: Setup, entries: Sequence[Entry], snap: snapshots.Snapshot | None,
+                   problem: str | None) -> str | None:
+    """Why a checkpoint's snapshot cannot stand (``problem``: it failed its checks on reading; or it
+    is not what its entries give: every entry followed), or None."""
+    if problem is not None:
+        return problem
+    if snap is None:
+        return None
+    _state, _standing, wrong = follow_all(path, setup, entries, (snap.seq, snap.state, snap.standing))
+    return f"the checkpoint's snapshot is wrong: {wrong.error}" if wrong is not None else None
+
+
+def _remake_snapshot(path: Path, loaded: Loaded) -> list[str]:
+    """Write FILE anew (the journal folded in) with a snapshot made from every entry, when its
+    snapshot cannot stand (:func:`snapshot_wrong`); we hold the lock. Returns what was done."""
+    entries = loaded.entries.materialize()
+    wrong = snapshot_wrong(path, loaded.setup, entries, loaded.snapshot, loaded.snapshot_problem)
+    if wrong is None:
+        return []
+    state, standing, _ = follow_all(path, loaded.setup, entries)
+    last = loaded.last_sum if loaded.last_sum is not None else checksum.seed(loaded.doc.get("id"))
+    table, index = entries_table(entries)
+    doc = sealed_doc(loaded.doc, entries, loaded.last_sum)
+    write_durably(path, checkpoint_document(doc, _snapshot_of(state, standing, len(entries), last, table, index), table))
+    if loaded.journal is not None:
+        _cut_journal(journal_path(path), loaded.journal_header_end)
+    return [f"{path}: {wrong}; made it anew from the {len(entries)} entries"]
+
+
 def _cut_journal(jpath: Path, size: int) -> None:
     fd = os.open(jpath, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
@@ -462,4 +520,4 @@ def _cut_journal(jpath: Path, size: int) -> None:
         os.close(fd)
 
 
-__all__ = ["SessionWriter", "repair"]
+__all__ = ["SessionWriter", "repair", "snapshot_wrong"]

@@ -42,6 +42,9 @@ def problem_what(problem: Problem) -> str:
             return f"it says it undoes entry {f.logged}, the rules undo entry {f.computed}"
         if f.kind == "effects":
             return first_difference(f.logged, f.computed)
+        if f.kind == "snapshot":
+            return (f"the checkpoint's snapshot, which the session opens from, is wrong: {f.error} "
+                    "(`banker repair` makes it anew from the entries)")
         return f"its effects cannot be applied ({f.error}); the audit stops here"
     if kind == "money":
         return f"money is not conserved: {p['delta']:+d} appeared in play"

@@ -29,6 +29,7 @@ Salary(player='Ann', landed=UNSET)
 
 from __future__ import annotations
 
+import functools
 import inspect as pyinspect
 import typing
 from collections.abc import Callable, Mapping
@@ -392,19 +393,39 @@ def _doc(cls: type) -> str:
     return " ".join((pyinspect.getdoc(cls) or "").split())
 
 
-#: every op, in the order of :data:`Command`
-SPECS: dict[str, OpSpec] = {}
-for _cls in typing.get_args(Command):
-    _tag = _cls.__struct_config__.tag
-    assert isinstance(_tag, str)
-    SPECS[_tag] = OpSpec(_tag, _cls, _doc(_cls), _specs(_cls), _tag in LOG_OPS)
-#: every op's name
-OPS: tuple[str, ...] = tuple(SPECS)
-_CLASSES: dict[str, type[Struct]] = {op: spec.cls for op, spec in SPECS.items()}
-_KEYS: dict[str, frozenset[str]] = {op: frozenset(f.key for f in spec.fields) for op, spec in SPECS.items()}
-_TYPED: list[type[Struct]] = [*_CLASSES.values(), TradeSide]
-_HINTS: dict[type[Struct], dict[str, Any]] = {cls: typing.get_type_hints(cls, include_extras=True) for cls in _TYPED}
-_TRADE_SIDE = _specs(TradeSide)
+def _tag_of(cls: type[Struct]) -> str:
+    tag = cls.__struct_config__.tag
+    assert isinstance(tag, str)
+    return tag
+
+
+_CLASSES: dict[str, type[Struct]] = {_tag_of(cls): cls for cls in typing.get_args(Command)}
+#: every op's name, in the order of :data:`Command`
+OPS: tuple[str, ...] = tuple(_CLASSES)
+#: each op's JSON keys (read off the classes: no type is resolved at import)
+_KEYS: dict[str, frozenset[str]] = {op: frozenset(cls.__struct_encode_fields__) for op, cls in _CLASSES.items()}
+
+#: every op, in the order of :data:`Command` (made on first use: resolving every field's type
+#: costs the console's start about 10 ms, and the first frame needs none of it)
+SPECS: dict[str, OpSpec]
+
+
+@functools.cache
+def _lazy() -> dict[str, Any]:
+    specs = {op: OpSpec(op, cls, _doc(cls), _specs(cls), op in LOG_OPS) for op, cls in _CLASSES.items()}
+    hints = {cls: typing.get_type_hints(cls, include_extras=True) for cls in [*_CLASSES.values(), TradeSide]}
+    return {"SPECS": specs, "_HINTS": hints, "_TRADE_SIDE": _specs(TradeSide)}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SPECS":
+        return _lazy()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _specs_now() -> dict[str, OpSpec]:
+    specs: dict[str, OpSpec] = _lazy()["SPECS"]
+    return specs
 
 
 def op_of(cmd: Struct) -> str:
@@ -416,7 +437,7 @@ def op_of(cmd: Struct) -> str:
 
 def spec(op: str) -> OpSpec:
     """The spec of ``op`` (a KeyError for an op that does not exist: a programming error)."""
-    return SPECS[op]
+    return _specs_now()[op]
 
 
 # --------------------------------------------------------------------------- decoding
@@ -452,7 +473,7 @@ def encode(cmd: Struct) -> dict[str, Any]:
 
 def _refusal(op: str, cls: type[Struct], obj: Mapping[str, Any], error: msgspec.ValidationError) -> Refused:
     """Why ``obj`` is not a ``cls``, in the banker's words: the first unknown key, missing key or wrong value."""
-    specs = SPECS[op].fields
+    specs = _specs_now()[op].fields
     keys = _KEYS[op]
     for key in obj:
         if key != "op" and key not in keys:
@@ -463,7 +484,7 @@ def _refusal(op: str, cls: type[Struct], obj: Mapping[str, Any], error: msgspec.
     for f in specs:
         if f.required and f.key not in obj:
             return Refused("input", Msg("input.missing", op=op, key=f.key))
-    hints = _HINTS[cls]
+    hints = _lazy()["_HINTS"][cls]
     for f in specs:
         if f.key in obj:
             wrong = _wrong_value(op, f, f.key, obj[f.key], hints[f.name])
@@ -509,11 +530,11 @@ def _wrong_value(op: str, f: FieldSpec, path: str, value: Any, hint: Any) -> Ref
     if kind == "trade-side":
         if not isinstance(value, Mapping):
             return Refused("input", Msg("input.trade-side", label=path))
-        unknown = sorted(str(k) for k in value if k not in {s.key for s in _TRADE_SIDE})
+        unknown = sorted(str(k) for k in value if k not in {s.key for s in _lazy()["_TRADE_SIDE"]})
         if unknown:
             return Refused("input", Msg("input.trade-keys", label=path, keys=unknown))
-        side_hints = _HINTS[TradeSide]
-        for s in _TRADE_SIDE:
+        side_hints = _lazy()["_HINTS"][TradeSide]
+        for s in _lazy()["_TRADE_SIDE"]:
             if s.key in value:
                 wrong = _wrong_value(op, s, f"{path}.{s.key}", value[s.key], side_hints[s.name])
                 if wrong is not None:
@@ -595,6 +616,6 @@ def asked(state: GameState, cmd: Mapping[str, Any], f: FieldSpec) -> bool:
 def missing(state: GameState, cmd: Mapping[str, Any]) -> list[str]:
     """The keys a command so far still needs, in the op's order (an unknown op: none)."""
     op = cmd.get("op")
-    if not isinstance(op, str) or op not in SPECS:
+    if not isinstance(op, str) or op not in _CLASSES:
         return []
-    return [f.key for f in SPECS[op].fields if f.key not in cmd and needed(state, cmd, f)]
+    return [f.key for f in _specs_now()[op].fields if f.key not in cmd and needed(state, cmd, f)]

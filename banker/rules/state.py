@@ -15,9 +15,9 @@ applies their inverses in reverse order. Which handler runs a command is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, overload
 
 import msgspec
 from msgspec import Struct, field
@@ -72,8 +72,8 @@ from .raising import max_raisable
 from .valuation import net_worth
 
 __all__ = [
-    "BANK", "FORBIDDEN_CATEGORIES", "NAME_LIMIT", "POT", "RESERVED", "RESERVED_NAMES", "TEXT_LIMIT", "GameState", "Lot",
-    "Move", "Setup", "Tx", "apply_effects", "check_text", "forbidden_char", "invert", "name_key", "new_players",
+    "BANK", "FORBIDDEN_CATEGORIES", "NAME_LIMIT", "POT", "RESERVED", "RESERVED_NAMES", "TEXT_LIMIT", "GameState", "History",
+    "Lot", "Move", "Setup", "Tx", "apply_effects", "check_text", "forbidden_char", "invert", "name_key", "new_players",
 ]
 
 
@@ -149,6 +149,92 @@ class Move(Struct, frozen=True, kw_only=True):
     def text(self) -> str:
         """The description in English (the log stores ``parts`` for other languages)."""
         return render_parts(self.parts)
+
+    @classmethod
+    def recorded(cls, command: Command | Mapping[str, Any], effects: Iterable[Effect | Mapping[str, Any]],
+                 parts: Iterable[Mapping[str, Any]], info: Mapping[str, Any] | None = None) -> Move:
+        """A move as a log recorded it (its command and effects may be the logged JSON objects,
+        decoded as a replay: :class:`Refused` if they cannot be)."""
+        return cls(command=decode(command, replay=True), effects=decode_effects(effects), parts=[dict(p) for p in parts],
+                   info=dict(info or {}))
+
+
+class History(Sequence[Move]):
+    """The stack of moves (:attr:`GameState.history`): a list, except that the moves at its
+    bottom may be made only when they are read (``lazy`` of them, by ``load(i)``), so that a
+    state restored from a session's checkpoint (banker.rules.snapshot) does not decode every old
+    move before it is shown; :meth:`GameState.pop` reads the one it takes back."""
+
+    __slots__ = ("_moves", "_load")
+
+    def __init__(self, moves: Iterable[Move] = (), *, lazy: int = 0, load: Callable[[int], Move] | None = None) -> None:
+        if lazy and load is None:
+            raise ValueError("a lazy history needs load")
+        self._moves: list[Move | None] = [None] * lazy
+        self._moves.extend(moves)
+        self._load = load
+
+    def _get(self, i: int) -> Move:
+        move = self._moves[i]
+        if move is None:
+            assert self._load is not None
+            move = self._moves[i] = self._load(i)
+        return move
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    @overload
+    def __getitem__(self, i: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Move]: ...
+
+    def __getitem__(self, i: int | slice) -> Move | list[Move]:
+        if isinstance(i, slice):
+            return [self._get(k) for k in range(len(self._moves))[i]]
+        return self._get(range(len(self._moves))[i])
+
+    def __iter__(self) -> Iterator[Move]:
+        return (self._get(i) for i in range(len(self._moves)))
+
+    def append(self, move: Move) -> None:
+        self._moves.append(move)
+
+    def _make_from(self, i: int) -> None:
+        """Make every move from ``i`` up (``load`` knows a move by where it stood when the state was
+        restored: the moves above a change of the stack must be made before they shift)."""
+        for k in range(i, len(self._moves)):
+            self._get(k)
+
+    def __delitem__(self, i: int) -> None:
+        """Take move ``i`` out (an undo of an earlier entry: :meth:`GameState.remove`)."""
+        i = range(len(self._moves))[i]
+        self._make_from(i)
+        del self._moves[i]
+
+    def insert(self, i: int, move: Move) -> None:
+        """Put ``move`` back at ``i`` (:meth:`GameState.put_back`)."""
+        self._make_from(min(i, len(self._moves)))
+        self._moves.insert(i, move)
+
+    def pop(self) -> Move:
+        if not self._moves:
+            raise IndexError("pop from an empty history")
+        move = self._get(len(self._moves) - 1)
+        self._moves.pop()
+        return move
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History | list):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        made = sum(m is not None for m in self._moves)
+        return f"<History of {len(self._moves)} moves, {made} made>"
 
 
 class Tx:
@@ -273,7 +359,40 @@ class Tx:
 
 
 class GameState:
-    """The whole bank: cash, deeds, buildings, debts, jail cards, and the history."""
+    """The whole bank: cash, deeds, buildings, debts, jail cards, and the history.
+
+    Every attribute is declared here with its type: a session's checkpoint stores the state by
+    these declarations (banker.rules.snapshot: all but those made from the setup and the history),
+    and a test compares every attribute of a state restored that way with the full replay's."""
+
+    setup: Setup
+    edition: Edition
+    variant: Variant
+    house_rules: HouseRules
+    players: tuple[str, ...]
+    cash: dict[str, int]
+    bank_balance: int
+    pot: int
+    bank_houses: int
+    bank_hotels: int
+    lots: dict[int, Lot]
+    jail_cards: dict[str, str | None]
+    debts: dict[str, list[Claim]]
+    bankrupt: list[str]
+    bankrupt_to: dict[str, str]
+    dealt: dict[str, int]
+    pending_auction: set[int]
+    result: dict[str, Any] | None
+    # following the board (issue #11)
+    follow: bool
+    turn: str | None
+    doubles: int
+    positions: dict[str, int]
+    in_jail: dict[str, bool]
+    jail_turns: dict[str, int]
+    passed_go: dict[str, bool]
+    pending: Due | None
+    history: History
 
     def __init__(self, setup: Setup, edition: Edition, variant: Variant) -> None:
         if variant.id not in edition.variants:
@@ -329,7 +448,7 @@ class GameState:
         self.passed_go: dict[str, bool] = {p: False for p in players}
         #: what the landing still requires (None: nothing); see banker.rules.turns
         self.pending: Due | None = None
-        self.history: list[Move] = []
+        self.history = History()
 
     def check_new(self) -> None:
         """What a *new* game's setup must also meet (a recorded session opens as it was): an agreed end
@@ -530,18 +649,16 @@ class GameState:
         (opening a session from its log; the replay through the rules is the check). ``pop`` takes
         it back like any other move. ``command`` and ``effects`` may be the logged JSON objects
         (decoded as a replay: :class:`Refused` if they cannot be); on a refusal nothing changes."""
-        cmd = decode(command, replay=True)
-        typed = decode_effects(effects)
+        move = Move.recorded(command, effects, parts, info)
         done: list[Effect] = []
         try:
-            for e in typed:
+            for e in move.effects:
                 self.apply(e)
                 done.append(e)
         except BaseException:
             for e in reversed(done):
                 self.unapply(e)
             raise
-        move = Move(command=cmd, effects=typed, parts=[dict(p) for p in parts], info=dict(info or {}))
         self.history.append(move)
         return move
 

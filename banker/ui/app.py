@@ -209,9 +209,12 @@ class BankerApp(App[None]):
     def _report_findings(self, session: SessionReader | SessionWriter) -> None:
         if session is not self.session or session.closed:
             return
+        for finding in session.snapshot_findings:  # the state opened from the checkpoint is not what the log gives
+            self.notify(self.tr("checkpoint.snapshot_wrong", seq=finding.seq), severity="error", timeout=60)
         divergent = session.divergent
-        seqs = ", ".join(map(str, divergent[:10])) + ("…" if len(divergent) > 10 else "")
-        self.notify(self.tr("table.divergent", seqs=seqs, n=len(divergent)), severity="warning", timeout=30)
+        if divergent:
+            seqs = ", ".join(map(str, divergent[:10])) + ("…" if len(divergent) > 10 else "")
+            self.notify(self.tr("table.divergent", seqs=seqs, n=len(divergent)), severity="warning", timeout=30)
 
     def on_unmount(self) -> None:
         self.stop_table_server()  # the players' page stops with the console

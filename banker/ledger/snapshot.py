@@ -1,0 +1,104 @@
+"""A checkpoint's snapshot: the state the log reaches at the checkpoint, stored in FILE beside the
+entries (TinyDB table ``snapshot``, doc 1), so that opening reads the snapshot and the journal
+since, the way a database reads a checkpoint and its write-ahead log.
+
+What it holds, and what checks it (docs/session-log.md):
+
+``seq``, ``last``
+    The entries it covers (1..seq) and the chained checksum of entry ``seq``: it is used only
+    when they are the setup document's checkpoint seal (``entries``, ``last``), itself checksummed.
+``table``
+    ``[bytes, crc]``: the length and CRC-32 of FILE's entries table exactly as the checkpoint wrote
+    it. When they agree on open, the entries are what the checkpoint sealed, and their own
+    checksums need not be recomputed one by one (any other byte sequence: they all are).
+``index``
+    Where each entry starts in that table, so that one entry is decoded without the others.
+``standing``
+    The seqs of the entries that stand (the engine's stack of moves, bottom first).
+``state``
+    The state itself (banker.rules.snapshot: every attribute of the GameState but those made
+    from the setup).
+``sum``
+    The CRC-32 of the rest of it (its canonical JSON), so that a changed snapshot is never used.
+
+A snapshot that fails any of these is not used (the state is then rebuilt from every entry) and
+is reported (:attr:`Loaded.snapshot_problem <banker.ledger.format.Loaded>`, a finding of the
+background check and of ``banker audit``); one whose figures are not what the entries give is
+found by the full replay (the background check, ``banker audit``).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from banker.rules import GameState
+from banker.rules.snapshot import to_plain
+
+from . import checksum
+
+TABLE = "snapshot"
+
+_sorted = msgspec.json.Encoder(order="sorted")
+
+
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A snapshot as stored (see the module's docstring)."""
+
+    seq: int
+    last: str
+    table: tuple[int, int]
+    index: list[int]
+    standing: list[int]
+    state: dict[str, Any]
+    sum: str
+
+
+def digest(record: dict[str, Any]) -> int:
+    """The CRC-32 of a snapshot record's canonical JSON (sorted keys, no spaces), ``sum`` left out."""
+    return zlib.crc32(_sorted.encode({k: v for k, v in record.items() if k != checksum.SUM}))
+
+
+def make(state: GameState, standing: Sequence[int], seq: int, last: int, table: bytes, index: Sequence[int]) -> dict[str, Any]:
+    """The snapshot record of ``state`` at entry ``seq`` (whose chained sum is ``last``), for the
+    entries table ``table`` (bytes as written) with ``index``."""
+    record: dict[str, Any] = {"seq": seq, "last": checksum.fmt(last), "table": [len(table), zlib.crc32(table)],
+                              "index": list(index), "standing": list(standing), "state": to_plain(state)}
+    record[checksum.SUM] = checksum.fmt(digest(record))
+    return record
+
+
+def parse(stored: Any) -> Snapshot | str:
+    """The snapshot of a FILE's ``snapshot`` table, or why it cannot be used (a sentence)."""
+    record = stored.get("1") if isinstance(stored, dict) else None
+    if not isinstance(record, dict):
+        return "the checkpoint's snapshot is damaged (not a JSON object)"
+    try:
+        snap = msgspec.convert(record, Snapshot)
+    except msgspec.ValidationError as e:
+        return f"the checkpoint's snapshot is damaged ({e})"
+    try:
+        made = digest(record)
+    except (TypeError, ValueError, OverflowError, msgspec.EncodeError):
+        made = None
+    if checksum.parse(snap.sum) != made:
+        return "the checkpoint's snapshot is not what its checksum was made over"
+    if len(snap.index) != snap.seq or len(snap.standing) > snap.seq:
+        return "the checkpoint's snapshot is damaged (its index or its standing entries do not fit its entries)"
+    return snap
+
+
+def fits(snap: Snapshot, seq: int, last: int | None) -> str | None:
+    """Why ``snap`` is not the snapshot of entries 1..``seq`` ending with the chained sum ``last``
+    (None: it is)."""
+    if snap.seq != seq:
+        return f"the checkpoint's snapshot is of entries 1-{snap.seq}, but the checkpoint holds {seq}"
+    if last is None or checksum.parse(snap.last) != last:
+        return f"the checkpoint's snapshot was not made over these entries (entry {seq}'s checksum differs)"
+    return None
+
+
+__all__ = ["TABLE", "Snapshot", "digest", "fits", "make", "parse"]

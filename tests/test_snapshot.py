@@ -1,0 +1,325 @@
+"""The checkpoint's snapshot (issue #14): a session opens from the state its last checkpoint stored
+and the journal since, and that state is exactly what a full replay of its log gives.
+
+docs/session-log.md ("The checkpoint's snapshot") describes the format and what is checked on open.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from tinydb import TinyDB
+
+from banker.boards import game_from_setup
+from banker.ledger import Session, journal_path
+from banker.ledger import checksum as checksums
+from banker.ledger import snapshot as snapshots
+from banker.ledger.audit import audit
+from banker.ledger.check import follow_all
+from banker.ledger.writer import repair
+from banker.report.audit import audit_lines
+from banker.rules import GameState, Refused, Setup
+from banker.rules.legal import legal_actions
+from banker.rules.snapshot import FROM_SETUP, STACK, restore, stored_attributes, to_plain
+
+#: every edition, with the variants their books describe (tests/test_properties.py's list)
+COMBOS = [("classic-us", "classic"), ("classic-us", "short"), ("classic-us", "timed"), ("uk", "classic"),
+          ("uk", "speed-die"), ("ru", "classic"), ("ru", "short"), ("ru", "timed"), ("kyiv", "classic")]
+PLAYERS = ("Ann", "Bob", "Cid")
+
+
+def setup_of(edition: str, variant: str) -> Setup:
+    return Setup(edition, variant, PLAYERS, end_time="23:00" if variant == "timed" else None)
+
+
+def candidates(state: GameState, rng: random.Random) -> list[dict[str, Any]]:
+    """The engine's legal actions, and rents on owned deeds (which it leaves out), for a random game."""
+    out = list(legal_actions(state))
+    for pos, lot in state.lots.items():
+        if lot.owner is not None:
+            payer = rng.choice([p for p in state.active_players if p != lot.owner] or [lot.owner])
+            out.append({"op": "rent", "payer": payer, "space": pos, "dice": rng.randint(2, 12)})
+    return out
+
+
+def play_random(session, n: int, seed: int) -> None:
+    """``n`` more entries: random legal actions, an undo now and then (of any entry that stands,
+    those before the last checkpoint included)."""
+    rng = random.Random(seed)
+    goal = len(session.entries) + n
+    tries = 0
+    while len(session.entries) < goal and tries < 20 * n:
+        tries += 1
+        if session.standing and rng.random() < 0.12:
+            session.undo("wrong player")
+            continue
+        options = candidates(session.state, rng)
+        if not options:
+            break
+        try:
+            session.apply(rng.choice(options))
+        except Refused:
+            continue
+
+
+def attributes(state: GameState) -> dict[str, Any]:
+    """Every attribute of ``state`` (the stack of moves as its commands, effects, parts and info)."""
+    out = {name: value for name, value in vars(state).items() if name != STACK}
+    out[STACK] = [(m.command, m.effects, m.parts, m.info) for m in state.history]
+    return out
+
+
+def full_replay(path: Path) -> tuple[GameState, list[int]]:
+    """The state every entry of the session gives, followed from the start (no snapshot)."""
+    read = Session.open(path, readonly=True)
+    state, standing, _ = follow_all(path, read.setup, list(read.entries))
+    return state, standing
+
+
+def assert_same_as_full_replay(session) -> None:
+    state, standing = full_replay(session.path)
+    assert list(session.standing) == standing
+    mine, theirs = attributes(session.state), attributes(state)
+    assert mine.keys() == theirs.keys()
+    for name in theirs:
+        assert mine[name] == theirs[name], name
+
+
+def snapshot_record(path: Path) -> dict[str, Any] | None:
+    return json.loads(path.read_text()).get("snapshot", {}).get("1")
+
+
+@pytest.mark.parametrize(("edition", "variant"), COMBOS)
+def test_opening_from_the_snapshot_gives_exactly_the_full_replays_state(tmp_path, edition, variant):
+    """On every edition and variant, with undo entries: the session opened from its checkpoint's
+    snapshot (reader and writer) has every attribute the full replay of its log gives, then goes on
+    (an undo of an entry from before the checkpoint included) and still does."""
+    path = tmp_path / "game.json"
+    with Session.create(path, setup_of(edition, variant)) as s:
+        play_random(s, 120, seed=len(edition) * 31 + len(variant))
+    record = snapshot_record(path)
+    assert record is not None and record["seq"] == 120
+    with Session.open(path, readonly=True) as reader:
+        assert reader.opened_from is not None and reader.entries.pending == 120  # nothing decoded to open
+        assert_same_as_full_replay(reader)
+        assert reader.replay_check() == []
+    with Session.open(path) as writer:
+        assert writer.opened_from is not None
+        assert_same_as_full_replay(writer)
+        while len(writer.standing) > 110:  # undo entries the snapshot covers: their moves are made when popped
+            writer.undo("checked")
+        play_random(writer, 30, seed=5)
+        assert_same_as_full_replay(writer)
+    with Session.open(path, readonly=True) as again:
+        assert again.opened_from is not None and again.opened_from[0] == 120 + len(again.entries) - 120
+        assert_same_as_full_replay(again)
+
+
+@pytest.mark.parametrize(("edition", "variant"), [("classic-us", "classic"), ("uk", "speed-die"), ("ru", "timed"),
+                                                  ("kyiv", "classic")])
+def test_a_crash_between_the_snapshot_and_the_journal_opens_as_the_full_replay(tmp_path, edition, variant):
+    """A checkpoint, then actions (undos of entries before it among them) recorded in the journal
+    only, then a crash: opening reads the snapshot and the journal since, and gives what the full
+    replay gives; a writer's open folds the journal in with a new snapshot."""
+    path = tmp_path / "game.json"
+    s = Session.create(path, setup_of(edition, variant))
+    play_random(s, 80, seed=1)
+    s.checkpoint()
+    for _ in range(3):
+        s.undo("misheard")
+    play_random(s, 25, seed=2)
+    copy = tmp_path / "crashed.json"
+    shutil.copyfile(path, copy)  # the files as a crash leaves them: FILE with its snapshot, the journal since
+    shutil.copyfile(journal_path(path), journal_path(copy))
+    s.close()
+    assert snapshot_record(copy)["seq"] == 80 and len(journal_path(copy).read_bytes().splitlines()) > 20
+    with Session.open(copy, readonly=True) as reader:
+        assert reader.opened_from is not None and reader.opened_from[0] == 80 and len(reader.entries) > 100
+        assert_same_as_full_replay(reader)
+    with Session.open(copy) as writer:
+        assert_same_as_full_replay(writer)
+    assert snapshot_record(copy)["seq"] == len(Session.open(copy, readonly=True).entries)
+
+
+def test_every_attribute_of_the_state_is_stored():
+    """The snapshot is generic over GameState's attributes: all of them but those made from the setup
+    and the stack; an attribute it would not store faithfully is refused, naming it."""
+    g = game_from_setup(setup_of("classic-us", "classic"))
+    assert set(stored_attributes(g)) == set(vars(g)) - FROM_SETUP - {STACK}
+    assert set(to_plain(g)) == set(stored_attributes(g))
+    g.turn = 3  # an attribute without a declared type, plain JSON as it is: stored as it is
+    plain = json.loads(json.dumps(to_plain(g)))
+    fresh = game_from_setup(g.setup)
+    fresh.turn = 0
+    restore(fresh, plain, 0, lambda i: g.history[i])
+    assert fresh.turn == 3
+    g.seen = {1, 2}  # a set without a declared type would come back as a list: refused, named
+    with pytest.raises(TypeError, match="GameState.seen"):
+        to_plain(g)
+
+
+def test_a_snapshot_missing_an_attribute_is_not_used(tmp_path):
+    """A snapshot that lacks an attribute of today's state (written by an engine without it) is
+    never half used: the session opens from every entry, and the check says why."""
+    path = tmp_path / "game.json"
+    with Session.create(path, setup_of("classic-us", "classic")) as s:
+        play_random(s, 40, seed=3)
+    data = json.loads(path.read_text())
+    record = data["snapshot"]["1"]
+    del record["state"]["dealt"]
+    record["sum"] = checksums.fmt(snapshots.digest(record))  # consistent, as another version would write it
+    path.write_text(json.dumps(data))
+    with Session.open(path, readonly=True) as reader:
+        assert reader.opened_from is None
+        assert_same_as_full_replay(reader)
+        [finding] = reader.replay_check()
+        assert finding.kind == "snapshot" and "dealt" in (finding.error or "")
+
+
+def _tamper(path: Path, *, reseal: bool) -> None:
+    """Give Ann 1,000 more in the snapshot; with ``reseal`` its own sum made anew (a forger, or a
+    bug: only the full replay can tell)."""
+    data = json.loads(path.read_text())
+    record = data["snapshot"]["1"]
+    record["state"]["cash"]["Ann"] += 1000
+    if reseal:
+        record["sum"] = checksums.fmt(snapshots.digest(record))
+    path.write_text(json.dumps(data, separators=(",", ":")))
+
+
+def test_a_tampered_snapshot_is_never_used_and_is_reported(tmp_path, capsys):
+    """A snapshot changed after it was written fails its own sum: the session opens from its
+    entries (the figures the log gives), the background check and the audit report it, and
+    `banker repair` makes it anew."""
+    path = tmp_path / "game.json"
+    with Session.create(path, setup_of("classic-us", "classic")) as s:
+        play_random(s, 60, seed=4)
+    true_cash = Session.open(path, readonly=True).state.cash["Ann"]
+    _tamper(path, reseal=False)
+    with Session.open(path, readonly=True) as reader:
+        assert reader.opened_from is None and reader.state.cash["Ann"] == true_cash
+        assert_same_as_full_replay(reader)
+        [finding] = reader.replay_check()
+        assert finding.kind == "snapshot" and finding.seq == 60 and "checksum" in (finding.error or "")
+        assert reader.divergent == [] and reader.snapshot_findings == [finding]
+    report = audit(path)
+    assert [p.kind for p in report.problems] == ["snapshot"]
+    assert "snapshot" in audit_lines(report)[1] and "entry 60" in audit_lines(report)[1]
+    [done] = repair(path)
+    assert "made it anew" in done
+    with Session.open(path, readonly=True) as fixed:
+        assert fixed.opened_from is not None and fixed.state.cash["Ann"] == true_cash and fixed.replay_check() == []
+    assert audit(path).ok
+
+
+def test_a_forged_snapshot_is_found_by_the_check_and_the_audit(tmp_path):
+    """A snapshot changed with its sum made anew passes the quick checks (only the full replay can
+    tell): the background check and the audit name it, never silently; repair makes it anew."""
+    path = tmp_path / "game.json"
+    with Session.create(path, setup_of("uk", "classic")) as s:
+        play_random(s, 60, seed=6)
+    _tamper(path, reseal=True)
+    with Session.open(path, readonly=True) as reader:
+        assert reader.opened_from is not None
+        [finding] = reader.replay_check()
+        assert finding.kind == "snapshot" and "cash" in (finding.error or "")
+        assert finding.logged["Ann"] == finding.computed["Ann"] + 1000
+    assert [p.kind for p in audit(path).problems] == ["snapshot"]
+    repair(path)
+    assert audit(path).ok
+    with Session.open(path, readonly=True) as fixed:
+        assert_same_as_full_replay(fixed)
+
+
+def test_an_old_session_without_a_snapshot_still_opens_and_gets_one(tmp_path):
+    """A session written before the snapshots (no 'snapshot' table): it opens by replaying every
+    entry, as before; its next writer gives it a snapshot."""
+    path = tmp_path / "game.json"
+    with Session.create(path, setup_of("ru", "classic")) as s:
+        play_random(s, 50, seed=7)
+    data = json.loads(path.read_text())
+    del data["snapshot"]
+    path.write_text(json.dumps(data))
+    with Session.open(path, readonly=True) as reader:
+        assert reader.opened_from is None and reader.snapshot_problem is None
+        assert_same_as_full_replay(reader)
+        assert reader.replay_check() == []
+    Session.open(path).close()
+    assert snapshot_record(path)["seq"] == 50
+    with Session.open(path, readonly=True) as reader:
+        assert reader.opened_from is not None
+        assert_same_as_full_replay(reader)
+
+
+def test_a_reformatted_file_is_checked_entry_by_entry_and_still_uses_its_snapshot(tmp_path):
+    """A file a tool rewrote (keys sorted, indented: the entries' bytes are not the checkpoint's)
+    is read the slow way, every entry's checksum checked, and its snapshot still serves."""
+    path = tmp_path / "game.json"
+    with Session.create(path, setup_of("kyiv", "classic")) as s:
+        play_random(s, 50, seed=8)
+    path.write_text(json.dumps(json.loads(path.read_text()), sort_keys=True, indent=2))
+    with Session.open(path, readonly=True) as reader:
+        assert reader.opened_from is not None and reader.entries.pending == 0 and reader.damage == []
+        assert_same_as_full_replay(reader)
+
+
+def test_an_edited_entry_is_still_found_on_open(tmp_path):
+    """The quick way in trusts the entries only when their bytes are the checkpoint's: an entry
+    changed by hand is found on open, as before (the session opens read-only)."""
+    path = tmp_path / "game.json"
+    with Session.create(path, setup_of("classic-us", "classic")) as s:
+        play_random(s, 30, seed=9)
+    raw = path.read_bytes()
+    marker = b'"seq":10,'
+    at = raw.index(marker)
+    amount = raw.index(b'"amount":', at) + len(b'"amount":')
+    path.write_bytes(raw[:amount] + b"9" + raw[amount:])
+    with Session.open(path, readonly=True) as reader:
+        assert [d.seq for d in reader.damage] == [10]
+
+
+def test_entries_are_decoded_when_read(tmp_path):
+    """Opening decodes none of the checkpoint's entries; reading the last one decodes it alone;
+    they are the entries a full read gives."""
+    path = tmp_path / "game.json"
+    with Session.create(path, setup_of("classic-us", "classic")) as s:
+        play_random(s, 300, seed=10)
+        written = list(s.entries)
+    with Session.open(path, readonly=True) as reader:
+        assert reader.entries.pending == 300
+        assert reader.entries[-1] == written[-1] and reader.entries.pending == 299
+        assert reader.entries[-3:] == written[-3:]
+        assert list(reader.entries) == written and reader.entries.pending == 0
+
+
+def test_plain_tinydb_reads_a_checkpoint_with_its_snapshot(tmp_path):
+    path = tmp_path / "game.json"
+    with Session.create(path, setup_of("classic-us", "classic")) as s:
+        play_random(s, 20, seed=11)
+    db = TinyDB(path)
+    try:
+        assert db.tables() == {"session", "snapshot", "entries"}
+        snap = db.table("snapshot").get(doc_id=1)
+        assert snap["seq"] == 20 and set(snap["state"]) == set(to_plain(game_from_setup(setup_of("classic-us", "classic"))))
+        assert len(db.table("entries")) == 20
+    finally:
+        db.close()
+    assert msgspec.json.decode(path.read_bytes())["snapshot"]["1"]["sum"] == snapshot_record(path)["sum"]
+
+
+def test_a_player_named_entries_does_not_confuse_the_quick_way_in(tmp_path):
+    """The quick way in looks for the entries table after the snapshot; a player called "entries"
+    puts the same key in the snapshot's figures, and the session still opens the quick way."""
+    path = tmp_path / "game.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "entries", "Cid"))) as s:
+        play_random(s, 40, seed=12)
+    assert b',"entries":' in path.read_bytes().split(b',"entries":{"1":')[0]
+    with Session.open(path, readonly=True) as reader:
+        assert reader.opened_from is not None and reader.entries.pending == 40
+        assert_same_as_full_replay(reader)
