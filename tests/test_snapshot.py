@@ -35,7 +35,7 @@ PLAYERS = ("Ann", "Bob", "Cid")
 
 
 def setup_of(edition: str, variant: str) -> Setup:
-    return Setup(edition, variant, PLAYERS, end_time="23:00" if variant == "timed" else None)
+    return Setup(edition, variant, PLAYERS, end_time="2026-11-23T23:00+01:00" if variant == "timed" else None)
 
 
 def candidates(state: GameState, rng: random.Random) -> list[dict[str, Any]]:
@@ -153,12 +153,12 @@ def test_every_attribute_of_the_state_is_stored():
     g = game_from_setup(setup_of("classic-us", "classic"))
     assert set(stored_attributes(g)) == set(vars(g)) - FROM_SETUP - {STACK}
     assert set(to_plain(g)) == set(stored_attributes(g))
-    g.turn = 3  # an attribute without a declared type, plain JSON as it is: stored as it is
+    g.tally = 3  # an attribute without a declared type, plain JSON as it is: stored as it is
     plain = json.loads(json.dumps(to_plain(g)))
     fresh = game_from_setup(g.setup)
-    fresh.turn = 0
+    fresh.tally = 0
     restore(fresh, plain, 0, lambda i: g.history[i])
-    assert fresh.turn == 3
+    assert fresh.tally == 3
     g.seen = {1, 2}  # a set without a declared type would come back as a list: refused, named
     with pytest.raises(TypeError, match="GameState.seen"):
         to_plain(g)
@@ -323,3 +323,62 @@ def test_a_player_named_entries_does_not_confuse_the_quick_way_in(tmp_path):
     with Session.open(path, readonly=True) as reader:
         assert reader.opened_from is not None and reader.entries.pending == 40
         assert_same_as_full_replay(reader)
+
+
+def play_follow(session, n: int, seed: int) -> None:
+    """``n`` more entries of a game in follow mode: rolls, the proposals settled as proposed (or the turn
+    ended by hand), an undo of a roll now and then; tokens, jail, doubles and proposals all move."""
+    rng = random.Random(seed)
+    goal = len(session.entries) + n
+    tries = 0
+    while len(session.entries) < goal and tries < 20 * n:
+        tries += 1
+        state = session.state
+        if session.standing and rng.random() < 0.08:
+            session.undo("wrong roll")
+            continue
+        due = state.pending
+        if due is not None and not due.needs and rng.random() < 0.85:
+            cmd = dict(due.command)
+        elif due is not None or state.debts or rng.random() < 0.05:
+            cmd = {"op": "end_turn"}
+        else:
+            cmd = {"op": "roll", "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
+            if state.variant.speed_die and state.passed_go.get(state.current or "", False):
+                cmd["speed"] = rng.choice([1, 2, 3])
+        try:
+            session.apply(cmd)
+        except Refused:
+            for player in state.debts:
+                try:  # a debt the dice made: settled by going bankrupt, so the game goes on
+                    session.apply({"op": "bankrupt", "player": player})
+                except Refused:
+                    pass
+                break
+
+
+@pytest.mark.parametrize(("edition", "variant"), [("classic-us", "classic"), ("uk", "speed-die"), ("ru", "short"),
+                                                  ("kyiv", "classic")])
+def test_a_game_in_follow_mode_opens_from_the_snapshot_as_the_full_replay(tmp_path, edition, variant):
+    """Follow mode (issue #11) moves tokens, jail, doubles, the turn and a pending proposal: the snapshot
+    stores them all. A checkpoint in the middle of a roll's proposal, undos of rolls from before it, more
+    rolls, then a crash: every attribute equals the full replay's."""
+    path = tmp_path / "game.json"
+    s = Session.create(path, Setup(edition, variant, PLAYERS, follow=True))
+    play_follow(s, 90, seed=len(edition) + len(variant))
+    s.checkpoint()
+    assert s.state.follow and any(s.state.positions.values())
+    for _ in range(2):
+        s.undo("misheard the dice")
+    play_follow(s, 30, seed=9)
+    copy = tmp_path / "crashed.json"
+    shutil.copyfile(path, copy)
+    shutil.copyfile(journal_path(path), journal_path(copy))
+    s.close()
+    with Session.open(path, readonly=True) as reader:
+        assert reader.opened_from is not None
+        assert_same_as_full_replay(reader)
+        assert reader.replay_check() == []
+    with Session.open(copy, readonly=True) as crashed:
+        assert crashed.opened_from is not None and crashed.opened_from[0] == 90
+        assert_same_as_full_replay(crashed)
