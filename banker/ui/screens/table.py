@@ -18,12 +18,12 @@ from textual.widgets import Static
 
 from banker.ledger.clock import clock_text, countdown, end_of, left
 
-from ..keys import ACTIONS, with_layouts
+from ..keys import ACTIONS, shown_key, with_layouts
 from ..messages import ActionRequested, MessageShown, TimeUp
 from ..quick import QuickError, parse
 from ..widgets.command_line import CommandLine, QuickSuggester
 from ..widgets.footer import BankFooter
-from ..widgets.table import BankPanel, LogPanel, PlayersPanel
+from ..widgets.table import BankPanel, LogPanel, PlayersPanel, TurnBar
 from .base import BankerScreen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,6 +33,17 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: actions whose keys the footer shows (all are in the palette and the help screen)
 SHOWN = {"rent", "buy", "build", "mortgage", "trade", "undo"}
+#: the digits that start the roll from the idle table (the first die, typed into the roll's question)
+DICE_KEYS = "123456"
+
+
+def _bindings(op: str, key: str) -> list[Binding]:
+    """The bindings of one action: the roll is started by the first die typed (each digit passes itself on)."""
+    if op == "roll":
+        return [Binding(d, f"roll('{d}')", "action.roll" if i == 0 else "", show=i == 0 and op in SHOWN,
+                        key_display=shown_key(op, key))
+                for i, d in enumerate(DICE_KEYS)]
+    return [Binding(with_layouts(key), f"act('{op}')", f"action.{op}", show=op in SHOWN)]
 #: under this many seconds left, the countdown is shown in the warning colour
 CLOSE_TO_END = 10 * 60
 
@@ -45,7 +56,9 @@ class TableScreen(BankerScreen[None]):
 
     # descriptions are catalog keys, shown in the interface's language (see .base)
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(with_layouts(key), f"act('{op}')", f"action.{op}", show=op in SHOWN) for op, key in ACTIONS),
+        *(binding for op, key in ACTIONS for binding in _bindings(op, key)),
+        # follow mode: Enter settles what the landing requires (the proposal), as proposed
+        Binding("enter", "settle", "turn.settle", show=False, key_display="Enter"),
         Binding(with_layouts("colon,slash"), "focus_command", "table.command", key_display=":"),
         Binding(with_layouts("question_mark,f1"), "app.help", "help.title", key_display="?"),
         Binding(with_layouts("v"), "app.review", "action.review", show=False),
@@ -69,6 +82,7 @@ class TableScreen(BankerScreen[None]):
     def compose(self) -> ComposeResult:
         tr = self.app.tr
         yield Static(id="table-header")
+        yield TurnBar(id="turn")
         yield PlayersPanel(self.session.state.players, id="players")
         with Horizontal(id="bottom"):
             with Vertical(id="bank-box"):
@@ -134,6 +148,7 @@ class TableScreen(BankerScreen[None]):
             header = f"{header} · {tr('table.readonly_mark')}"
         self.header_text = header
         self.show_header()
+        self.query_one(TurnBar).show(state, tr)
         self.query_one(PlayersPanel).show(state, tr)
         self.query_one(BankPanel).show(state, tr)
         log = self.query_one(LogPanel)
@@ -144,6 +159,13 @@ class TableScreen(BankerScreen[None]):
 
     def action_act(self, op: str) -> None:
         self.post_message(ActionRequested(op))
+
+    def action_roll(self, digit: str) -> None:
+        """A die typed on the idle table: the roll's question, with that die already typed."""
+        self.post_message(ActionRequested("roll", {"_typed": digit}))
+
+    def action_settle(self) -> None:
+        self.post_message(ActionRequested("settle"))
 
     def action_focus_command(self) -> None:
         self.query_one(CommandLine).focus()
@@ -169,6 +191,6 @@ class TableScreen(BankerScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # while typing in the command line, letters are letters, not action keys
-        if action == "act" and isinstance(self.focused, CommandLine):
+        if action in ("act", "roll", "settle") and isinstance(self.focused, CommandLine):
             return False
         return True
