@@ -523,7 +523,7 @@ class Flow:
         as it is typed; Enter records it (the token moves, a salary passing GO is paid in the same entry); then
         what the landing requires is proposed (:meth:`flow_settle`)."""
         state = self.state
-        typed = str(cmd.pop("_typed", ""))
+        typed, submit = typed_keys(cmd.pop("_typed", ""))
         cmd.pop("_quick", None)
         if not state.follow:
             self.app.show_message(self.tr("turn.follow_off"), error=True)
@@ -541,7 +541,8 @@ class Flow:
             else:
                 prompt = self.tr("turn.roll_prompt_speed" if speed == "needed" else "turn.roll_prompt")
             value = await self.app.push_screen_wait(
-                RollScreen(self.tr("turn.roll_title", player=player), prompt, typed, speed, self.roll_preview))
+                RollScreen(self.tr("turn.roll_title", player=player), prompt, typed, speed, self.roll_preview,
+                           submit=submit))
             if value is None:
                 raise Cancelled
             cmd.update(value)
@@ -1027,6 +1028,19 @@ class Flow:
         for p, v in sorted(result.get("valuation", {}).items(), key=lambda kv: -kv[1]):
             lines.append(f"  {p:<12} {self.fmt(v)}")
         return lines
+
+
+def typed_keys(typed: Any) -> tuple[str, bool]:
+    """What was typed on the table for the roll before its question opened (a string, or the table's
+    ``take_typed``): the text up to the first Enter, and whether Enter was pressed (the keys after it, typed
+    before anything could be shown, are dropped)."""
+    keys: list[str] = typed() if callable(typed) else list(str(typed))
+    text = ""
+    for key in keys:
+        if key == "enter":
+            return text, True
+        text = text[:-1] if key == "backspace" else text + key
+    return text, False
 
 
 def _is_street(space: Space) -> bool:

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -78,6 +78,7 @@ class TableScreen(BankerScreen[None]):
             start = None
         self.end = end_of(session.setup.end_time, start) if session.state.variant.timed else None
         self.time_up_said = False  # the alert is given once; the header keeps saying it
+        self.typed_ahead: list[str] | None = None  # the roll's keys while its question opens (action_roll)
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
@@ -161,8 +162,33 @@ class TableScreen(BankerScreen[None]):
         self.post_message(ActionRequested(op))
 
     def action_roll(self, digit: str) -> None:
-        """A die typed on the idle table: the roll's question, with that die already typed."""
-        self.post_message(ActionRequested("roll", {"_typed": digit}))
+        """A die typed on the idle table: the roll's question, with that die already typed (and whatever is
+        typed while it opens: :meth:`on_key`)."""
+        self.typed_ahead = [digit]
+        self.post_message(ActionRequested("roll", {"_typed": self.take_typed}))
+
+    def take_typed(self) -> list[str]:
+        """The keys typed since the first die, for the roll's question (which takes the keys from now on)."""
+        keys, self.typed_ahead = self.typed_ahead or [], None
+        return keys
+
+    def on_key(self, event: events.Key) -> None:
+        """The roll starts here, not by its bindings (they are for the help, the footer and the palette): a die
+        typed on the idle table opens the roll's question, and what is typed while it opens (the second die,
+        Enter: a fast banker, or keys sent in one burst) is kept for it, never taken as the table's keys (a
+        second roll, the proposal's Enter). Keys reach the screen in order; bindings run only after."""
+        if self.focused is not None:  # the command line: its own keys
+            return
+        if self.typed_ahead is None:
+            if event.character and event.character in DICE_KEYS:
+                event.stop()
+                event.prevent_default()
+                self.action_roll(event.character)
+            return
+        if event.key in ("enter", "space", "backspace") or event.is_printable:
+            self.typed_ahead.append(event.key if event.key in ("enter", "backspace") else (event.character or ""))
+            event.stop()
+            event.prevent_default()
 
     def action_settle(self) -> None:
         self.post_message(ActionRequested("settle"))

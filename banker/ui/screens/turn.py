@@ -93,8 +93,9 @@ class RollScreen(Dialog["dict[str, Any] | None"]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, prompt: str, typed: str, speed: SpeedUse,
-                 preview: Callable[[dict[str, Any]], tuple[str, bool]]) -> None:
+                 preview: Callable[[dict[str, Any]], tuple[str, bool]], submit: bool = False) -> None:
         super().__init__()
+        self.submit = submit  # Enter was typed already (before the question was on screen)
         self.title_text = title
         self.prompt_text = prompt
         self.typed = typed
@@ -114,6 +115,8 @@ class RollScreen(Dialog["dict[str, Any] | None"]):
         answer.focus()
         answer.cursor_position = len(self.typed)
         self._show(self.typed)
+        if self.submit:
+            self.call_after_refresh(answer.action_submit)
 
     def _show(self, text: str) -> None:
         shown = self.query_one("#roll-preview", Static)
