@@ -127,7 +127,7 @@ async def test_the_command_palette_opens_it_and_q_in_the_command_line_is_a_lette
         assert isinstance(app.screen, TableScreen) and app.table_server is None
         await b.key("escape")
         commands = [c.title for c in app.get_system_commands(app.screen)]
-        assert "Table view  [q]" in commands
+        assert "Table view  (q)" in commands
         app.action_table_view()
         await pilot.pause()
         assert isinstance(app.screen, TableViewScreen) and app.table_server.running

@@ -182,7 +182,7 @@ async def test_counting_the_table_from_the_console(tmp_path: Path) -> None:
         after = file_state(path)
         assert {p: v["cash"] for p, v in after["players"].items()} == {p: v["cash"] for p, v in before["players"].items()}
         # the palette lists it, and the command line opens the same dialog
-        assert any("Count the table  [i]" in str(c.title) for c in app.get_system_commands(app.screen))
+        assert any("Count the table  (i)" in str(c.title) for c in app.get_system_commands(app.screen))
         await b.command("count")
         await b.settle()
         assert isinstance(app.screen, CountScreen)

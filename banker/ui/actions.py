@@ -27,7 +27,7 @@ from banker.rules.bankruptcy import preview as bankruptcy_preview
 from banker.rules.building import auction_min_bid, check_build, check_sale, default_sale, legal_group_sales, no_shortage
 from banker.rules.cards import describe_effect
 from banker.rules.count import Difference, difference_msg, sources
-from banker.rules.effects import Debt, Hotel, Houses, JailCardHolder, Owner, Pay, Stock
+from banker.rules.effects import Debt, Due, Hotel, Houses, JailCardHolder, Owner, Pay, Stock
 from banker.rules.legal import deal_plan
 from banker.rules.messages import Msg
 from banker.rules.mortgage import check_mortgage, lift_cost
@@ -588,7 +588,7 @@ class Flow:
             entry = done
         return entry
 
-    async def settle(self, due: Any) -> Entry | None:
+    async def settle(self, due: Due) -> Entry | None:
         """One proposal: straight to the question it needs (the card drawn, the income tax's choice, the fresh
         roll, the bank's auction), or shown with who pays whom and recorded on Enter."""
         state = self.state
