@@ -20,14 +20,17 @@ async def test_a_roll_from_the_key_and_from_the_command_line(tmp_path: Path) -> 
     async with app.run_test(size=(120, 36)) as pilot:
         b = Banker(app, pilot)
         await pilot.pause()
-        await b.act("y")
-        await b.answer("3 5")
-        await b.confirm()
+        await b.act("3")
+        await b.type(" 5")
+        await b.key("enter")  # the roll is recorded; the proposal (buy) is shown: left for later here
+        await b.settle()
+        await b.key("escape")
         state = file_state(game)
         assert state["players"]["Ann"]["position"] == 8 and state["pending"]["kind"] == "buy"
         await b.command("buy ann vermont")
         await b.confirm()
         await b.command("roll 12")
-        await b.confirm()
+        await b.settle()
+        await b.key("escape")
         state = file_state(game)
         assert state["turn"] == "Bob" and state["players"]["Bob"]["position"] == 3 and state["pending"]["kind"] == "buy"

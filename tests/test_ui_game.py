@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Checkbox
+
 from banker.ui.app import BankerApp
 from banker.ui.screens.dialogs import ConfirmScreen
 from banker.ui.screens.start import StartScreen
@@ -36,6 +38,9 @@ async def test_a_whole_game_through_the_console(tmp_path: Path) -> None:
         await pilot.click("#name")
         await b.key("ctrl+a", "ctrl+k")
         await b.type("Friday game")
+        # this game records every action by hand: follow mode (ticked by default) off; tests/test_ui_follow.py
+        # plays a game in follow mode
+        app.screen.query_one("#follow", Checkbox).value = False
         await b.key("ctrl+n")
         await b.settle()
         assert isinstance(app.screen, TableScreen)

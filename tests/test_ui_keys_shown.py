@@ -19,11 +19,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def table_keys() -> set[str]:
-    """Every key of the table screen that does something for the banker (the first of each binding's keys)."""
+    """Every key of the table screen that does something for the banker (the first of each binding's keys, or
+    how the binding shows its keys: the roll's ``1-6``)."""
     out = set()
     for binding in TableScreen.BINDINGS:
         if binding.description:  # type: ignore[union-attr]
-            out.add(binding.key.split(",")[0])  # type: ignore[union-attr]
+            out.add(binding.key_display or binding.key.split(",")[0])  # type: ignore[union-attr]
     return out
 
 

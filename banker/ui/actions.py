@@ -27,12 +27,13 @@ from banker.rules.bankruptcy import preview as bankruptcy_preview
 from banker.rules.building import auction_min_bid, check_build, check_sale, default_sale, legal_group_sales, no_shortage
 from banker.rules.cards import describe_effect
 from banker.rules.count import Difference, difference_msg, sources
-from banker.rules.effects import Debt, Hotel, Houses, JailCardHolder, Owner, Pay, Stock
+from banker.rules.effects import Debt, Due, Hotel, Houses, JailCardHolder, Owner, Pay, Stock
 from banker.rules.legal import deal_plan
 from banker.rules.messages import Msg
 from banker.rules.mortgage import check_mortgage, lift_cost
 from banker.rules.ops import SPEED_FACES, FieldSpec
 from banker.rules.rent import dice_range
+from banker.rules.turns import describe
 from banker.rules.valuation import interest
 
 from .screens.auction import AuctionScreen
@@ -40,6 +41,7 @@ from .screens.count import CountScreen
 from .screens.debt import RaiseCashScreen
 from .screens.dialogs import AskScreen, Choice, ChooseScreen, ConfirmScreen, InfoScreen
 from .screens.trade import TradeScreen
+from .screens.turn import ProposalScreen, RollScreen
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.ledger import Entry
@@ -60,10 +62,19 @@ FLAG_LABELS: dict[tuple[str, str], tuple[str, str]] = {
 }
 #: left out of the command (an answer that sets nothing: a rent landed on by the dice)
 LEAVE_OUT = object()
+#: follow mode: the ops whose one question is the player, taken to be the player whose turn it is (salary: ``s``,
+#: Enter); the confirmation says so, and Escape there asks for the player (that player highlighted first)
+TURN_PLAYER_OPS = ("salary", "jail_fine", "jail_card", "free_parking")
+#: follow mode: the most proposals one roll's settling goes through in a row (a card's move proposes the next)
+MAX_PROPOSALS = 12
 
 
 class Cancelled(Exception):
     """The banker pressed Escape somewhere in the flow."""
+
+
+class Back(Cancelled):
+    """Escape on a confirmation whose player was taken from the turn: ask for the player."""
 
 
 class Flow:
@@ -100,10 +111,10 @@ class Flow:
         return player
 
     def default_player(self) -> str | None:
-        """The player every player question highlights first: the one whose turn it is, once the session
-        knows whose turn it is (issue #11, the engine's ``turn``); None until then."""
-        turn = getattr(self.state, "turn", None)
-        return turn if isinstance(turn, str) else None
+        """The player every player question highlights first: in follow mode, the one whose turn it is
+        (issue #11, ``GameState.current``); None without follow mode (the turn does not move then)."""
+        state = self.state
+        return state.current if state.follow and not state.over else None
 
     async def ask_number(self, title: str, prompt: str, minimum: int = 1, maximum: int | None = None) -> int:
         value = await self.app.push_screen_wait(AskScreen(title, prompt, True, minimum, maximum, back=self.back))
@@ -192,6 +203,8 @@ class Flow:
         if kind == "text":
             return await self.ask_text(title, self.tr("flow.memo"))
         if kind == "flag":
+            if (op, f.key) == ("card", "passed_go") and self.state.follow:
+                return LEAVE_OUT  # in follow mode the engine moves the token: it knows whether it passes GO
             no, yes = FLAG_LABELS[(op, f.key)]
             return await self.choose(title, [Choice(False, self.tr(no)), Choice(True, self.tr(yes))])
         if kind == "choice":
@@ -405,14 +418,18 @@ class Flow:
                                                   creditor=self.tr.account(c.creditor)), "bold red"))
         return lines, move
 
-    async def confirm_and_commit(self, cmd: dict[str, Any], title: str, danger: bool = False) -> Entry | None:
+    async def confirm_and_commit(self, cmd: dict[str, Any], title: str, danger: bool = False,
+                                 back: bool = False) -> Entry | None:
+        """Preview, confirm, commit. ``back``: the confirmation's Escape steps back (raises :class:`Back`)."""
         try:
             lines, _move = self.preview_lines(cmd)
         except Refused as e:
             self.app.refuse(e)
             return None
-        if not await self.app.push_screen_wait(ConfirmScreen(title, lines, danger=danger)):
-            raise Cancelled
+        if back:
+            lines = [*lines, Text(self.tr("turn.defaulted", player=cmd.get("player", "")), "dim italic")]
+        if not await self.app.push_screen_wait(ConfirmScreen(title, lines, danger=danger, back=back)):
+            raise Back if back else Cancelled
         return self.app.commit(cmd)
 
     # ------------------------------------------------------------------ the flows
@@ -422,12 +439,13 @@ class Flow:
                 "auction": self.flow_auction,
                 "sell_building": self.flow_sell_building, "building_auction": self.flow_building_auction,
                 "trade": self.flow_trade, "debt": self.flow_debt, "bankrupt": self.flow_bankrupt, "undo": self.flow_undo,
-                "end_game": self.flow_end_game, "count": self.flow_count}
+                "end_game": self.flow_end_game, "count": self.flow_count, "roll": self.flow_roll,
+                "settle": self.flow_settle}
 
     async def run(self, op: str, given: dict[str, Any] | None = None) -> Entry | None:
         cmd: dict[str, Any] = dict(given or {})
         cmd["op"] = op
-        title = self.tr(f"action.{op}")
+        title = self.tr.get(f"action.{op}", "") or self.tr(f"turn.{op}")
         if self.state.over and op != "undo":
             self.app.show_message(self.tr("flow.game_over"), error=True)
             return None
@@ -438,10 +456,179 @@ class Flow:
             return None
 
     async def flow_simple(self, cmd: dict[str, Any], title: str) -> Entry | None:
-        """Ask for what the op needs, show what it will do, commit."""
+        """Ask for what the op needs, show what it will do, commit. In follow mode the player of
+        :data:`TURN_PLAYER_OPS` is the one whose turn it is, unless the banker steps back to choose."""
+        given = dict(cmd)
+        if self.turn_player(cmd):
+            await self.ask_missing(cmd, title)
+            cmd.pop("_quick", None)
+            try:
+                return await self.confirm_and_commit(cmd, title, back=True)
+            except Back:
+                cmd.clear()
+                cmd.update(given)
         await self.ask_missing(cmd, title)
         cmd.pop("_quick", None)
         return await self.confirm_and_commit(cmd, title)
+
+    def turn_player(self, cmd: dict[str, Any]) -> bool:
+        """Follow mode: fill in the player whose turn it is for an op of :data:`TURN_PLAYER_OPS` that lacks its
+        player, when the engine would take the command with it (a fine only for a player in jail)."""
+        player = self.default_player()
+        if cmd["op"] not in TURN_PLAYER_OPS or "player" in cmd or player is None:
+            return False
+        allowed = self.players_for(cmd["op"])
+        if allowed is not None and player not in allowed:
+            return False
+        trial = {**{k: v for k, v in cmd.items() if not k.startswith("_")}, "player": player}
+        for f in ops.spec(cmd["op"]).fields:
+            if f.key not in trial and f.fill is not None:
+                trial[f.key] = f.fill
+        try:
+            if not ops.missing(self.state, trial):
+                self.state.preview(trial)
+        except Refused:
+            return False
+        cmd["player"] = player
+        return True
+
+    # ------------------------------------------------------------------ follow mode: the roll and the proposal
+    def speed_use(self) -> str:
+        """How the Speed Die counts in the current player's roll (see :func:`.screens.turn.parse_roll`)."""
+        state = self.state
+        if not state.variant.speed_die:
+            return "none"
+        player = state.current
+        if player is not None and state.passed_go[player] and not state.in_jail[player]:
+            return "needed"
+        return "ignored"
+
+    def roll_preview(self, typed: dict[str, Any]) -> tuple[str, bool]:
+        """What a typed roll would do (the engine's sentence), or why it is refused; the Bus's move and three of a
+        kind's space are asked after Enter."""
+        cmd = {"op": "roll", **typed}
+        d1, d2 = typed["dice"]
+        if typed.get("speed") == "bus" and self.speed_use() == "needed":
+            return self.tr("turn.roll_bus_next"), True
+        if d1 == d2 == typed.get("speed") and self.speed_use() == "needed":
+            return self.tr("turn.roll_triple_next"), True
+        try:
+            move = self.state.preview(cmd)
+        except Refused as e:
+            return self.tr.refusal(e), False
+        return self.tr.parts(move.parts), True
+
+    async def flow_roll(self, cmd: dict[str, Any], title: str) -> Entry | None:
+        """The roll: the dice typed (the first often with the key that opened the question), what it does shown
+        as it is typed; Enter records it (the token moves, a salary passing GO is paid in the same entry); then
+        what the landing requires is proposed (:meth:`flow_settle`)."""
+        state = self.state
+        typed, submit = typed_keys(cmd.pop("_typed", ""))
+        cmd.pop("_quick", None)
+        if not state.follow:
+            self.app.show_message(self.tr("turn.follow_off"), error=True)
+            return None
+        if state.pending is not None:  # the landing still requires something: that first (the engine's reason)
+            self.app.show_message(self.tr.msg(describe(state, state.pending)) + " · " + self.tr("turn.bar_settle"),
+                                  error=True)
+            return await self.flow_settle({}, title)
+        player = state.current or ""
+        if "dice" not in cmd:
+            speed = self.speed_use()
+            if state.in_jail[player]:
+                prompt = self.tr("turn.roll_jail", player=player, n=state.jail_turns[player],
+                                 m=state.edition.rules.jail_attempts)
+            else:
+                prompt = self.tr("turn.roll_prompt_speed" if speed == "needed" else "turn.roll_prompt")
+            value = await self.app.push_screen_wait(
+                RollScreen(self.tr("turn.roll_title", player=player), prompt, typed, speed, self.roll_preview,
+                           submit=submit))
+            if value is None:
+                raise Cancelled
+            cmd.update(value)
+        if self.speed_use() == "needed":
+            d1, d2 = cmd["dice"]
+            if cmd.get("speed") == "bus" and "move" not in cmd:
+                moves = sorted({d1, d2, d1 + d2})
+                cmd["move"] = await self.choose(self.tr("turn.bus_title", player=player), [
+                    Choice(n, self.tr("turn.bus_both" if n == d1 + d2 else "turn.bus_one", n=n),
+                           note=state.edition.spaces[(state.positions[player] + n) % len(state.edition.spaces)].name)
+                    for n in moves])
+            elif d1 == d2 == cmd.get("speed") and "to" not in cmd:
+                cmd["to"] = await self.choose(self.tr("turn.triple_title", player=player),
+                                              [self.space_choice(s.position) for s in state.edition.spaces])
+        entry = self.app.commit(cmd)
+        if entry is None:
+            return None
+        await self.flow_settle({}, title)
+        return entry
+
+    async def flow_settle(self, cmd: dict[str, Any], title: str) -> Entry | None:
+        """What the landing requires, proposed one after the other (a card's move may require the next): Enter
+        records each as proposed; Escape leaves it for later (Enter on the table offers it again)."""
+        state = self.state
+        if not state.follow:
+            self.app.show_message(self.tr("turn.follow_off"), error=True)
+            return None
+        entry = None
+        for _ in range(MAX_PROPOSALS):
+            due = state.pending
+            if due is None:
+                if entry is None:
+                    self.app.show_message(self.tr("turn.nothing_due", player=state.current or ""))
+                return entry
+            try:
+                done = await self.settle(due)
+            except Cancelled:
+                done = None
+            if done is None:
+                if state.pending is not None:
+                    self.app.show_message(self.tr("turn.later_said", what=self.tr.msg(describe(state, state.pending))))
+                return entry
+            entry = done
+        return entry
+
+    async def settle(self, due: Due) -> Entry | None:
+        """One proposal: straight to the question it needs (the card drawn, the income tax's choice, the fresh
+        roll, the bank's auction), or shown with who pays whom and recorded on Enter."""
+        state = self.state
+        what = self.tr.msg(describe(state, due))
+        cmd: dict[str, Any] = dict(due.command)
+        needs = list(due.needs)
+        if "card" in needs:
+            cmd["_deck"] = due.deck
+            return await self.flow_card(cmd, what)
+        if "choice" in needs:
+            return await self.flow_tax(cmd, what)
+        if "winner" in needs:
+            return await self.flow_auction(cmd, what)
+        if "dice" in needs:
+            low, high = dice_range(state)
+            cmd["dice"] = await self.ask_number(what, self.tr("flow.dice_fresh", low=low, high=high), low, high)
+        space = state.edition.spaces[due.space]
+        auction = due.kind in ("buy", "advance") and cmd.get("op") == "buy"
+        card = due.kind == "jail_fine" and bool(state.jail_cards_of(due.player))
+        try:
+            lines, _move = self.preview_lines(cmd)
+            can = True
+        except Refused as e:  # cannot be recorded as proposed (a deed dearer than the cash): said, the auction offered
+            lines, can = [Text(what, "bold"), Text(self.tr.refusal(e), "bold red")], False
+        keys = [self.tr("turn.key_accept")] if can else []
+        if auction:
+            keys.append(self.tr("turn.key_auction"))
+        if card:
+            keys.append(self.tr("turn.key_card"))
+        keys.append(self.tr("turn.key_later"))
+        lines = [*lines, Text(" · ".join(keys), "dim")]
+        title = self.tr("turn.proposal_title", player=due.player, space=space.name)
+        chosen = await self.app.push_screen_wait(ProposalScreen(title, lines, can, auction, card))
+        if chosen == "accept":
+            return self.app.commit(cmd)
+        if chosen == "auction":
+            return await self.flow_auction({"op": "auction", "space": due.space}, self.tr("action.auction"))
+        if chosen == "card":
+            return await self.flow_simple({"op": "jail_card", "player": due.player}, self.tr("action.jail_card"))
+        return None
 
     async def flow_deal(self, cmd: dict[str, Any], title: str) -> Entry | None:
         if not self.state.variant.deal_deeds:
@@ -841,6 +1028,19 @@ class Flow:
         for p, v in sorted(result.get("valuation", {}).items(), key=lambda kv: -kv[1]):
             lines.append(f"  {p:<12} {self.fmt(v)}")
         return lines
+
+
+def typed_keys(typed: Any) -> tuple[str, bool]:
+    """What was typed on the table for the roll before its question opened (a string, or the table's
+    ``take_typed``): the text up to the first Enter, and whether Enter was pressed (the keys after it, typed
+    before anything could be shown, are dropped)."""
+    keys: list[str] = typed() if callable(typed) else list(str(typed))
+    text = ""
+    for key in keys:
+        if key == "enter":
+            return text, True
+        text = text[:-1] if key == "backspace" else text + key
+    return text, False
 
 
 def _is_street(space: Space) -> bool:

@@ -30,7 +30,7 @@ from banker.i18n import Translator, detect_lang
 from banker.ledger import Entry, Session, SessionDamaged, SessionError, SessionReader, SessionWriter
 from banker.rules import Move, Refused, Setup
 
-from .keys import ACTIONS
+from .keys import ACTIONS, shown_key
 from .messages import ActionRequested, CommitRequested, MessageShown, RefusalShown, Status, TimeUp
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -332,7 +332,7 @@ class BankerApp(App[None]):
             return
         for op, key in ACTIONS:
             # "(s)", not "[s]": the palette reads its titles as markup, where "[s]" is a style and vanishes
-            yield SystemCommand(f"{self.tr(f'action.{op}')}  ({key})", self.tr(f"help.{op}"),
+            yield SystemCommand(f"{self.tr(f'action.{op}')}  ({shown_key(op, key)})", self.tr(f"help.{op}"),
                                 partial(self.start_action, op))
         yield SystemCommand(f"{self.tr('action.review')}  (v)", self.tr("help.review"), self.action_review)
         yield SystemCommand(f"{self.tr('tableview.key')}  (q)", self.tr("tableview.about"), self.action_table_view)

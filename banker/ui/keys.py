@@ -15,9 +15,12 @@ KEYS: dict[str, str] = {
     "jail_card": "j", "transfer": "x", "build": "h", "sell_building": "e", "building_auction": "o", "mortgage": "m",
     "unmortgage": "l", "trade": "d", "debt": "w", "bankrupt": "k", "undo": "u", "end_game": "g", "deal": "n",
     "free_parking": "p", "count": "i",
-    # follow the board (issue #11): provisional keys until the console's follow mode is built
-    "roll": "y", "end_turn": "z", "place": "P", "follow": "F",
+    # follow the board (issue #11): the roll is typed straight on the idle table (its first die starts it); the
+    # rest are shifted letters, as every lowercase letter is an action already
+    "roll": "1,2,3,4,5,6", "end_turn": "N", "place": "P", "follow": "F",
 }
+#: how a key is shown where it is not a single key (the help, the palette, the footer)
+KEY_DISPLAY = {"roll": "1-6"}
 #: the console's own dialogs that are not ops, each listed after an op
 DIALOGS_AFTER = {"debt": "trade"}
 
@@ -31,6 +34,11 @@ def _actions() -> list[tuple[str, str]]:
 
 #: every action the banker can take, in the ops' order: (op, key)
 ACTIONS: list[tuple[str, str]] = _actions()
+
+
+def shown_key(op: str, key: str) -> str:
+    """The key of ``op`` as the help, the palette and the footer show it (the roll: ``1-6``)."""
+    return KEY_DISPLAY.get(op, key)
 
 
 # ---------------------------------------------------------------- the Cyrillic layouts

@@ -259,8 +259,9 @@ class ConfirmScreen(Dialog[bool]):
     BINDINGS = [Binding(with_layouts("escape,n"), "cancel", "Cancel"),
                 Binding(with_layouts("enter,y"), "confirm", "Confirm", priority=True)]
 
-    def __init__(self, title: str, lines: Sequence[Text | str], confirm: str | None = None, danger: bool = False) -> None:
-        super().__init__()
+    def __init__(self, title: str, lines: Sequence[Text | str], confirm: str | None = None, danger: bool = False,
+                 back: bool = False) -> None:
+        super().__init__(back)
         self.title_text = title
         self.lines = lines
         self.confirm_label = confirm

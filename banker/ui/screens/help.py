@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
-from ..keys import ACTIONS, with_layouts
+from ..keys import ACTIONS, shown_key, with_layouts
 from .dialogs import Dialog
 
 
@@ -25,7 +25,9 @@ class HelpScreen(Dialog[None]):
         keys.add_column()
         keys.add_column(style="dim")
         for op, key in ACTIONS:
-            keys.add_row(key, tr(f"action.{op}"), tr(f"help.{op}"))
+            keys.add_row(shown_key(op, key), tr(f"action.{op}"), tr(f"help.{op}"))
+            if op == "roll":  # what the roll proposes is settled by Enter on the table
+                keys.add_row("Enter", tr("turn.settle"), tr("turn.settle_help"))
         keys.add_row("v", tr("action.review"), tr("help.review"))
         keys.add_row("q", tr("tableview.key"), tr("tableview.about"))
         keys.add_row(": /", tr("table.command"), tr("help.command"))

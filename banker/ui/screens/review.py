@@ -25,6 +25,7 @@ from banker.rules.count import Difference, difference_msg
 from banker.rules.review import Review, review, standings
 
 from ..keys import with_layouts
+from ..widgets.board import heat_map
 from ..widgets.footer import BankFooter
 from .base import BankerScreen
 
@@ -49,7 +50,7 @@ class ReviewScreen(BankerScreen[None]):
         Binding("escape", "close", "Close"),
         Binding("1", "tab('timeline')", "review.tab_timeline"), Binding("2", "tab('charts')", "review.tab_charts"),
         Binding("3", "tab('summary')", "review.tab_summary"), Binding("4", "tab('count')", "review.tab_count"),
-        Binding("5", "audit", "review.tab_audit"),
+        Binding("5", "audit", "review.tab_audit"), Binding("6", "tab('board')", "turn.review_tab", show=False),
         Binding("slash", "search", "evening.search", key_display="/"),
         Binding(with_layouts("c"), "tab('count')", "Count", show=False),
         Binding(with_layouts("a"), "audit", "Audit", show=False),
@@ -93,6 +94,11 @@ class ReviewScreen(BankerScreen[None]):
             with TabPane(tr("review.tab_audit"), id="audit"):
                 with VerticalScroll():
                     yield Static(tr("review.audit_hint"), id="review-audit")
+            with TabPane(tr("turn.review_tab"), id="board"):
+                with VerticalScroll():
+                    yield Select([(p, p) for p in state.players], prompt=tr("review.all_players"), id="board-player")
+                    yield Static(self.board_heat(None), id="review-heat")
+                    yield Static(self.board_players(), id="review-board-players")
         yield BankFooter()
 
     def header(self) -> Text:
@@ -155,10 +161,50 @@ class ReviewScreen(BankerScreen[None]):
         if rows:
             table.move_cursor(row=len(rows) - 1)
 
-    @on(Select.Changed)
+    @on(Select.Changed, "#filter-player")
+    @on(Select.Changed, "#filter-op")
     @on(Input.Changed, "#filter-text")
     def refilter(self) -> None:
         self.fill_timeline()
+
+    # ------------------------------------------------------------ the board (follow mode)
+    @on(Select.Changed, "#board-player")
+    def board_player(self, event: Select.Changed) -> None:
+        player = event.value if isinstance(event.value, str) else None
+        self.query_one("#review-heat", Static).update(self.board_heat(player))
+
+    def board_heat(self, player: str | None) -> Text:
+        """The landings per space as a heat map of the board: everyone's, or one player's."""
+        tr = self.app.tr
+        r = self.review
+        counts = r.player_landings.get(player, {}) if player else r.landings
+        if not r.landings:
+            return Text(tr("turn.review_none"), "dim italic")
+        legend = [Text(tr("turn.review_heat_title") + (f" · {player}" if player else ""), "bold"),
+                  Text(tr("turn.review_total", n=sum(counts.values())))]
+        if counts:
+            top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+            legend.append(Text(tr("turn.review_most"), "dim"))
+            legend += [Text(f"  {self.state.edition.spaces[pos].name}: {n}") for pos, n in top]
+        return heat_map(self.state.edition, counts, legend)
+
+    def board_players(self) -> Table | Text:
+        """Per player: landings, the space most landed on, doubles, times sent to jail, turns spent there."""
+        tr = self.app.tr
+        r = self.review
+        if not r.landings and not r.doubles and not r.jailed:
+            return Text("")
+        table = Table(title=tr("turn.review_players"), title_justify="left")
+        table.add_column(tr("review.player"))
+        for col in ("landings", "most", "doubles", "jailed", "jail_turns"):
+            table.add_column(tr(f"turn.review_col_{col}"), justify="left" if col == "most" else "right")
+        spaces = self.state.edition.spaces
+        for p in self.state.players:
+            counts = r.player_landings.get(p, {})
+            most = max(counts.items(), key=lambda kv: (kv[1], -kv[0]), default=None)
+            table.add_row(p, str(sum(counts.values())), f"{spaces[most[0]].name} ({most[1]})" if most else "—",
+                          str(r.doubles.get(p, 0)), str(r.jailed.get(p, 0)), str(r.jail_turns.get(p, 0)))
+        return table
 
     # ------------------------------------------------------------------ charts
     @on(TabbedContent.TabActivated)

@@ -69,6 +69,8 @@ class StartScreen(BankerScreen[None]):
                 yield Label(tr("start.house_rules"))
                 for rule in HouseRules.names():
                     yield Checkbox(tr(f"house_rule.{rule}"), id=f"hr-{rule}", compact=True)
+                # follow the board (issue #11): ticked by default
+                yield Checkbox(tr("turn.follow_box"), value=True, id="follow", compact=True)
                 yield Label(tr("start.name"))
                 yield Input(value=tr("start.default_name"), id="name", compact=True)
                 yield Label(tr("start.path"))
@@ -160,7 +162,8 @@ class StartScreen(BankerScreen[None]):
             from banker.boards import game_from_setup
 
             end = stored(parse_end(said, self.app.clock())) if said else None  # "22:30" or "90m", said now
-            setup = Setup(str(edition), str(variant), players, rules, end)
+            follow = self.query_one("#follow", Checkbox).value
+            setup = Setup(str(edition), str(variant), players, rules, end, follow=follow)
             setup = setup.for_new_game()  # a new game's names: no control characters, not the bank's words...
             check_text("new", "name", name)
             game_from_setup(setup).check_new()  # the agreed end exactly where the variant has a time limit

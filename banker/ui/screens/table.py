@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -18,12 +18,12 @@ from textual.widgets import Static
 
 from banker.ledger.clock import clock_text, countdown, end_of, left
 
-from ..keys import ACTIONS, with_layouts
+from ..keys import ACTIONS, shown_key, with_layouts
 from ..messages import ActionRequested, MessageShown, TimeUp
 from ..quick import QuickError, parse
 from ..widgets.command_line import CommandLine, QuickSuggester
 from ..widgets.footer import BankFooter
-from ..widgets.table import BankPanel, LogPanel, PlayersPanel
+from ..widgets.table import BankPanel, LogPanel, PlayersPanel, TurnBar
 from .base import BankerScreen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,6 +33,17 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: actions whose keys the footer shows (all are in the palette and the help screen)
 SHOWN = {"rent", "buy", "build", "mortgage", "trade", "undo"}
+#: the digits that start the roll from the idle table (the first die, typed into the roll's question)
+DICE_KEYS = "123456"
+
+
+def _bindings(op: str, key: str) -> list[Binding]:
+    """The bindings of one action: the roll is started by the first die typed (each digit passes itself on)."""
+    if op == "roll":
+        return [Binding(d, f"roll('{d}')", "action.roll" if i == 0 else "", show=i == 0 and op in SHOWN,
+                        key_display=shown_key(op, key))
+                for i, d in enumerate(DICE_KEYS)]
+    return [Binding(with_layouts(key), f"act('{op}')", f"action.{op}", show=op in SHOWN)]
 #: under this many seconds left, the countdown is shown in the warning colour
 CLOSE_TO_END = 10 * 60
 
@@ -45,7 +56,9 @@ class TableScreen(BankerScreen[None]):
 
     # descriptions are catalog keys, shown in the interface's language (see .base)
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(with_layouts(key), f"act('{op}')", f"action.{op}", show=op in SHOWN) for op, key in ACTIONS),
+        *(binding for op, key in ACTIONS for binding in _bindings(op, key)),
+        # follow mode: Enter settles what the landing requires (the proposal), as proposed
+        Binding("enter", "settle", "turn.settle", show=False, key_display="Enter"),
         Binding(with_layouts("colon,slash"), "focus_command", "table.command", key_display=":"),
         Binding(with_layouts("question_mark,f1"), "app.help", "help.title", key_display="?"),
         Binding(with_layouts("v"), "app.review", "action.review", show=False),
@@ -65,10 +78,12 @@ class TableScreen(BankerScreen[None]):
             start = None
         self.end = end_of(session.setup.end_time, start) if session.state.variant.timed else None
         self.time_up_said = False  # the alert is given once; the header keeps saying it
+        self.typed_ahead: list[str] | None = None  # the roll's keys while its question opens (action_roll)
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
         yield Static(id="table-header")
+        yield TurnBar(id="turn")
         yield PlayersPanel(self.session.state.players, id="players")
         with Horizontal(id="bottom"):
             with Vertical(id="bank-box"):
@@ -134,6 +149,7 @@ class TableScreen(BankerScreen[None]):
             header = f"{header} · {tr('table.readonly_mark')}"
         self.header_text = header
         self.show_header()
+        self.query_one(TurnBar).show(state, tr)
         self.query_one(PlayersPanel).show(state, tr)
         self.query_one(BankPanel).show(state, tr)
         log = self.query_one(LogPanel)
@@ -144,6 +160,38 @@ class TableScreen(BankerScreen[None]):
 
     def action_act(self, op: str) -> None:
         self.post_message(ActionRequested(op))
+
+    def action_roll(self, digit: str) -> None:
+        """A die typed on the idle table: the roll's question, with that die already typed (and whatever is
+        typed while it opens: :meth:`on_key`)."""
+        self.typed_ahead = [digit]
+        self.post_message(ActionRequested("roll", {"_typed": self.take_typed}))
+
+    def take_typed(self) -> list[str]:
+        """The keys typed since the first die, for the roll's question (which takes the keys from now on)."""
+        keys, self.typed_ahead = self.typed_ahead or [], None
+        return keys
+
+    def on_key(self, event: events.Key) -> None:
+        """The roll starts here, not by its bindings (they are for the help, the footer and the palette): a die
+        typed on the idle table opens the roll's question, and what is typed while it opens (the second die,
+        Enter: a fast banker, or keys sent in one burst) is kept for it, never taken as the table's keys (a
+        second roll, the proposal's Enter). Keys reach the screen in order; bindings run only after."""
+        if self.focused is not None:  # the command line: its own keys
+            return
+        if self.typed_ahead is None:
+            if event.character and event.character in DICE_KEYS:
+                event.stop()
+                event.prevent_default()
+                self.action_roll(event.character)
+            return
+        if event.key in ("enter", "space", "backspace") or event.is_printable:
+            self.typed_ahead.append(event.key if event.key in ("enter", "backspace") else (event.character or ""))
+            event.stop()
+            event.prevent_default()
+
+    def action_settle(self) -> None:
+        self.post_message(ActionRequested("settle"))
 
     def action_focus_command(self) -> None:
         self.query_one(CommandLine).focus()
@@ -169,6 +217,6 @@ class TableScreen(BankerScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # while typing in the command line, letters are letters, not action keys
-        if action == "act" and isinstance(self.focused, CommandLine):
+        if action in ("act", "roll", "settle") and isinstance(self.focused, CommandLine):
             return False
         return True

@@ -15,6 +15,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 
+from banker.rules.turns import describe
+
 if TYPE_CHECKING:  # pragma: no cover
     from banker.i18n import Translator
     from banker.ledger import Entry
@@ -40,7 +42,10 @@ class PlayerCard(Static):
         # what the card shows, cheaply: an unchanged card is not re-rendered (most actions touch one or two)
         deeds = sorted(state.deeds_of(p))
         lots = state.lots
-        key = (tr.lang, p in state.bankrupt, state.bankrupt_to.get(p), state.cash[p], tuple(state.debts.get(p, ())),
+        # follow mode: the token's space, jail, whose turn (nothing of it without follow mode)
+        follow = state.follow and not state.over
+        token = (state.positions[p], state.in_jail[p], state.jail_turns[p], state.current == p) if follow else None
+        key = (tr.lang, token, p in state.bankrupt, state.bankrupt_to.get(p), state.cash[p], tuple(state.debts.get(p, ())),
                len(state.jail_cards_of(p)),
                tuple((pos, lots[pos].houses, lots[pos].hotel, lots[pos].mortgaged,
                       state.owns_group(p, state.edition.spaces[pos].group or "")) for pos in deeds))
@@ -48,6 +53,9 @@ class PlayerCard(Static):
             return
         self._shown = key
         fmt = state.edition.fmt
+        current = token is not None and token[3]
+        self.set_class(current, "current")
+        self.border_title = f"▶ {p}" if current else p
         self.set_class(p in state.bankrupt, "bankrupt")
         self.set_class(bool(state.debts.get(p)), "in-debt")
         # one line per fact, never wrapped: a long deed name is cut short, its buildings stay in view
@@ -57,6 +65,11 @@ class PlayerCard(Static):
         facts = Text(fmt(state.cash[p]), "bold")
         for creditor, amount, _why in state.debts.get(p, []):
             facts.append("\n" + tr("player.owes", amount=fmt(amount), creditor=tr.account(creditor)), "bold red")
+        if token is not None:
+            if state.in_jail[p]:
+                facts.append("\n" + tr("follow.in_jail", n=state.jail_turns[p]), "bold magenta")
+            else:
+                facts.append("\n" + tr("follow.on_space", space=state.edition.spaces[state.positions[p]].name), "italic")
         jail = len(state.jail_cards_of(p))
         if jail:
             facts.append("\n" + tr("player.jail_cards", n=jail), "cyan")
@@ -83,6 +96,46 @@ class PlayerCard(Static):
                 marks.append(HOUSE * lot.houses, "bold green")
             grid.add_row(name, marks)
         self.update(Group(facts, grid))
+
+
+class TurnBar(Static):
+    """Follow mode: whose turn it is, the doubles thrown this turn, and what the landing requires (the proposal,
+    settled by Enter) or what the player may do before rolling (in jail: the fine or a card). Hidden without
+    follow mode."""
+
+    _shown: Text | None = None
+
+    def show(self, state: GameState, tr: Translator) -> None:
+        self.display = state.follow and not state.over and state.current is not None
+        if not self.display:
+            return
+        p = state.current or ""
+        text = Text()
+        text.append(f" ▶ {p} ", "bold reverse")
+        text.append(" ")
+        due = state.pending
+        if due is not None:
+            text.append(tr.msg(describe(state, due)), "bold")
+            text.append("  " + tr("turn.bar_settle"), "yellow")
+            if due.kind in ("buy", "advance") and due.command.get("op") == "buy":
+                text.append(tr("turn.bar_auction"), "yellow")
+        elif state.in_jail[p]:
+            text.append(tr("turn.bar_jail", n=state.jail_turns[p], m=state.edition.rules.jail_attempts),
+                        "bold magenta")
+            hints = [tr("turn.bar_dice_jail")]
+            if state.jail_turns[p] < state.edition.rules.jail_fine_turns:
+                hints.append(tr("turn.bar_fine", amount=state.edition.fmt(state.edition.jail_fine)))
+            if state.jail_cards_of(p):
+                hints.append(tr("turn.bar_card"))
+            text.append("  " + " · ".join(hints), "yellow")
+        else:
+            text.append(tr("turn.bar_roll"), "bold")
+            text.append("  " + tr("turn.bar_dice"), "yellow")
+        if state.doubles:
+            text.append("  " + tr("turn.bar_doubles", n=state.doubles), "cyan")
+        if text != self._shown:
+            self._shown = text
+            self.update(text)
 
 
 class PlayersPanel(Horizontal):

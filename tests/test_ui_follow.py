@@ -1,0 +1,254 @@
+"""Follow mode in the console (issue #11): a whole game played with the console's keys alone, the session FILE
+checked after every step (a reader reopening it, as in tests/test_ui_game.py).
+
+The rolls are typed on the idle table (the first die starts the roll), what the landing requires is proposed
+and taken with Enter, or auctioned with ``a``; the US rule book's turn (us-classic-rules.txt): "If you throw
+doubles, you move your token as usual ... and throw again", "If you throw doubles three times in succession,
+move your token immediately to the space marked 'In Jail'", "Get out of jail by ... paying a $50 fine before
+you roll the dice on either of your next two turns", "Whenever you land on or pass over GO ... the Banker pays
+you a $200 salary". Every amount below is worked out by hand from the printed deeds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Checkbox
+
+from banker.ledger import Session
+from banker.rules import Setup
+from banker.ui.app import BankerApp
+from banker.ui.screens.auction import AuctionScreen
+from banker.ui.screens.dialogs import ChooseScreen, ConfirmScreen, InfoScreen
+from banker.ui.screens.start import StartScreen
+from banker.ui.screens.table import TableScreen
+from banker.ui.screens.turn import ProposalScreen, RollScreen, parse_roll
+
+from .ui_helpers import Banker, cash, file_entries, file_state, screen_text
+
+VERMONT, INCOME_TAX, ILLINOIS, NEW_YORK, MARVIN, MEDITERRANEAN, BOARDWALK = 8, 4, 24, 19, 29, 1, 39
+JAIL, FREE_PARKING, GO = 10, 20, 0
+
+
+def where(path: Path) -> dict[str, int]:
+    return {p: v["position"] for p, v in file_state(path)["players"].items()}
+
+
+async def roll(b: Banker, dice: str) -> None:
+    """The dice typed on the idle table, then Enter: the roll is recorded (no confirmation)."""
+    assert isinstance(b.screen, TableScreen), f"expected the table, got {type(b.screen).__name__}"
+    await b.key(dice[0])
+    assert isinstance(b.screen, RollScreen)
+    await b.type(dice[1:])
+    await b.key("enter")
+    await b.settle()
+
+
+def proposal(b: Banker) -> str:
+    assert isinstance(b.screen, ProposalScreen), f"expected a proposal, got {type(b.screen).__name__}"
+    return screen_text(b.screen.query_one("#proposal-body"))
+
+
+def table_text(b: Banker) -> str:
+    screen = next(s for s in reversed(b.app.screen_stack) if isinstance(s, TableScreen))
+    return " ".join(screen_text(w) for w in screen.query("#turn, .player-card"))
+
+
+async def test_a_whole_game_in_follow_mode_through_the_keys(tmp_path: Path) -> None:
+    app = BankerApp(lang="en", data_dir=tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+
+        # -- the new-game form: follow mode is ticked by default
+        assert isinstance(app.screen, StartScreen)
+        assert app.screen.query_one("#follow", Checkbox).value is True
+        await b.key("ctrl+n")
+        await b.settle()
+        assert isinstance(app.screen, TableScreen)
+        path = app.session.path
+        state = file_state(path)
+        assert state["follow"] is True and state["turn"] == "Ann" and state["pending"] is None
+        assert "▶ Ann" in table_text(b) and "on GO" in table_text(b)
+
+        # -- Ann: 3 5, Vermont Avenue is unowned: Enter buys it at the printed price
+        await roll(b, "35")
+        assert where(path)["Ann"] == VERMONT and file_state(path)["pending"]["kind"] == "buy"
+        assert "Ann → Bank  $100" in proposal(b)
+        await b.key("enter")
+        await b.settle()
+        state = file_state(path)
+        assert state["spaces"][str(VERMONT)]["owner"] == "Ann" and state["turn"] == "Bob" and state["pending"] is None
+        assert cash(path) == {"Ann": 1400, "Bob": 1500, "Cid": 1500}
+        assert "▶ Bob" in table_text(b)
+
+        # -- Bob: 2 2 to Income Tax: the choice first (no figure shown), then the figures; doubles: Bob again
+        await roll(b, "2 2")
+        assert isinstance(app.screen, ChooseScreen) and b.options() == ["Pay $200", "Pay 10% of total worth"]
+        await b.choose("200")
+        assert "the other choice would have cost $150" in await b.info()
+        state = file_state(path)
+        assert cash(path)["Bob"] == 1300 and state["turn"] == "Bob" and state["doubles"] == 1
+        assert "1 double this turn" in table_text(b)
+
+        # -- Bob: 1 3 to Vermont Avenue, Ann's: the rent with its amount, Enter pays it; the turn passes
+        await roll(b, "13")
+        assert "Bob → Ann  $6" in proposal(b)
+        await b.key("enter")
+        await b.settle()
+        assert cash(path) == {"Ann": 1406, "Bob": 1294, "Cid": 1500}
+        assert file_state(path)["turn"] == "Cid" and file_state(path)["doubles"] == 0
+
+        # -- Cid: 3 4 to Chance: the card is typed by a few letters of its text; it moves the token to Illinois
+        # Avenue, unowned: auctioned instead (a), Ann wins it for $50
+        await roll(b, "34")
+        assert isinstance(app.screen, ChooseScreen)
+        shown = await b.choose("illinois")
+        assert all(s.startswith("Chance") for s in shown)
+        assert "Advance to Illinois" in await b.confirm()
+        assert where(path)["Cid"] == ILLINOIS and file_state(path)["pending"]["kind"] == "buy"
+        assert "a: auction instead" in proposal(b)
+        await b.key("a")
+        assert isinstance(app.screen, AuctionScreen)
+        await b.key("3", "enter")  # Ann (the first bidder) +50; sold
+        assert "Ann → Bank  $50" in await b.confirm()
+        state = file_state(path)
+        assert state["spaces"][str(ILLINOIS)]["owner"] == "Ann" and state["turn"] == "Ann" and state["pending"] is None
+        assert cash(path)["Ann"] == 1356
+
+        # -- Ann: doubles three times in a row: 6 6 (Free Parking), 2 2 (her own Illinois), 3 3: straight to jail
+        await roll(b, "66")
+        assert where(path)["Ann"] == FREE_PARKING and file_state(path)["doubles"] == 1
+        await roll(b, "22")
+        assert where(path)["Ann"] == ILLINOIS and file_state(path)["doubles"] == 2
+        await roll(b, "33")
+        state = file_state(path)
+        assert state["players"]["Ann"]["in_jail"] and where(path)["Ann"] == JAIL and state["turn"] == "Bob"
+        assert cash(path)["Ann"] == 1356  # no salary, nothing else
+        assert "in jail (0 failed attempts)" in table_text(b)
+
+        # -- Bob: a roll he regrets typing: Escape leaves the proposal, u takes the roll back whole
+        await roll(b, "65")
+        assert where(path)["Bob"] == NEW_YORK
+        await b.key("escape")
+        assert "Enter settles it" in b.message()
+        await b.act("u")
+        await b.answer("typo")
+        assert "Bob rolls 6 + 5" in await b.confirm()
+        state = file_state(path)
+        assert where(path)["Bob"] == VERMONT and state["pending"] is None and state["turn"] == "Bob"
+        # the roll again; Enter on the table offers the proposal left for later
+        await roll(b, "65")
+        await b.key("escape")
+        await b.act("enter")
+        assert "Bob → Bank  $200" in proposal(b)
+        await b.key("enter")
+        await b.settle()
+        assert file_state(path)["spaces"][str(NEW_YORK)]["owner"] == "Bob" and cash(path)["Bob"] == 1094
+
+        # -- Cid: 5 4 to Community Chest, "Bank error in your favor"
+        await roll(b, "54")
+        await b.choose("bank err")
+        assert "Bank → Cid  $200" in await b.confirm()
+        assert cash(path)["Cid"] == 1700 and file_state(path)["turn"] == "Ann"
+
+        # -- Ann in jail pays the fine before rolling: f, Enter (the player whose turn it is is taken)
+        assert "f: pay $50" in table_text(b)
+        await b.act("f")
+        body = await b.confirm()
+        assert "Ann → Bank  $50" in body
+        state = file_state(path)
+        assert not state["players"]["Ann"]["in_jail"] and cash(path)["Ann"] == 1306 and state["turn"] == "Ann"
+        # then rolls: 6 3 to Connecticut... no: 10 + 9 = 19, Bob's New York Avenue: rent $16
+        await roll(b, "63")
+        assert "Ann → Bob  $16" in proposal(b)
+        await b.key("enter")
+        await b.settle()
+        assert cash(path) == {"Ann": 1290, "Bob": 1110, "Cid": 1700}
+
+        # -- Bob: 6 4 to Marvin Gardens: bought with one key
+        await roll(b, "64")
+        await b.key("enter")
+        await b.settle()
+        assert file_state(path)["spaces"][str(MARVIN)]["owner"] == "Bob" and cash(path)["Bob"] == 830
+
+        # -- Cid: 5 3 from Community Chest (33) passes GO: the salary in the roll's own entry, then Mediterranean
+        await roll(b, "53")
+        assert cash(path)["Cid"] == 1900 and where(path)["Cid"] == MEDITERRANEAN
+        last = file_entries(path)[-1]
+        assert last["command"]["op"] == "roll" and "salary" in last["text"]
+        await b.key("enter")
+        await b.settle()
+        assert cash(path)["Cid"] == 1840 and file_state(path)["turn"] == "Ann"
+
+        # -- by hand: a token placed where it stands (P), a salary for the player whose turn it is (s, Enter), the
+        # turn passed by hand (N); Escape on the salary's confirmation asks for another player
+        await b.act("P")
+        await b.choose()  # Ann, the player whose turn it is, first
+        await b.choose("boardw")
+        await b.confirm()
+        assert where(path)["Ann"] == BOARDWALK and file_state(path)["pending"] is None
+        await b.act("s")
+        assert isinstance(app.screen, ConfirmScreen)
+        await b.key("escape")
+        assert isinstance(app.screen, ChooseScreen) and b.options()[0].startswith("Ann")
+        await b.choose("cid")
+        assert "Bank → Cid  $200" in await b.confirm()
+        await b.act("s")
+        assert "Bank → Ann  $200" in await b.confirm()
+        assert cash(path) == {"Ann": 1490, "Bob": 830, "Cid": 2040}
+        await b.act("N")
+        await b.confirm()
+        assert file_state(path)["turn"] == "Bob"
+
+        # -- the end: g, the valuation
+        await b.act("g")
+        await b.confirm()
+        assert isinstance(app.screen, InfoScreen)
+        await b.info()
+        state = file_state(path)
+        assert state["winner"] == "Cid"
+        assert not app.screen.query_one("#turn").display  # the game is over: no turn shown
+
+
+def test_the_roll_is_read_as_typed() -> None:
+    assert parse_roll("35", "none") == {"dice": [3, 5]}
+    assert parse_roll("3 5", "none") == {"dice": [3, 5]}
+    assert parse_roll("3-5", "ignored") == {"dice": [3, 5]}
+    assert parse_roll("352", "needed") == {"dice": [3, 5], "speed": 2}
+    assert parse_roll("35b", "needed") == {"dice": [3, 5], "speed": "bus"}
+    assert parse_roll("3 5 и", "needed") == {"dice": [3, 5], "speed": "bus"}  # the b key in a Russian layout
+    assert parse_roll("35 m", "needed") == {"dice": [3, 5], "speed": "mr-monopoly"}
+    assert parse_roll("35", "needed").key == "roll_speed_missing"
+    assert parse_roll("352", "none").key == "roll_extra"
+    assert parse_roll("3", "none").key == "roll_two"
+    assert parse_roll("37", "none").key == "roll_die"
+    assert parse_roll("354", "needed").key == "roll_speed_face"
+    assert parse_roll("3５", "none").key == "roll_not_dice"  # a full-width digit is never read as one
+
+
+async def test_the_speed_die_bus_and_three_of_a_kind(tmp_path: Path) -> None:
+    """uk-2008-speed-die-rules.md: the Bus "you may use one of the numbers on the white dice or their total";
+    three of a kind: "move to any space on the board"."""
+    path = tmp_path / "s.json"
+    with Session.create(path, Setup("uk", "speed-die", ("Ann", "Bob"), follow=True)) as s:
+        s.apply({"op": "place", "player": "Ann", "space": 35})
+        s.apply({"op": "roll", "dice": [3, 4]})  # passes GO (35 + 7 = 2): the Speed Die counts from now on
+        s.apply(dict(s.state.pending.command, card="cc-bank-error"))
+        s.apply({"op": "roll", "dice": [1, 2]})  # Bob (not passed GO): no Speed Die
+        s.apply(dict(s.state.pending.command))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("3")
+        await b.type("5")
+        await b.key("enter")
+        assert "Speed Die counts" in screen_text(app.screen.query_one("#roll-error"))
+        await b.type("b")
+        await b.key("enter")
+        await b.settle()
+        assert isinstance(app.screen, ChooseScreen)
+        assert b.options()[0].startswith("3: one die") and b.options()[-1].startswith("8: both dice")
+        await b.choose("5")
+        assert file_state(path)["players"]["Ann"]["position"] == 7
