@@ -16,6 +16,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from banker.rules.edition import Edition
 from banker.rules.errors import Refused
 from banker.rules.messages import Msg, plural_index, render_parts
 from banker.rules.state import BANK, POT
@@ -101,6 +102,14 @@ class Translator:
         if name == POT:
             return self("bank.pot")
         return name or ""
+
+    def group(self, edition: Edition, group: str) -> str:
+        """The name of a group of deeds: a colour group's from the board file; the railroads' or the
+        utilities' (``group`` is then their kind) from the edition's own words (Kyiv: "Станції метро"),
+        else from the catalog."""
+        if group in edition.groups:
+            return edition.groups[group].name
+        return edition.kind_group(group, self.lang) or self.get(f"group.{group}", group)
 
     def msg(self, msg: Msg | str) -> str:
         return msg if isinstance(msg, str) else msg.render(self._engine, self.lang)
