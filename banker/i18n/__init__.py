@@ -120,3 +120,13 @@ class Translator:
 
     def refusal(self, error: Refused) -> str:
         return error.render(self._engine, self.lang)
+
+    def console_refusal(self, error: Refused) -> str:
+        """A refusal as the console says it: where the engine's sentence names a command's keys ("fill "give"
+        and/or "get""), which a script writer types and the banker never sees, the console's own words
+        (``[console_refusal]``: what to choose in the dialog); else the engine's sentence."""
+        msg = error.msg
+        key = f"console_refusal.{msg.key}" if isinstance(msg, Msg) else ""
+        if isinstance(msg, Msg) and (key in self._ui or key in self._en):
+            return self(key, **{k: self.msg(v) if isinstance(v, Msg) else v for k, v in msg.params.items()})
+        return self.refusal(error)
