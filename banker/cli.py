@@ -223,7 +223,7 @@ def _read_command(raw: str | bytes) -> object:
     except RecursionError:
         raise _LineError("too_deep") from None
     except json.JSONDecodeError as e:  # the parser's own words (English), with where
-        raise _LineError("not_json", problem=f"{e.msg}, column {e.colno}") from None
+        raise _LineError("not_json_at", problem=e.msg, column=e.colno) from None
     except ValueError as e:
         raise _LineError("not_json", problem=_cut(str(e))) from None
 
