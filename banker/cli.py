@@ -26,6 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import NoReturn
 
+from banker.i18n import Translator, detect_lang
 from banker.ledger import Session, SessionError, SessionLog, lock_holder, read_session, read_session_doc
 from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
@@ -45,7 +46,26 @@ def local_now() -> datetime:
 
 
 class CliError(Exception):
-    """A problem with what was asked, reported as one line."""
+    """A problem with what was asked, reported as one line (``key``: its sentence in the catalogs' ``[cli]``
+    table, said in the banker's language; else the English text given)."""
+
+    def __init__(self, text: str = "", key: str | None = None, **params: object) -> None:
+        super().__init__(text or Translator("en")(f"cli.{key}", **params))
+        self.key = key
+        self.params = params
+
+    def text(self, tr: Translator) -> str:
+        return tr(f"cli.{self.key}", **self.params) if self.key else str(self)
+
+
+def translator(args: argparse.Namespace) -> Translator:
+    """The banker's language: ``--lang`` (given before or after the subcommand), else the locale's."""
+    return Translator(getattr(args, "lang", None) or detect_lang())
+
+
+def _variant_text(tr: Translator, state: GameState) -> str:
+    """The variant as a sentence says it ("short game")."""
+    return tr.get(f"cli.variant_{state.variant.id}", state.variant.name.lower())
 
 
 class _UsageExit(Exception):
@@ -121,17 +141,19 @@ def cmd_new(args: argparse.Namespace) -> int:
         end = parse_end(args.end_time, local_now())
     setup = Setup(args.edition, args.variant, players, rules, stored(end) if end else None,
                   follow=args.follow)
+    tr = translator(args)
     with Session.create(args.file, setup, name=args.name) as session:
         state = session.state
         on = [r for r, v in rules.to_mapping().items() if v]
-        extra = f"; house rules: {', '.join(on)}" if on else ""
+        said = [tr("cli.created", file=args.file, edition=state.edition.name, variant=_variant_text(tr, state),
+                   players=", ".join(state.players), amount=state.edition.fmt(state.cash[state.players[0]]))]
+        if on:
+            said.append(tr("cli.created_rules", rules=", ".join(tr.get(f"house_rule.{r}", r) for r in on)))
         if state.follow:
-            extra += f"; follow mode: {state.current} rolls first"
+            said.append(tr("cli.created_follow", player=state.current))
         if end is not None:
-            extra += f"; agreed end {clock_text(end)}"
-        print(_terminal_safe(f"created {args.file}: {state.edition.name}, {state.variant.name.lower()} game; players "
-                             f"{', '.join(state.players)} with {state.edition.fmt(state.cash[state.players[0]])} each"
-                             f"{extra}"))
+            said.append(tr("cli.created_end", time=clock_text(end)))
+        print(_terminal_safe("; ".join(said)))
     return EXIT_OK
 
 
@@ -142,7 +164,15 @@ MAX_DIGITS = 30
 
 
 class _LineError(Exception):
-    """A script line that cannot be read as a command: the reason, for ``line N: ...``."""
+    """A script line that cannot be read as a command: the reason (the catalogs' ``cli.<key>``), for ``line N: ...``."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def text(self, tr: Translator) -> str:
+        return tr(f"cli.{self.key}", **self.params)
 
 
 def _script_lines(source: str) -> Iterable[str | bytes]:
@@ -155,23 +185,23 @@ def _script_lines(source: str) -> Iterable[str | bytes]:
         # split at line feeds only: a U+2028 or U+0085 inside a JSON string is not a new line
         return path.read_text(encoding="utf-8-sig").split("\n")
     except FileNotFoundError:
-        raise CliError(f"no script file {source}") from None
+        raise CliError(key="no_script", file=source) from None
     except IsADirectoryError:
-        raise CliError(f"{source} is a directory, not a script") from None
+        raise CliError(key="script_dir", file=source) from None
     except UnicodeDecodeError:
-        raise CliError(f"{source} is not UTF-8 text") from None
+        raise CliError(key="script_not_utf8", file=source) from None
     except OSError as e:
-        raise CliError(f"cannot read {source}: {e.strerror}") from None
+        raise CliError(key="cannot_read", file=source, reason=e.strerror) from None
 
 
 def _json_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise _LineError(f"a number of {len(text.lstrip('-'))} digits is far more than any table holds")
+        raise _LineError("digits", n=len(text.lstrip("-")))
     return int(text)
 
 
 def _json_constant(name: str) -> float:
-    raise _LineError(f"{name} is not a number JSON allows")
+    raise _LineError("constant", name=name)
 
 
 #: what :func:`_read_command` returns for a blank or comment line (JSON's null is a line to refuse)
@@ -184,32 +214,43 @@ def _read_command(raw: str | bytes) -> object:
         try:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise _LineError("not UTF-8 text") from None
+            raise _LineError("not_utf8") from None
     line = raw.strip().lstrip("\ufeff")
     if not line or line.startswith("#"):
         return _SKIP
     try:
         return json.loads(line, parse_int=_json_int, parse_constant=_json_constant)
     except RecursionError:
-        raise _LineError("not a command: its JSON is nested too deep") from None
-    except json.JSONDecodeError as e:
-        raise _LineError(f"not valid JSON ({e.msg} at column {e.colno})") from None
+        raise _LineError("too_deep") from None
+    except json.JSONDecodeError as e:  # the parser's own words (English), with where
+        raise _LineError("not_json_at", problem=e.msg, column=e.colno) from None
     except ValueError as e:
-        raise _LineError(f"not valid JSON ({_cut(str(e))})") from None
+        raise _LineError("not_json", problem=_cut(str(e))) from None
 
 
-def _write_line(text: str) -> str | None:
+def _write_line(text: str, tr: Translator) -> str | None:
     """Print one applied action; the reason when standard output cannot take it (closed pipe, full disk)."""
     try:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()  # each line at once: a closed pipe is seen at the line it happens
     except OSError as e:
         _silence_stdout()
-        return "the output pipe was closed" if isinstance(e, BrokenPipeError) else (e.strerror or str(e))
+        return tr("cli.pipe_closed") if isinstance(e, BrokenPipeError) else (e.strerror or str(e))
     return None
 
 
+def entry_text(tr: Translator, entry: object) -> str:
+    """A log entry's sentence in the banker's language (its stored English text for an entry without parts)."""
+    parts = getattr(entry, "parts", None)
+    return tr.parts(parts) if isinstance(parts, list) and parts else str(getattr(entry, "text", ""))
+
+
+def _refusal(tr: Translator, e: Exception) -> str:
+    return tr.refusal(e) if isinstance(e, Refused) else str(e)
+
+
 def cmd_apply(args: argparse.Namespace) -> int:
+    tr = translator(args)
     lines = _script_lines(args.script)  # a missing script is refused before the session is touched
     last = None  # the number of the last line applied
     with Session.open(args.file) as session:
@@ -217,23 +258,22 @@ def cmd_apply(args: argparse.Namespace) -> int:
             try:
                 command = _read_command(raw)
             except _LineError as e:
-                _say_error(f"line {n}: {e}")
+                _say_error(tr("cli.line", n=n, error=e.text(tr)))
                 return EXIT_REFUSED
             if command is _SKIP:
                 continue
             try:
                 entry = session.apply(command)
             except (Refused, SessionError) as e:
-                _say_error(f"line {n}: {e}")
+                _say_error(tr("cli.line", n=n, error=_refusal(tr, e)))
                 return EXIT_REFUSED
             except RecursionError:
-                _say_error(f"line {n}: not a command: its JSON is nested too deep")
+                _say_error(tr("cli.line", n=n, error=tr("cli.too_deep")))
                 return EXIT_REFUSED
             last = n
-            failed = _write_line(_terminal_safe(entry.text))
+            failed = _write_line(_terminal_safe(entry_text(tr, entry)), tr)
             if failed:
-                _say_error(f"banker apply: stopped after line {last}, which is applied and recorded, because "
-                           f"{failed}; the lines after it were not applied")
+                _say_error("banker apply: " + tr("cli.stopped", n=last, reason=failed))
                 return EXIT_REFUSED
     return EXIT_OK
 
@@ -244,27 +284,28 @@ def _table(rows: list[list[str]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
-def render_state(session: SessionLog) -> str:
-    from banker.i18n import Translator
-
-    tr = Translator("en")  # the command line speaks English; the catalogs hold its words and plurals
+def render_state(session: SessionLog, tr: Translator | None = None) -> str:
+    """``banker state``: the table in the banker's language (English when no translator is given)."""
+    tr = tr or Translator("en")
     state = session.state
     data = state.to_json()
     fmt = state.edition.fmt
-    out = [f"{session.name}: {state.edition.name}, {state.variant.name.lower()} game; "
-           f"{len(session.entries)} log entries, {data['actions']} actions standing"]
+    out = [tr("cli.state_head", name=session.name, edition=state.edition.name, variant=_variant_text(tr, state),
+              entries=tr("cli.entries", n=len(session.entries)), actions=tr("cli.actions", n=data["actions"]))]
     rules = [r for r, v in data["house_rules"].items() if v]
     if rules:
-        out.append(f"house rules: {', '.join(rules)}")
+        out.append(tr("cli.house_rules", rules=", ".join(tr.get(f"house_rule.{r}", r) for r in rules)))
     out.append("")
-    rows = [["PLAYER", "CASH", "DEBT", "JAIL CARDS", "HOUSES", "HOTELS", "NET WORTH"]]
+    columns = ("player", "cash", "debt", "jail_cards", "houses", "hotels", "net_worth")
+    rows = [[tr(f"cli.col_{c}").upper() for c in columns]]
     deeds_of: dict[str, list[str]] = {}
     for name in data["order"]:
         p = data["players"][name]
         debt = "-"
         if p["debt"]:
-            debt = ", ".join(f"{fmt(c['amount'])} to {tr.account(c['creditor'])}" for c in p["debt"]["claims"])
-        label = f"{name} (bankrupt)" if p["bankrupt"] else name
+            debt = ", ".join(tr("cli.debt_to", amount=fmt(c["amount"]), creditor=tr.account(c["creditor"]))
+                             for c in p["debt"]["claims"])
+        label = tr("cli.bankrupt_mark", player=name) if p["bankrupt"] else name
         rows.append([label, fmt(p["cash"]), debt, str(p["jail_cards"]), str(p["houses"]), str(p["hotels"]),
                      fmt(p["net_worth"])])
         marks = []
@@ -286,28 +327,40 @@ def render_state(session: SessionLog) -> str:
         out.extend(f"    {m}" for m in deeds_of[name])
     out.append("")
     bank = data["bank"]
-    out.append(f"bank: {bank['houses']} houses and {bank['hotels']} hotels left; paid out {fmt(bank['paid_out'])} net")
+    out.append(tr("cli.bank", houses=tr("cli.houses", n=bank["houses"]), hotels=tr("cli.hotels", n=bank["hotels"]),
+                  amount=fmt(bank["paid_out"])))
     if state.house_rules.free_parking_pot:
-        out.append(f"Free Parking pot: {fmt(data['free_parking_pot'])}")
+        out.append(tr("cli.pot", amount=fmt(data["free_parking_pot"])))
     if data["pending_auction"]:
         names = [data["spaces"][str(p)]["name"] for p in data["pending_auction"]]
-        out.append(f"to auction: {', '.join(names)}")
+        out.append(tr("cli.to_auction", spaces=", ".join(names)))
     if data["bankruptcies"]:
-        out.append("bankrupt: " + ", ".join(f"{b['player']} (to {tr.account(b['creditor'])})"
-                                            for b in data["bankruptcies"]))
+        out.append(tr("cli.bankrupt", players=", ".join(tr("cli.bankrupt_to", player=b["player"],
+                                                            creditor=tr.account(b["creditor"]))
+                                                         for b in data["bankruptcies"])))
     if state.follow:
-        out.append(_follow_line(state))
+        out.append(_follow_line(state, tr))
     result = data["result"]
     if result is None:
-        out.append("winner: none yet (the game is on)")
-    elif result.get("winner"):
-        out.append(f"winner: {result['winner']} ({result['reason']})")
+        out.append(tr("cli.winner_none"))
     else:
-        out.append(f"game over ({result['reason']}): tie between {', '.join(result.get('tied') or [])}")
+        reason = _reason(tr, result.get("reason"))
+        if result.get("winner"):
+            out.append(tr("cli.winner", player=result["winner"], reason=reason))
+        else:
+            out.append(tr("cli.tie", reason=reason, players=", ".join(result.get("tied") or [])))
     return "\n".join(_terminal_safe(line) for line in out)
 
 
-def _follow_line(state: GameState) -> str:
+def _reason(tr: Translator, reason: object) -> str:
+    """Why the game ended (``time``, ``agreed``...), in words."""
+    from banker.rules.messages import EN, Msg
+
+    key = f"reason.{reason}"
+    return tr.msg(Msg(key)) if key in EN else str(reason)
+
+
+def _follow_line(state: GameState, tr: Translator) -> str:
     """Follow mode in ``banker state``: whose turn, the doubles, every token, what is proposed."""
     from banker.rules.turns import describe
 
@@ -315,30 +368,31 @@ def _follow_line(state: GameState) -> str:
     for p in state.active_players:
         where = state.edition.spaces[state.positions[p]].name
         if state.in_jail[p]:
-            where = f"in jail ({state.jail_turns[p]} failed)"
+            where = tr("cli.in_jail", n=state.jail_turns[p])
         tokens.append(f"{p} {where}")
-    line = f"follow mode: {state.current} rolls next"
+    line = tr("cli.follow", player=state.current)
     if state.doubles:
-        line += f" (doubles this turn: {state.doubles})"
-    line += "; tokens: " + ", ".join(tokens)
+        line += f" ({tr('cli.follow_doubles', n=state.doubles)})"
+    line += "; " + tr("cli.follow_tokens", tokens=", ".join(tokens))
     if state.pending is not None:
-        line += f"; to settle: {describe(state, state.pending)}"
+        line += "; " + tr("cli.follow_settle", what=tr.msg(describe(state, state.pending)))
     return line
 
 
-def _warn_damage(command: str, message: str | None) -> None:
+def _warn_damage(command: str, message: str | None, tr: Translator) -> None:
     """A read-only command on a damaged session: it shows what it can read, and says so."""
     if message:
-        _say_error(f"banker {command}: warning: {message}")
+        _say_error(f"banker {command}: " + tr("cli.warning", message=message))
 
 
 def cmd_state(args: argparse.Namespace) -> int:
+    tr = translator(args)
     session = Session.open(args.file, readonly=True)
-    _warn_damage("state", session.damage_message)
+    _warn_damage("state", session.damage_message, tr)
     if args.json:
         print(_terminal_safe(json.dumps(session.state.to_json(), indent=2, ensure_ascii=False), keep_newlines=True))
     else:
-        print(render_state(session))
+        print(render_state(session, tr))
     return EXIT_OK
 
 
@@ -351,8 +405,9 @@ def _local_time(ts: str) -> str:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
+    tr = translator(args)
     read = read_session(args.file)
-    _warn_damage("log", read.damage_message)
+    _warn_damage("log", read.damage_message, tr)
     entries = read.entries
     if args.json:
         for entry in entries:
@@ -361,10 +416,10 @@ def cmd_log(args: argparse.Namespace) -> int:
     undone_by = {e.undoes: e.seq for e in entries if e.undoes is not None}
     width = len(str(len(entries))) if entries else 1
     for e in entries:
-        mark = f"[undone by {undone_by[e.seq]}] " if e.seq in undone_by else ""
-        print(f"{e.seq:>{width}}  {_local_time(e.ts)}  {mark}{_terminal_safe(e.text)}")
+        mark = tr("cli.undone_by", seq=undone_by[e.seq]) + " " if e.seq in undone_by else ""
+        print(f"{e.seq:>{width}}  {_local_time(e.ts)}  {mark}{_terminal_safe(entry_text(tr, e))}")
     if not entries:
-        print(f"{args.file}: no actions yet", file=sys.stderr)
+        print(tr("cli.no_actions", file=args.file), file=sys.stderr)
     return EXIT_OK
 
 
@@ -378,7 +433,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(cards, indent=2, ensure_ascii=False))
         return EXIT_OK
-    rows = [["ID", "DECK", "TEXT", "EFFECT"]]
+    tr = translator(args)
+    rows = [[tr(f"cli.col_{c}").upper() for c in ("id", "deck", "text", "effect")]]
     for card in edition.cards.values():
         rows.append([card.id, edition.decks[card.deck], card.text, json.dumps(dict(card.effect), ensure_ascii=False)])
     print("\n".join(_table(rows)))
@@ -489,13 +545,12 @@ def export_targets(session: Path, out: str | None, suffixes: Iterable[str]) -> l
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from banker.i18n import Translator, detect_lang
     from banker.ledger.output import OutputError, OutputExists, OutputProtected, session_files, write_new_files
     from banker.ledger.review import load_review
     from banker.report.export import export
 
     path = Path(args.file)
-    files = export(load_review(path), args.format, Translator(getattr(args, "lang", None) or detect_lang()))
+    files = export(load_review(path), args.format, translator(args))
     if args.out == "-":
         if len(files) > 1:
             raise CliError("--format csv writes two files (timeline and summary): give --out a file prefix, "
@@ -523,7 +578,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from banker.report.audit import audit_lines
 
     report = audit(Path(args.file))
-    for line in audit_lines(report):
+    for line in audit_lines(report, translator(args)):
         print(line)
     return EXIT_OK if report.ok else EXIT_REFUSED
 
@@ -552,8 +607,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = _Parser(prog="banker", description="The bank at a real Monopoly table. Without a subcommand: the table "
                                                 "screen. See docs/commands.md for the script vocabulary.")
-    parser.add_argument("--lang", choices=LANGS, help="the table screen's language: en, ru or uk (default: from the "
-                                                      "locale, else English)")
+    parser.add_argument("--lang", choices=LANGS, help="the language of everything banker says: en, ru or uk "
+                                                      "(default: from the locale, else English)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("new", help="start a new session file")
@@ -638,6 +693,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=_port, default=0, help="the port (default: 0, any free port)")
     p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="the page's language: en, ru or uk")
     p.set_defaults(func=cmd_serve)
+    for name, command in sub.choices.items():  # every command speaks the banker's language, given before or after it
+        if name not in ("open", "review", "export", "serve"):
+            command.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS,
+                                 help="the language of what it says: en, ru or uk")
     return parser
 
 
@@ -657,7 +716,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
         return code
     except (SessionError, Refused, BoardError, CliError) as e:
-        _say_error(f"banker {args.command}: {e}")
+        tr = translator(args)
+        text = e.text(tr) if isinstance(e, CliError) else _refusal(tr, e)
+        _say_error(f"banker {args.command}: {text}")
         return EXIT_REFUSED
     except KeyboardInterrupt:
         _say_error("banker: interrupted; every action acknowledged so far is recorded")

@@ -127,7 +127,7 @@ def test_a_closed_pipe_in_a_shell_pipeline(tmp_path, table) -> None:
 
 
 def test_an_unexpected_error_is_one_line_never_a_traceback(capsys, monkeypatch, table) -> None:
-    def broken(_session):
+    def broken(*_args):
         raise RuntimeError("a bug\nover two lines")
 
     monkeypatch.setattr(cli, "render_state", broken)

@@ -115,7 +115,7 @@ def test_nested_messages_render_in_the_same_language():
     assert msg.render(CATALOGS["ru"], "ru").startswith("Долг игрока Аня: 50 т.р. (кредитор: банк).")
     msg = Msg("log.game-ends", reason=Msg("reason.time"), outcome=Msg("log.wins", player="Боб"),
               standings=[Msg("log.standing", player="Боб", amount="M1 600"), Msg("log.standing", player="Аня", amount="M900")])
-    assert msg.render(CATALOGS["uk"], "uk") == ("Гру завершено (час вичерпано): перемагає Боб. "
+    assert msg.render(CATALOGS["uk"], "uk") == ("перемагає Боб (час вичерпано). "
                                                 "Оцінка майна: Боб — M1 600, Аня — M900")
 
 

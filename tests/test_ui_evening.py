@@ -106,7 +106,8 @@ async def test_the_countdown_and_the_alert_when_time_is_up(tmp_path: Path) -> No
         assert isinstance(app.screen, ConfirmScreen)
         assert app.screen.title_text == "Time is up"
         body = await b.confirm()
-        assert "It is 22:30, the agreed end" in body and "Bob wins. Valuation: Bob $1,600, Cid $1,500, Ann $1,400" in body
+        assert "It is 22:30, the agreed end" in body
+        assert "End of game; Bob wins (time). Valuation: Bob $1,600, Cid $1,500, Ann $1,400" in body
         assert isinstance(app.screen, InfoScreen)
         await b.info()
         table.tick()  # once only: the game is over

@@ -252,3 +252,21 @@ def test_auction(snap_compare, tmp_path: Path, lang: str) -> None:
         await still(pilot)
 
     assert snap_compare(midgame(tmp_path, lang), terminal_size=(100, 30), run_before=run_before)
+
+
+#: a data folder that is the same on every machine (the form shows it as the file's placeholder)
+FIXED_DATA = Path("/nonexistent/banker-data")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_start_screen_at_80x24(snap_compare, lang: str) -> None:
+    """Issue #12: at 80x24 every label reads whole and the Start button is in sight; an unticked house-rule box is
+    empty (the first is ticked here, to tell them apart); the form offers the board and the names of the
+    banker's language (ru: the Moscow board, Russian names)."""
+
+    async def run_before(pilot) -> None:
+        await still(pilot)
+        pilot.app.screen.query_one("#hr-free_parking_pot").value = True
+        await still(pilot)
+
+    assert snap_compare(BankerApp(lang=lang, data_dir=FIXED_DATA), terminal_size=(80, 24), run_before=run_before)

@@ -16,6 +16,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from banker.rules.edition import Edition
 from banker.rules.errors import Refused
 from banker.rules.messages import Msg, plural_index, render_parts
 from banker.rules.state import BANK, POT
@@ -102,6 +103,14 @@ class Translator:
             return self("bank.pot")
         return name or ""
 
+    def group(self, edition: Edition, group: str) -> str:
+        """The name of a group of deeds: a colour group's from the board file; the railroads' or the
+        utilities' (``group`` is then their kind) from the edition's own words (Kyiv: "Станції метро"),
+        else from the catalog."""
+        if group in edition.groups:
+            return edition.groups[group].name
+        return edition.kind_group(group, self.lang) or self.get(f"group.{group}", group)
+
     def msg(self, msg: Msg | str) -> str:
         return msg if isinstance(msg, str) else msg.render(self._engine, self.lang)
 
@@ -111,3 +120,13 @@ class Translator:
 
     def refusal(self, error: Refused) -> str:
         return error.render(self._engine, self.lang)
+
+    def console_refusal(self, error: Refused) -> str:
+        """A refusal as the console says it: where the engine's sentence names a command's keys ("fill "give"
+        and/or "get""), which a script writer types and the banker never sees, the console's own words
+        (``[console_refusal]``: what to choose in the dialog); else the engine's sentence."""
+        msg = error.msg
+        key = f"console_refusal.{msg.key}" if isinstance(msg, Msg) else ""
+        if isinstance(msg, Msg) and (key in self._ui or key in self._en):
+            return self(key, **{k: self.msg(v) if isinstance(v, Msg) else v for k, v in msg.params.items()})
+        return self.refusal(error)

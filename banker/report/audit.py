@@ -1,84 +1,89 @@
 """The audit's findings in words (``banker audit``, the review's audit tab): one line each.
 
-The audit itself (banker.ledger.audit) gives data; the sentences are here. They are English,
-as the rest of the command line's output.
+The audit itself (banker.ledger.audit) gives data; the sentences are here, in the banker's
+language (the catalogs' ``[audit]`` table; English when no translator is given).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from banker.i18n import Translator
 from banker.ledger.audit import AuditReport, Problem
 
 
-def _describe(effect: Any) -> str:
+def _describe(effect: Any, tr: Translator) -> str:
     if effect is None:
-        return "nothing"
+        return tr("audit.nothing")
     if not isinstance(effect, dict):
         return str(effect)
     return "{" + ", ".join(f"{k}: {v}" for k, v in effect.items()) + "}"
 
 
-def first_difference(logged: list[Any], computed: list[Any]) -> str:
+def first_difference(logged: list[Any], computed: list[Any], tr: Translator | None = None) -> str:
     """Where two lists of effects first differ, and how."""
+    tr = tr or Translator("en")
     for i in range(max(len(logged), len(computed))):
         a = logged[i] if i < len(logged) else None
         b = computed[i] if i < len(computed) else None
         if a != b:
-            return f"effect {i + 1}: the log has {_describe(a)}, the rules give {_describe(b)}"
-    return "the effects differ"  # pragma: no cover
+            return tr("audit.difference", i=i + 1, logged=_describe(a, tr), computed=_describe(b, tr))
+    return tr("audit.differ")  # pragma: no cover
 
 
-def problem_what(problem: Problem) -> str:
+def problem_what(problem: Problem, tr: Translator | None = None) -> str:
     """What is wrong, without the entry's number."""
+    tr = tr or Translator("en")
     f, p = problem.finding, problem.params
     kind = problem.kind
     if f is not None:
         if f.kind == "refused":
-            return f"the rules refuse it ({f.refusal})"
+            refusal = tr.refusal(f.refusal) if f.refusal is not None else ""
+            return tr("audit.refused", refusal=refusal)
         if f.kind == "error":
-            return f"the command cannot be run ({f.error})"
+            return tr("audit.error", error=f.error)
         if f.kind == "undoes":
-            return f"it says it undoes entry {f.logged}, the rules undo entry {f.computed}"
+            return tr("audit.undoes", logged=f.logged, computed=f.computed)
         if f.kind == "effects":
-            return first_difference(f.logged, f.computed)
+            return first_difference(f.logged, f.computed, tr)
         if f.kind == "snapshot":
-            return (f"the checkpoint's snapshot, which the session opens from, is wrong: {f.error} "
-                    "(`banker repair` makes it anew from the entries)")
-        return f"its effects cannot be applied ({f.error}); the audit stops here"
+            return tr("audit.snapshot", error=f.error)
+        return tr("audit.broken", error=f.error)
     if kind == "money":
-        return f"money is not conserved: {p['delta']:+d} appeared in play"
+        return tr("audit.money", delta=f"{p['delta']:+d}")
     if kind == "cash":
-        return f"{p['player']}'s cash is {p['cash']}"
+        return tr("audit.cash", player=p["player"], cash=p["cash"])
     if kind == "stock":
-        return f"the bank's stock went below zero ({p['houses']} houses, {p['hotels']} hotels)"
+        return tr("audit.stock", houses=tr("cli.houses", n=p["houses"]), hotels=tr("cli.hotels", n=p["hotels"]))
     if kind in ("houses", "hotels"):
-        return f"{kind} are not conserved: {p['out']} on the board + {p['bank']} in the bank ≠ {p['total']}"
+        return tr(f"audit.{kind}", out=p["out"], bank=p["bank"], total=p["total"])
     if kind == "lot":
-        return f"{p['space']} holds {p['houses']} houses{' and a hotel' if p['hotel'] else ''}"
+        return tr("audit.lot_hotel" if p["hotel"] else "audit.lot", space=p["space"], houses=tr("cli.houses", n=p["houses"]))
     if kind == "no-owner":
-        return f"{p['space']} has buildings but no owner"
+        return tr("audit.no_owner", space=p["space"])
     if kind == "not-player":
-        return f"{p['space']} is owned by {p['owner']}, who is not a player"
+        return tr("audit.not_player", space=p["space"], owner=p["owner"])
     if kind == "damage":
-        return f"{p['text']} (`banker repair {p['path']}` resolves it)"
+        return tr("audit.damage", text=p["text"], path=p["path"])
     raise ValueError(f"unknown audit problem {kind!r}")  # pragma: no cover
 
 
-def problem_text(problem: Problem) -> str:
+def problem_text(problem: Problem, tr: Translator | None = None) -> str:
     """One problem as one line: ``entry 5: effect 1: the log has ..., the rules give ...``."""
-    what = problem_what(problem)
-    return f"entry {problem.seq}: {what}" if problem.seq is not None else what
+    tr = tr or Translator("en")
+    what = problem_what(problem, tr)
+    return tr("audit.entry", seq=problem.seq, what=what) if problem.seq is not None else what
 
 
-def audit_lines(report: AuditReport) -> list[str]:
+def audit_lines(report: AuditReport, tr: Translator | None = None) -> list[str]:
     """The whole report, as ``banker audit`` prints it."""
+    tr = tr or Translator("en")
+    entries = tr("audit.entries", n=report.entries)
     if report.ok:
-        return [f"{report.path}: {report.entries} entries, all consistent: every entry is what the rules give, "
-                "money and buildings are conserved"]
-    more = " (the first ones)" if report.truncated else ""
-    return [f"{report.path}: {len(report.problems)} problems{more} in {report.entries} entries:",
-            *(f"  {problem_text(p)}" for p in report.problems)]
+        return [tr("audit.ok", path=report.path, entries=entries)]
+    head = tr("audit.problems_first" if report.truncated else "audit.problems", path=report.path, n=len(report.problems),
+              entries=entries)
+    return [head, *(f"  {problem_text(p, tr)}" for p in report.problems)]
 
 
 __all__ = ["audit_lines", "first_difference", "problem_text", "problem_what"]

@@ -17,6 +17,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 from typing import Annotated, Any, Literal, TypeVar, get_args
 
 import msgspec
@@ -58,6 +59,29 @@ class Group(_Schema, frozen=True, kw_only=True):
     name: Text
     #: a CSS colour for the interface
     color: str = "white"
+
+
+#: how many plural forms a word has in each language an edition may give words in (English one, other;
+#: Russian and Ukrainian one, few, many: banker.rules.messages.plural_index)
+PLURAL_FORMS: Mapping[str, int] = {"en": 2, "ru": 3, "uk": 3}
+
+
+class Word(_Schema, frozen=True, kw_only=True):
+    """What an edition calls a kind of deed in one language (``[words.<lang>.railroad]``): Kyiv's
+    railroads are metro stations, its utilities airports."""
+
+    #: the forms after a number: English ``[one, other]`` ("1 airport", "2 airports"); Russian and
+    #: Ukrainian ``[one, few, many]`` ("1 станція метро", "2 станції метро", "5 станцій метро")
+    forms: tuple[Text, ...]
+    #: the deeds of this kind together, as a heading ("Станції метро"): their line in the review's rent by group
+    group: Text
+
+
+class KindWords(_Schema, frozen=True, kw_only=True):
+    """An edition's words in one language (``[words.<lang>]``), for the deeds of no colour group."""
+
+    railroad: Word | None = None
+    utility: Word | None = None
 
 
 @dataclass(frozen=True)
@@ -183,6 +207,8 @@ class Edition:
     #: and Kyiv boxes hold 8); a game needs two
     min_players: int = 2
     max_players: int = 8
+    #: the edition's own words by language (``[words]``: Kyiv's metro stations and airports); none for the others
+    words: Mapping[str, KindWords] = dataclass_field(default_factory=dict)
 
     @property
     def properties(self) -> tuple[Space, ...]:
@@ -193,6 +219,22 @@ class Edition:
 
     def fmt(self, amount: int) -> str:
         return self.money(amount)
+
+    def kind_forms(self, kind: str) -> dict[str, tuple[str, ...]]:
+        """The edition's words for a ``kind`` of deed ("railroad", "utility") by language: plural forms
+        (:class:`banker.rules.messages.Counted`); {} when the edition says it as every edition does."""
+        out = {}
+        for lang, words in self.words.items():
+            word = getattr(words, kind, None)
+            if word is not None:
+                out[lang] = word.forms
+        return out
+
+    def kind_group(self, kind: str, lang: str) -> str | None:
+        """The edition's heading for the deeds of a ``kind`` ("Станції метро") in ``lang``, or None."""
+        words = self.words.get(lang)
+        word = getattr(words, kind, None) if words is not None else None
+        return word.group if word is not None else None
 
     def deck_cards(self, deck: str) -> tuple[Card, ...]:
         return tuple(c for c in self.cards.values() if c.deck == deck)
@@ -399,6 +441,7 @@ class _EditionFile(_Schema, frozen=True, kw_only=True):
     rules: EditionRules = field(default_factory=EditionRules)
     decks: _Decks = field(default_factory=_Decks)
     groups: tuple[Group, ...] = ()
+    words: dict[str, KindWords] = field(default_factory=dict)
     spaces: tuple[_SpaceEntry, ...] = ()
     cards: tuple[_CardFile, ...] = ()
 
@@ -637,6 +680,15 @@ def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Editio
         raise fail("rules", f"railroad_rent must be a list of {railroads} whole numbers >= 0 (one rent for each railroad "
                             f"held), not {list(file.rules.railroad_rent)!r}")
 
+    for lang, words in file.words.items():
+        if lang not in PLURAL_FORMS:
+            raise fail(f"words.{lang}", f"unknown language; words are given for {', '.join(PLURAL_FORMS)}")
+        for kind in ("railroad", "utility"):
+            word = getattr(words, kind)
+            if word is not None and len(word.forms) != PLURAL_FORMS[lang]:
+                raise fail(f"words.{lang}.{kind}", f"forms must be {PLURAL_FORMS[lang]} plural forms in {lang}, "
+                                                   f"not {len(word.forms)}")
+
     cards: dict[str, Card] = {}
     for raw in file.cards:
         if raw.id in cards:
@@ -665,6 +717,7 @@ def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Editio
         source=source,
         min_players=file.min_players,
         max_players=file.max_players,
+        words=dict(file.words),
     )
 
 

@@ -72,6 +72,42 @@ class Msg:
         return cls(data["key"], **{k: _from_json(v) for k, v in data.get("params", {}).items()})
 
 
+class Counted:
+    """A number of things an edition names itself, as a parameter of a :class:`Msg`: Kyiv's railroads are
+    metro stations and its utilities airports ("M50 за 2 станції метро"). ``forms`` are the edition's
+    words by language (its board file's ``[words]``), each a list of plural forms (English ``[one,
+    other]``, Russian and Ukrainian ``[one, few, many]``); in a language the edition gives no words
+    for, the catalog's ``key`` (``count.railroads``) says it. The log keeps the words, so an entry reads
+    the same whatever board files are installed later."""
+
+    __slots__ = ("forms", "key", "n")
+
+    def __init__(self, key: str, n: int, forms: Mapping[str, Sequence[str]]) -> None:
+        if key not in EN:  # pragma: no cover - a programming error, caught by the tests
+            raise KeyError(f"no English template for message {key!r}")
+        self.key = key
+        self.n = n
+        self.forms = {lang: list(words) for lang, words in forms.items()}
+
+    def render(self, catalog: Mapping[str, Template] | None = None, lang: str = "en") -> str:
+        words = self.forms.get(lang)
+        if words:
+            return f"{self.n} {words[min(plural_index(lang, self.n), len(words) - 1)]}"
+        return Msg(self.key, n=self.n).render(catalog, lang)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Counted({self.key!r}, {self.n!r}, {self.forms!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Counted) and (self.key, self.n, self.forms) == (other.key, other.n, other.forms)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "n": self.n, "forms": self.forms}
+
+
 def EN_render(msg: Msg, values: Mapping[str, str]) -> str:
     template = EN[msg.key]
     if isinstance(template, list):
@@ -80,7 +116,7 @@ def EN_render(msg: Msg, values: Mapping[str, str]) -> str:
 
 
 def _render(value: Any, catalog: Mapping[str, Template], lang: str) -> str:
-    if isinstance(value, Msg):
+    if isinstance(value, (Msg, Counted)):
         return value.render(catalog, lang)
     if isinstance(value, (list, tuple)):
         return ", ".join(_render(v, catalog, lang) for v in value)
@@ -90,6 +126,8 @@ def _render(value: Any, catalog: Mapping[str, Template], lang: str) -> str:
 def _to_json(value: Any) -> Any:
     if isinstance(value, Msg):
         return {"msg": value.to_json()}
+    if isinstance(value, Counted):
+        return {"counted": value.to_json()}
     if isinstance(value, (list, tuple)):
         return [_to_json(v) for v in value]
     return value
@@ -98,6 +136,9 @@ def _to_json(value: Any) -> Any:
 def _from_json(value: Any) -> Any:
     if isinstance(value, dict) and "msg" in value:
         return Msg.from_json(value["msg"])
+    if isinstance(value, dict) and "counted" in value:
+        c = value["counted"]
+        return Counted(c["key"], c["n"], c.get("forms") or {})
     if isinstance(value, list):
         return [_from_json(v) for v in value]
     return value
@@ -215,12 +256,13 @@ EN: dict[str, Template] = {
     "how.hotel": "hotel rent {amount}",
     "how.houses": ["rent with {n} house {amount}", "rent with {n} houses {amount}"],
     "how.double": "double rent for the full group: 2 x {amount}",
-    "how.not-doubled": "rent {amount} (not doubled: a lot of the group is mortgaged)",
+    "how.not-doubled": "rent {amount}, not doubled: a lot of the group is mortgaged",
     "how.bare": "rent {amount}",
     "how.railroads": ["{amount} for {n} railroad", "{amount} for {n} railroads"],
-    "how.railroads-card": ["{m} x {amount} for {n} railroad (card)", "{m} x {amount} for {n} railroads (card)"],
-    "how.utility": ["{m} x the roll of {dice} ({n} utility)", "{m} x the roll of {dice} ({n} utilities)"],
-    "how.utility-card": "{m} x the roll of {dice} (card)",
+    "how.railroads-card": ["{m} x {amount} for {n} railroad, as the card says",
+                           "{m} x {amount} for {n} railroads, as the card says"],
+    "how.utility": ["{m} x the roll of {dice} with {n} utility", "{m} x the roll of {dice} with {n} utilities"],
+    "how.utility-card": "{m} x the roll of {dice}, as the card says",
     # --- tax
     "tax.not": "{space} is not a tax space",
     "tax.choose": "{space}: choose \"flat\" ({flat}) or \"percent\" ({pct}% of total worth) before the worth is added up",
@@ -304,7 +346,7 @@ EN: dict[str, Template] = {
     "log.tax-flat": "{player} pays {amount} {space} (chose {flat}; the other choice would have cost {other})",
     "log.tax-percent": "{player} pays {amount} {space} (chose {pct}% of {worth}; the other choice would have cost {other})",
     "log.card": "{player} draws {deck}: \"{text}\"",
-    "log.card-repairs": ["{houses} houses, {hotels} hotel: {amount}", "{houses} houses, {hotels} hotels: {amount}"],
+    "log.card-repairs": "repairs: {houses} x house, {hotels} x hotel = {amount}",
     "log.card-salary": "salary {amount}",
     "log.card-kept": "kept until used or sold",
     "log.jail-card": "{player} uses a Get Out of Jail Free card; it goes back under the {deck} deck",
@@ -326,7 +368,7 @@ EN: dict[str, Template] = {
     "log.bankrupt-lifts": "{player} lifts {space} for {amount}",
     "log.bank-auctions": "the bank auctions {spaces}",
     "log.end": "End of game",
-    "log.game-ends": "The game ends ({reason}): {outcome}. Valuation: {standings}",
+    "log.game-ends": "{outcome} ({reason}). Valuation: {standings}",
     "log.wins": "{player} wins",
     "log.tie": "a tie between {players}",
     "log.standing": "{player} {amount}",
@@ -468,4 +510,10 @@ EN: dict[str, Template] = {
                          "itself, or no such entry)",
     "undo.depends": ["Entry {seq} cannot be undone on its own: entry {entries} depends on it (undo that first)",
                      "Entry {seq} cannot be undone on its own: entries {entries} depend on it (undo those first)"],
+    # --- the edition's own words for its railroads and utilities (issue #12: banker.rules.messages.Counted)
+    "count.railroads": ["{n} railroad", "{n} railroads"],
+    "count.utilities": ["{n} utility", "{n} utilities"],
+    "how.railroads-of": "{amount} for {count}",
+    "how.railroads-card-of": "{m} x {amount} for {count}, as the card says",
+    "how.utility-of": "{m} x the roll of {dice} with {count}",
 }

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from . import parse
 from .debts import charge
 from .errors import Refused
-from .messages import Msg
+from .messages import Counted, Msg
 from .ops import Rent
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,11 +58,18 @@ def rent_due(state: GameState, pos: int, dice: int | None = None, card: str | No
             return space.rent[0], Msg("how.not-doubled", amount=fmt(space.rent[0]))
         return space.rent[0], Msg("how.bare", amount=fmt(space.rent[0]))
     count = sum(1 for g in group if g.owner == owner)
+    # the edition's own words for its railroads and utilities (Kyiv: metro stations, airports), when it has them
+    forms = state.edition.kind_forms(space.kind)
     if space.kind == "railroad":
         base = rules.railroad_rent[count - 1]
         if card == "nearest-railroad":
             m = rules.nearest_railroad_multiplier
+            if forms:
+                return m * base, Msg("how.railroads-card-of", m=m, amount=fmt(base),
+                                     count=Counted("count.railroads", count, forms))
             return m * base, Msg("how.railroads-card", m=m, amount=fmt(base), n=count)
+        if forms:
+            return base, Msg("how.railroads-of", amount=fmt(base), count=Counted("count.railroads", count, forms))
         return base, Msg("how.railroads", amount=fmt(base), n=count)
     # a utility: the dice decide
     low, high = dice_range(state)
@@ -74,6 +81,8 @@ def rent_due(state: GameState, pos: int, dice: int | None = None, card: str | No
         m = rules.nearest_utility_multiplier
         return m * dice, Msg("how.utility-card", m=m, dice=dice)
     m = rules.utility_multipliers[min(count, 2) - 1]
+    if forms:
+        return m * dice, Msg("how.utility-of", m=m, dice=dice, count=Counted("count.utilities", count, forms))
     return m * dice, Msg("how.utility", m=m, dice=dice, n=count)
 
 

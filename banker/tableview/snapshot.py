@@ -53,7 +53,7 @@ def _deed_groups(state: GameState, tr: Translator, player: str) -> list[dict[str
         else:
             gid = space.kind
             if gid not in groups:
-                label = tr(KIND_LABELS[gid]) if gid in KIND_LABELS else space.kind
+                label = edition.kind_group(gid, tr.lang) or (tr(KIND_LABELS[gid]) if gid in KIND_LABELS else space.kind)
                 groups[gid] = {"id": gid, "name": label, "color": KIND_COLORS.get(gid, FALLBACK_COLOR),
                                "full": False, "deeds": []}
         if lot.mortgaged:

@@ -267,7 +267,7 @@ class BankerApp(App[None]):
             gc.collect()
 
     def refuse(self, error: Exception) -> None:
-        text = self.tr.refusal(error) if isinstance(error, Refused) else str(error)
+        text = self.tr.console_refusal(error) if isinstance(error, Refused) else str(error)
         self.show_message(text, error=True)
         self.bell()
 

@@ -16,9 +16,10 @@ import difflib
 import itertools
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from banker.i18n import Translator
+from banker.i18n import LANGS, Translator
 from banker.rules import BANK, GameState, Refused, ops
 from banker.rules.ops import FieldSpec
 
@@ -109,16 +110,51 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
+@cache
+def labels() -> dict[tuple[str, ...], str]:
+    """Every action's label as the footer, the palette and the help show it (``action.<op>`` in each
+    language), as words -> the op: typing what the footer says does that action ("Покупка", "Конец хода")."""
+    out: dict[tuple[str, ...], str] = {}
+    for lang in LANGS:
+        tr = Translator(lang)
+        for op in VERBS:
+            out.setdefault(tuple(normalize(tr(f"action.{op}")).split()), op)
+    return out
+
+
+@cache
+def verbs() -> dict[str, tuple[str, ...]]:
+    """:data:`VERBS` and, for each op, the first word of its labels (``labels``) when no other op has that word
+    ("покупка", "залог", "купівля"; not "конец" of "Конец хода", which is the end of the game's)."""
+    taken = {w: op for op, words in VERBS.items() for w in words}
+    extra: dict[str, list[str]] = {}
+    for words, op in labels().items():
+        first = words[0] if words else ""
+        if first and taken.setdefault(first, op) == op and first not in VERBS[op] and first not in extra.get(op, []):
+            extra.setdefault(op, []).append(first)
+    return {op: (*words, *extra.get(op, ())) for op, words in VERBS.items()}
+
+
 def all_verbs() -> list[str]:
-    return [w for words in VERBS.values() for w in words]
+    return [w for words in verbs().values() for w in words]
+
+
+def match_label(words: list[str]) -> tuple[str, int] | None:
+    """The op whose whole label (of two words or more) the line begins with, and how many words it takes."""
+    folded = [normalize(w) for w in words]
+    for label, op in sorted(labels().items(), key=lambda kv: -len(kv[0])):
+        if len(label) > 1 and tuple(folded[: len(label)]) == label:
+            return op, len(label)
+    return None
 
 
 def match_verb(word: str) -> str:
     word = normalize(word)
-    exact = [op for op, words in VERBS.items() if word in words]
+    table = verbs()
+    exact = [op for op, words in table.items() if word in words]
     if exact:
         return exact[0]
-    found = {op for op, words in VERBS.items() for w in words if w.startswith(word)}
+    found = {op for op, words in table.items() for w in words if w.startswith(word)}
     if len(found) > 1 and len(word) == 1:  # one letter: the action on that key, as on the table ("r" is rent)
         keyed = [op for op in found if KEYS.get(op) == word]
         if len(keyed) == 1:
@@ -196,8 +232,9 @@ def parse(state: GameState, line: str) -> Parsed:
     raw = line.split()
     if not raw:
         raise QuickError("empty")
-    op = match_verb(raw[0])
-    rest = raw[1:]
+    labelled = match_label(raw)
+    op, taken = labelled if labelled is not None else (match_verb(raw[0]), 1)
+    rest = raw[taken:]
     fields = _fields(op)
     kinds = {f.kind for f in fields}
     if [f.kind for f in fields if f.kind != "entry"] == ["text"]:  # the whole line is the text (undo's reason)

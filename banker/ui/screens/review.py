@@ -296,7 +296,7 @@ class ReviewScreen(BankerScreen[None]):
         groups.add_column(tr("review.rent"), justify="right")
         for group, amount in r.rent_by_group.items():
             known = state.edition.groups.get(group)
-            groups.add_row(Text("█ ", known.color if known else "white") + Text(known.name if known else group),
+            groups.add_row(Text("█ ", known.color if known else "white") + Text(tr.group(state.edition, group)),
                            fmt(amount))
         side = Table.grid(padding=(0, 2))
         side.add_row(deeds, groups)
@@ -397,7 +397,7 @@ class ReviewScreen(BankerScreen[None]):
             else:
                 text = Text(tr("review.audit_problems", n=len(report.problems)) + "\n\n", "bold red")
                 for problem in report.problems:
-                    text.append(f"  {problem_text(problem)}\n")
+                    text.append(f"  {problem_text(problem, tr)}\n")
         self.app.call_from_thread(self.query_one("#review-audit", Static).update, text)
 
     # ------------------------------------------------------------------- keys

@@ -15,6 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -32,6 +33,18 @@ if TYPE_CHECKING:  # pragma: no cover
 DEFAULT_PLAYERS = "Ann, Bob, Cid"
 
 
+def default_edition(lang: str) -> str:
+    """The edition a new game offers first: the first whose board is in the banker's language (``language`` in
+    the board file: ru -> the Russian board, uk -> Kyiv), else the first edition."""
+    for edition in EDITIONS:
+        try:
+            if load_edition(edition).language == lang:
+                return edition
+        except BoardError:  # pragma: no cover - a shipped board always loads (tests/test_boards.py)
+            continue
+    return EDITIONS[0]
+
+
 #: how many games of the same name on the same day the data folder takes (then: give a file)
 MAX_SAME_NAME = 999
 
@@ -39,6 +52,13 @@ MAX_SAME_NAME = 999
 def slug(text: str) -> str:
     """The game's name as a file name: letters, digits and dashes, at most 60 characters."""
     return re.sub(r"[^\w]+", "-", text.casefold())[:60].strip("-") or "game"
+
+
+class RuleBox(Checkbox):
+    """A house rule's box whose long label wraps onto a second line instead of being cut (80 columns)."""
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return max(1, len(self.render().wrap(width)))
 
 
 class StartScreen(BankerScreen[None]):
@@ -51,32 +71,33 @@ class StartScreen(BankerScreen[None]):
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
+        edition = default_edition(self.app.lang)
         yield Static(tr("start.title"), id="start-title")
         with Horizontal(id="start"):
             with VerticalScroll(id="new-game"):
                 yield Label(tr("start.new"), classes="section")
                 yield Label(tr("start.edition"))
-                yield Select([(load_edition(e).name, e) for e in EDITIONS], value="classic-us", allow_blank=False,
+                yield Select([(load_edition(e).name, e) for e in EDITIONS], value=edition, allow_blank=False,
                              id="edition", compact=True)
                 yield Label(tr("start.variant"))
-                variants = load_edition("classic-us").variants
+                variants = load_edition(edition).variants
                 yield Select([(tr(f"variant.{v}"), v) for v in variants], value=variants[0], id="variant",
                              allow_blank=False, compact=True)
                 yield Label(tr("timed.end_label"), id="end-time-label", classes="timed-only")
                 yield Input(placeholder=tr("timed.end_placeholder"), id="end-time", compact=True, classes="timed-only")
                 yield Label(tr("start.players"))
-                yield Input(value=DEFAULT_PLAYERS, id="player-names", compact=True)
+                yield Input(value=tr.get("start_form.players", DEFAULT_PLAYERS), id="player-names", compact=True)
                 yield Label(tr("start.house_rules"))
                 for rule in HouseRules.names():
-                    yield Checkbox(tr(f"house_rule.{rule}"), id=f"hr-{rule}", compact=True)
+                    yield RuleBox(tr(f"house_rule.{rule}"), id=f"hr-{rule}", compact=True)
                 # follow the board (issue #11): ticked by default
-                yield Checkbox(tr("turn.follow_box"), value=True, id="follow", compact=True)
+                yield RuleBox(tr("turn.follow_box"), value=True, id="follow", compact=True)
                 yield Label(tr("start.name"))
                 yield Input(value=tr("start.default_name"), id="name", compact=True)
                 yield Label(tr("start.path"))
                 yield Input(placeholder=str(self.app.data_directory), id="path", compact=True)
                 yield Static(id="start-error", classes="dialog-error")
-                yield Button(tr("start.go"), variant="primary", id="go")
+                yield Button(tr("start.go"), variant="primary", id="go", compact=True)
             with Vertical(id="resume"):
                 yield Label(tr("start.resume"), classes="section")
                 yield OptionList(id="recent")

@@ -138,7 +138,7 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
         try:
             lines, _ = self.app.preview(self.command())
         except Refused as e:
-            preview.update(Text(self.app.tr.refusal(e), "red"))
+            preview.update(Text(self.app.tr.console_refusal(e), "red"))
             return
         except NotANumber as e:
             preview.update(Text(self.app.tr("picker.not_a_number", text=e.text), "red"))
@@ -156,7 +156,7 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
             cmd = self.command()
             self.app.preview(cmd)  # the rules accept it (the state is left as it was)
         except Refused as e:
-            self.query_one("#trade-preview", Static).update(Text(self.app.tr.refusal(e), "red"))
+            self.query_one("#trade-preview", Static).update(Text(self.app.tr.console_refusal(e), "red"))
             return
         except NotANumber as e:
             self.query_one("#trade-preview", Static).update(Text(self.app.tr("picker.not_a_number", text=e.text), "red"))

@@ -1,0 +1,325 @@
+"""Issue #12, one language everywhere: ``--lang`` (and the locale) governs every word banker says, on every
+surface: the headless commands, the console's screens and dialogs, the command line; the edition's own words
+come from the board data; the English is grammatical; every plural goes through the catalogs.
+
+The sweeps run each surface in Russian and Ukrainian and look for Latin words: what is left must be a name, an
+id or a unit, and those are few enough to list (:data:`ALLOWED`)."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from banker import cli
+from banker.boards import load_edition, new_game
+from banker.i18n import LANGS, Translator, catalog
+from banker.rules import BoardError, GameState, Refused
+from banker.rules.edition import edition_from_dict
+from banker.rules.messages import Counted, Msg
+from banker.ui import quick
+from banker.ui.app import BankerApp
+from banker.ui.screens.start import default_edition
+
+from .ui_helpers import Banker, make_session, midgame_commands
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions"
+#: a Latin word: two letters or more (a one-letter unit such as Kyiv's "M" is not a word)
+LATIN = re.compile(r"[A-Za-z][A-Za-z'’]+")
+#: the Latin words a Russian or Ukrainian banker may meet: the program's name, the publisher in the Russian
+#: edition's name, the format JSON and the QR code, the key caps the footer and the help show, the words of the
+#: file names given on the command line
+ALLOWED = {"banker", "Hasbro", "JSON", "QR", "ctrl", "esc", "Tab", "tab", "json", "kyiv", "short", "agreed", "end", "ru", "new"}
+
+
+def latin_words(text: str) -> set[str]:
+    return {w for w in LATIN.findall(text) if w not in ALLOWED}
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def samples(tmp_path: Path, monkeypatch) -> dict[str, Path]:
+    monkeypatch.chdir(tmp_path)
+    out = {}
+    for name in ("ru-short", "kyiv-agreed-end"):
+        shutil.copy(SAMPLES / f"{name}.json", tmp_path / f"{name}.json")
+        out[name] = Path(f"{name}.json")
+    return out
+
+
+# --------------------------------------------------------------------------- the headless commands
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_every_command_speaks_the_bankers_language(capsys, samples, lang: str) -> None:
+    """log, state, audit, export, cards, new and apply (what it prints and a refusal) in Russian and Ukrainian: no
+    English word is left, whether --lang comes before the command or after it."""
+    said = []
+    for path in samples.values():
+        for command in ("log", "state", "audit"):
+            code, out, err = run(capsys, "--lang", lang, command, str(path))
+            assert code == 0 and out, (command, err)
+            said.append(out + err)
+            assert run(capsys, command, "--lang", lang, str(path))[1] == out  # the same after the command
+        code, out, err = run(capsys, "--lang", lang, "export", str(path), "--format", "markdown", "--out", "-")
+        said.append(out + err)
+    code, out, _ = run(capsys, "--lang", lang, "cards", "--edition", "kyiv")
+    said.append(out.splitlines()[0])  # the header (the cards' texts are the board's, their effects data)
+    code, out, err = run(capsys, "--lang", lang, "new", "new.json", "--edition", "ru", "--variant", "short",
+                         "--players", "Аня,Боря", "--house-rule", "free-parking-pot")
+    assert code == 0, err
+    said.append(out)
+    Path("s.jsonl").write_text('{"op": "deal", "player": "Аня", "space": 1}\n'
+                               '{"op": "buy", "player": "Боря", "space": 1}\n', encoding="utf-8")
+    code, out, err = run(capsys, "--lang", lang, "apply", "new.json", "s.jsonl")
+    assert code == 1 and out and err
+    said.append(out + err)
+    code, out, err = run(capsys, "--lang", lang, "new", "kyiv.json", "--edition", "kyiv", "--players", "Оля,Тарас",
+                         "--follow")
+    said.append(out)
+    Path("k.jsonl").write_text('{"op": "roll", "player": "Оля", "dice": [1, 2]}\nnot json\n', encoding="utf-8")
+    code, out, err = run(capsys, "--lang", lang, "apply", "kyiv.json", "k.jsonl")
+    said.append(out + err.replace("Expecting value", ""))  # the JSON parser's own words, quoted
+    said.append(run(capsys, "--lang", lang, "state", "kyiv.json")[1])
+    text = "\n".join(said)
+    assert latin_words(text) == set(), text
+
+
+def test_the_log_of_the_russian_sample_reads_in_russian(capsys) -> None:
+    """The issue's example: `banker --lang ru log sample_sessions/ru-short.json` printed English sentences."""
+    _, out, _ = run(capsys, "--lang", "ru", "log", str(SAMPLES / "ru-short.json"))
+    assert "Алексей получает при раздаче участок Рязанский проспект и платит 180 т.р." in out.splitlines()[0]
+    _, out, _ = run(capsys, "--lang", "uk", "log", str(SAMPLES / "ru-short.json"))
+    assert "Алексей отримує під час роздачі ділянку Рязанский проспект" in out.splitlines()[0]
+
+
+def test_the_locale_chooses_the_language_when_no_lang_is_given(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("LC_ALL", "uk_UA.UTF-8")
+    _, out, _ = run(capsys, "audit", str(SAMPLES / "kyiv-agreed-end.json"))
+    assert "усе сходиться" in out
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    _, out, _ = run(capsys, "audit", str(SAMPLES / "kyiv-agreed-end.json"))
+    assert "all consistent" in out
+
+
+# --------------------------------------------------------------------------- grammatical English
+def test_english_counts_agree_with_their_number(capsys, tmp_path: Path) -> None:
+    """"1 actions", "1 hotels", "short game game" are gone: a session of one action, a bank with one hotel left."""
+    game = tmp_path / "g.json"
+    assert run(capsys, "--lang", "en", "new", str(game), "--variant", "short", "--players", "Ann,Bob")[0] == 0
+    out = capsys.readouterr().out
+    code, out, err = run(capsys, "--lang", "en", "new", str(tmp_path / "t.json"), "--variant", "timed",
+                         "--end-time", "90m", "--players", "Ann,Bob")
+    assert code == 0 and "time-limit game;" in out and "game game" not in out, err
+    commands = [{"op": "deal", "player": "Ann", "space": 1}]
+    (tmp_path / "s.jsonl").write_text("\n".join(__import__("json").dumps(c) for c in commands), encoding="utf-8")
+    assert run(capsys, "apply", str(game), str(tmp_path / "s.jsonl"))[0] == 0
+    _, out, _ = run(capsys, "--lang", "en", "state", str(game))
+    head = out.splitlines()[0]
+    assert head.endswith("short game; 1 log entry, 1 action standing"), head
+    assert "bank: 32 houses and 12 hotels left" in out
+    tr = Translator("en")
+    assert tr("cli.hotels", n=1) == "1 hotel" and tr("audit.problems", path="x", n=1, entries="2 entries") == \
+        "x: 1 problem in 2 entries:"
+
+
+def test_no_nested_brackets_and_no_end_said_twice() -> None:
+    """"(4 x the roll of 7 (1 utility))" and "End of game; The game ends" read as one sentence each now."""
+    game = new_game("classic-us", "classic", ["Ann", "Bob"])
+    game.push({"op": "buy", "player": "Ann", "space": 12})
+    move = game.push({"op": "rent", "payer": "Bob", "space": 12, "dice": 7})
+    text = Translator("en").parts(move.parts)
+    assert text == "Bob pays Ann $28 rent on Electric Company (4 x the roll of 7 with 1 utility)", text
+    move = game.push({"op": "end_game"})
+    text = Translator("en").parts(move.parts)
+    assert text.startswith("End of game; Ann wins (agreed end). Valuation: "), text
+    assert "The game ends" not in text and text.count("(") == 1
+
+
+# --------------------------------------------------------------------------- the edition's own words
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("uk", "M50: у власника 2 станції метро"), ("ru", "M50: у владельца 2 станции метро"),
+    ("en", "M50 for 2 metro stations")])
+def test_kyiv_names_its_railroads_metro_stations(lang: str, expected: str) -> None:
+    """The Kyiv book: "Місцями подорожей стали станції метро"; "Підприємства: Міжнародний аеропорт «Жуляни» та
+    Міжнародний аеропорт «Бориспіль»" (ua-kyiv-edition-rules.txt). The words are the board file's ([words])."""
+    game = new_game("kyiv", "classic", ["Оля", "Тарас"])
+    for pos in (5, 15, 12):
+        game.push({"op": "buy", "player": "Оля", "space": pos})
+    text = Translator(lang).parts(game.push({"op": "rent", "payer": "Тарас", "space": 5}).parts)
+    assert expected in text, text
+    text = Translator(lang).parts(game.push({"op": "rent", "payer": "Тарас", "space": 12, "dice": 5}).parts)
+    one = {"uk": "1 аеропорт", "ru": "1 аэропорт", "en": "1 airport"}[lang]
+    assert one in text and "підприєм" not in text and "предприят" not in text and "utilit" not in text, text
+
+
+def test_the_words_survive_the_log_and_other_editions_keep_theirs() -> None:
+    counted = Counted("count.railroads", 3, load_edition("kyiv").kind_forms("railroad"))
+    again = Msg.from_json(Msg("how.railroads-of", amount="M100", count=counted).to_json())
+    assert again.render() == "M100 for 3 metro stations"
+    assert again.render(catalog("uk")["engine"], "uk") == "M100: у власника 3 станції метро"
+    game = new_game("classic-us", "classic", ["Ann", "Bob"])
+    game.push({"op": "buy", "player": "Ann", "space": 5})
+    move = game.push({"op": "rent", "payer": "Bob", "space": 5})
+    assert move.parts[0]["params"]["how"]["msg"]["key"] == "how.railroads"  # as before: older logs read the same
+    assert Translator("en").parts(move.parts).endswith("($25 for 1 railroad)")
+    assert Translator("en").group(load_edition("classic-us"), "utility") == "Utilities"
+    assert Translator("uk").group(load_edition("kyiv"), "utility") == "Аеропорти"
+    assert Translator("en").group(load_edition("uk"), "railroad") == "Stations"
+
+
+def test_a_board_files_words_need_every_plural_form() -> None:
+    board = Path(cli.__file__).parent / "boards" / "kyiv.toml"
+    data = __import__("tomllib").loads(board.read_text(encoding="utf-8"))
+    data["words"]["uk"]["railroad"]["forms"] = ["станція метро", "станції метро"]
+    with pytest.raises(BoardError, match=r"words\.uk\.railroad: forms must be 3 plural forms"):
+        edition_from_dict(data)
+    data["words"]["fr"] = {}
+    del data["words"]["uk"]
+    with pytest.raises(BoardError, match=r"words\.fr: unknown language"):
+        edition_from_dict(data)
+
+
+def test_every_plural_in_the_catalogs_has_its_languages_forms() -> None:
+    """English two forms, Russian and Ukrainian three, in every table of every catalog (ui and engine)."""
+    for lang in LANGS:
+        forms = 2 if lang == "en" else 3
+        cat = catalog(lang)
+        for key, value in [*cat["ui"].items(), *cat["engine"].items()]:
+            if isinstance(value, list):
+                assert len(value) == forms, (lang, key)
+
+
+# --------------------------------------------------------------------------- the command line and the footer
+def test_every_action_label_parses_as_its_action() -> None:
+    """The footer says "Покупка" and the line took only "купить": every action's label, in each language, typed
+    whole or by its first word where no other action has that word, is that action."""
+    game = new_game("classic-us", "classic", ["Ann", "Bob", "Cid"])
+    for lang in LANGS:
+        tr = Translator(lang)
+        for op in quick.VERBS:
+            label = tr(f"action.{op}")
+            assert _parsed(game, label, op), (lang, label)
+            first = quick.normalize(label).split()[0]
+            if first in quick.verbs()[op]:
+                assert quick.match_verb(first) == op, (lang, first)
+    for word, op in (("Покупка", "buy"), ("Строительство", "build"), ("Залог", "mortgage"), ("Купівля", "buy"),
+                     ("Будівництво", "build"), ("Застава", "mortgage"), ("Конец хода", "end_turn")):
+        assert _parsed(game, word, op)
+
+
+def _parsed(game: GameState, line: str, op: str) -> bool:
+    try:
+        return quick.parse(game, line).op == op
+    except quick.QuickError as e:  # the words after the verb may be refused; the verb must be the op's
+        raise AssertionError(f"{line!r}: {e}") from None
+
+
+# --------------------------------------------------------------------------- the console
+def screen_words(app: BankerApp) -> str:
+    """Every character the screen shows, as text."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, record=True,
+                      legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+async def _sweep(app: BankerApp, keys: list[list[str]]) -> str:
+    seen = []
+    async with app.run_test(size=(160, 50)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        seen.append(screen_words(app))
+        for sequence in keys:
+            for key in sequence:
+                if key.startswith("tab:"):
+                    app.screen.action_tab(key[4:])
+                    for _ in range(30):
+                        await pilot.pause()
+                else:
+                    await b.key(key)
+            await b.settle()
+            await pilot.pause()
+            seen.append(screen_words(app))
+    return "\n".join(seen)
+
+
+@pytest.mark.parametrize(("lang", "sample"), [("ru", "ru-short"), ("uk", "kyiv-agreed-end")])
+async def test_the_consoles_screens_in_russian_and_ukrainian(samples, lang: str, sample: str) -> None:
+    """The table, the help, and the review's timeline, summary and audit of a finished evening: no English word."""
+    app = BankerApp(str(samples[sample]), lang=lang)
+    text = await _sweep(app, [["question_mark"], ["escape", "v"], ["tab:summary"], ["tab:audit"]])
+    assert latin_words(text) == set(), sorted(latin_words(text))
+    if sample == "kyiv-agreed-end":  # the review's rent by group names the metro stations, never "railroad"
+        assert "Станції метро" in text and "railroad" not in text
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+async def test_the_trade_dialog_and_the_command_line_in_words(tmp_path: Path, lang: str) -> None:
+    """An empty trade says what to choose, never "fill "give" and/or "get""; a mistyped line is refused in the
+    banker's language."""
+    players = ("Аня", "Боря", "Вика", "Гена", "Даша")
+    path = make_session(tmp_path / "g.json", players, edition="ru", commands=midgame_commands(players))
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(160, 50)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        app.start_action("trade", {"from": "Аня", "to": "Боря"})
+        await b.settle()
+        for _ in range(20):
+            await pilot.pause()
+        text = screen_words(app)
+        assert "give" not in text and "get" not in text
+        assert ("выберите, что отдаёт каждый игрок" if lang == "ru" else "виберіть, що віддає кожен гравець") in text
+        await b.key("escape")
+        await b.settle()
+        await b.key("colon")
+        await b.type("покупко")
+        await b.key("enter")
+        await pilot.pause()
+        text = screen_words(app).replace("lunch", "")  # a transfer's memo, as the banker typed it
+    assert latin_words(text) == set(), sorted(latin_words(text))
+    assert "неизвестное действие" in text or "невідома дія" in text
+
+
+def test_a_console_refusal_names_no_key_of_a_command() -> None:
+    for lang in LANGS:
+        said = Translator(lang).console_refusal(Refused("input", Msg("input.trade-empty")))
+        assert '"give"' not in said and "get" not in said
+    assert Translator("en").refusal(Refused("input", Msg("input.trade-empty"))).endswith('fill "give" and/or "get"')
+
+
+# --------------------------------------------------------------------------- the start screen
+@pytest.mark.parametrize(("lang", "edition", "first"), [("en", "classic-us", "Ann"), ("ru", "ru", "Аня"),
+                                                         ("uk", "kyiv", "Олена")])
+async def test_the_new_game_form_offers_the_bankers_board_and_names(tmp_path: Path, lang: str, edition: str,
+                                                                   first: str) -> None:
+    from textual.widgets import Checkbox, Input, Select
+
+    assert default_edition(lang) == edition
+    app = BankerApp(lang=lang, data_dir=Path("/дані-банкіра"))  # not there: the form only shows it
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert screen.query_one("#edition", Select).value == edition
+        assert screen.query_one("#player-names", Input).value.startswith(first)
+        go = screen.query_one("#go")
+        assert go.region.bottom <= app.size.height - 1, "the Start button is below the fold"  # above the footer
+        for box in screen.query(Checkbox):  # an unticked box shows nothing: its mark is drawn in the background
+            style = box.get_visual_style("toggle--button")
+            assert style.foreground == style.background, box.id
+            box.value = True
+            await pilot.pause()
+            style = box.get_visual_style("toggle--button")
+            assert style.foreground != style.background, box.id
+        text = screen_words(app)
+    if lang != "en":
+        assert latin_words(text) == set(), sorted(latin_words(text))
