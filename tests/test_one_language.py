@@ -33,7 +33,7 @@ LATIN = re.compile(r"[A-Za-z][A-Za-z'’]+")
 #: the Latin words a Russian or Ukrainian banker may meet: the program's name, the publisher in the Russian
 #: edition's name, the format JSON and the QR code, the key caps the footer and the help show, the words of the
 #: file names given on the command line
-ALLOWED = {"banker", "Hasbro", "JSON", "QR", "ctrl", "esc", "Tab", "tab", "json", "kyiv", "short", "agreed", "end", "ru", "new"}
+ALLOWED = {"banker", "Hasbro", "JSON", "QR", "ctrl", "esc", "Enter", "Tab", "tab", "json", "kyiv", "short", "agreed", "end", "ru", "new"}
 
 
 def latin_words(text: str) -> set[str]:
@@ -313,7 +313,10 @@ async def test_the_new_game_form_offers_the_bankers_board_and_names(tmp_path: Pa
         assert screen.query_one("#player-names", Input).value.startswith(first)
         go = screen.query_one("#go")
         assert go.region.bottom <= app.size.height - 1, "the Start button is below the fold"  # above the footer
+        assert screen.query_one("#follow", Checkbox).value  # follow the board: ticked by default (issue #11)
         for box in screen.query(Checkbox):  # an unticked box shows nothing: its mark is drawn in the background
+            box.value = False
+            await pilot.pause()
             style = box.get_visual_style("toggle--button")
             assert style.foreground == style.background, box.id
             box.value = True
