@@ -246,7 +246,9 @@ def entry_text(tr: Translator, entry: object) -> str:
 
 
 def _refusal(tr: Translator, e: Exception) -> str:
-    return tr.refusal(e) if isinstance(e, Refused) else str(e)
+    if isinstance(e, Refused):
+        return tr.refusal(e)
+    return tr.session(e) if isinstance(e, SessionError) else str(e)
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
@@ -379,10 +381,10 @@ def _follow_line(state: GameState, tr: Translator) -> str:
     return line
 
 
-def _warn_damage(command: str, message: str | None, tr: Translator) -> None:
+def _warn_damage(command: str, message: object, tr: Translator) -> None:
     """A read-only command on a damaged session: it shows what it can read, and says so."""
     if message:
-        _say_error(f"banker {command}: " + tr("cli.warning", message=message))
+        _say_error(f"banker {command}: " + tr("cli.warning", message=tr.session(message)))
 
 
 def cmd_state(args: argparse.Namespace) -> int:
@@ -456,7 +458,7 @@ def cmd_open(args: argparse.Namespace) -> int:
     read_session_doc(path)  # a missing or damaged file is refused here, in one line
     holder = lock_holder(path)
     if holder is not None:
-        raise SessionError(describe_holder(path.name, holder))
+        raise SessionError.of(describe_holder(path.name, holder))
     return _run_app(str(path), args.lang)
 
 
@@ -464,42 +466,41 @@ def cmd_repair(args: argparse.Namespace) -> int:
     from banker.ledger.check import damage_lines
     from banker.ledger.writer import snapshot_wrong
 
+    tr = translator(args)
     read = read_session(args.file)
     if not read.damage:
         wrong = snapshot_wrong(read.path, read.setup, read.entries, read.snapshot, read.snapshot_problem)
         if wrong is None:
-            print(f"{read.path}: no damage found; nothing to repair")
+            print(tr("session.repair_nothing", path=str(read.path)))
             return EXIT_OK
         for done in repair_session(args.file):  # the snapshot is a copy of what the entries give: made anew
-            print(done)
+            print(tr.session(done))
         return EXIT_OK
-    print(f"{read.path} is damaged:")
+    print(tr("session.repair_damaged", path=str(read.path)))
     for text in damage_lines(read.damage, read.setup, read.entries):
-        print(f"  {text}")
+        print(f"  {tr.session(text)}")
     line = next((d for d in read.damage if d.kind == "journal-line"), None)
     changes = [d for d in read.damage if d.kind != "journal-line"]
     if changes and not args.accept_changes:
-        raise CliError(f"{read.path}: nothing was changed: restore a backup, or run `banker repair {args.file} "
-                       "--accept-changes` to keep the file as it is now, the changes included")
+        raise CliError(tr("session.repair_refused", path=str(read.path), file=args.file))
     plan = []
     if line is not None:
-        plan.append(f"keep the damaged line aside in {read.path.name}.journal.damaged-{line.seq} and drop it "
-                    f"(entry {line.seq} is then not in the session)")
+        plan.append(tr("session.repair_plan_aside", aside=f"{read.path.name}.journal.damaged-{line.seq}", seq=line.seq))
     if changes:
-        plan.append("accept the file as it is now and make its checksums anew (the changes become part of the record)")
-    print("This will " + "; then ".join(plan) + ".")
+        plan.append(tr("session.repair_plan_accept"))
+    print(tr("session.repair_plan", plan=tr("session.repair_then").join(plan)))
     if not args.yes:
         if not sys.stdin or not sys.stdin.isatty():
-            raise CliError(f"nothing was changed: run `banker repair {args.file} --yes` to confirm")
+            raise CliError(tr("session.repair_confirm", file=args.file))
         try:
-            answer = input("Go ahead? [y/N] ")
+            answer = input(tr("session.repair_ask") + " ")
         except EOFError:
             answer = ""
-        if answer.strip().lower() not in ("y", "yes"):
-            print("nothing was changed")
+        if answer.strip().lower() not in ("y", "yes", tr("session.repair_yes_short"), tr("session.repair_yes")):
+            print(tr("session.repair_unchanged"))
             return EXIT_REFUSED
     for done in repair_session(args.file, accept_changes=args.accept_changes):
-        print(done)
+        print(tr.session(done))
     return EXIT_OK
 
 

@@ -121,6 +121,27 @@ class Translator:
     def refusal(self, error: Refused) -> str:
         return error.render(self._engine, self.lang)
 
+    def said(self, key: str, params: Mapping[str, Any], english: str) -> str:
+        """A sentence of the session log (``[session]`` table): its parameters said likewise (a clause is a
+        ``Said``, a refusal the engine's sentence); ``english`` (the ledger's own words) when no catalog has it."""
+        values = {k: self._said_value(v) for k, v in params.items()}
+        if f"session.{key}" not in self._ui and f"session.{key}" not in self._en:
+            return english
+        return self(f"session.{key}", **values)
+
+    def _said_value(self, value: Any) -> Any:
+        if isinstance(value, Refused):
+            return self.refusal(value)
+        if isinstance(value, Exception) and hasattr(value, "key") and hasattr(value, "params"):
+            return self.said(value.key, value.params, str(value))  # a SessionError inside another
+        if hasattr(value, "key") and hasattr(value, "params") and hasattr(value, "text"):
+            return self.said(value.key, value.params, value.text)  # a Said (banker.ledger cannot be imported here)
+        return "" if value is None else str(value) if not isinstance(value, int) else value
+
+    def session(self, error: Any) -> str:
+        """A :class:`banker.ledger.SessionError` (or a ``Said``) in this language."""
+        return str(self._said_value(error))
+
     def console_refusal(self, error: Refused) -> str:
         """A refusal as the console says it: where the engine's sentence names a command's keys ("fill "give"
         and/or "get""), which a script writer types and the banker never sees, the console's own words

@@ -137,7 +137,7 @@ def audit(path: str | os.PathLike[str]) -> AuditReport:
     report.recomputed = replay.recomputed
     # damage found on reading (checksums, a damaged journal line): listed after the rules' findings
     for line in damage_lines(read.damage, setup, entries):
-        problems.append(Problem(None, "damage", params={"text": line, "path": str(read.path)}))
+        problems.append(Problem(None, "damage", params={"text": str(line), "path": str(read.path)}))
     del problems[MAX_PROBLEMS:]
     return report
 

@@ -24,7 +24,7 @@ from banker.rules.messages import Msg, render_parts
 from banker.rules.snapshot import to_plain
 from banker.rules.state import invert
 
-from .format import Damage, Entries, Entry, SessionError, clip, journal_path
+from .format import Damage, Entries, Entry, Said, SessionError, clip, journal_path
 
 
 def game(path: Path, setup: Setup) -> GameState:
@@ -32,9 +32,10 @@ def game(path: Path, setup: Setup) -> GameState:
     try:
         return game_from_setup(setup)
     except BoardError as e:
-        raise SessionError(f"{path}: cannot set up its game: {e}") from None
+        raise SessionError(f"{path}: cannot set up its game: {e}", key="no_game", path=path, reason=str(e)) from None
     except Refused as e:
-        raise SessionError(f"{path}: its setup is refused by the rules: {e}") from None
+        raise SessionError(f"{path}: its setup is refused by the rules: {e}", key="setup_refused", path=path,
+                           refusal=e) from None
 
 
 def builtins(value: Any) -> Any:
@@ -89,7 +90,8 @@ def restore(path: Path, state: GameState, standing: list[int], entries: Iterable
             follow(state, standing, entry)
         except Exception as e:  # a hand-edited effect the state cannot take
             raise SessionError(f"{path}: entry {entry.seq} ({entry.text}) cannot be restored "
-                               f"({type(e).__name__}: {e}); the file was left untouched") from None
+                               f"({type(e).__name__}: {e}); the file was left untouched", key="cannot_restore", path=path,
+                               seq=entry.seq, text=entry.text, reason=f"{type(e).__name__}: {e}") from None
         into.append(entry)
 
 
@@ -318,35 +320,38 @@ def explain_changes(setup: Setup, entries: Sequence[Entry], seqs: Iterable[int])
     return out
 
 
-def damage_message(path: Path, damage: list[Damage], explain_with: tuple[Setup, Sequence[Entry]] | None = None) -> str:
+def damage_message(path: Path, damage: list[Damage], explain_with: tuple[Setup, Sequence[Entry]] | None = None) -> Said:
     """One line: what is damaged, what is known about it, and what the banker can do."""
     first = damage[0]
-    text = first.text
+    what: Said = first.said or Said(first.text, "damage_other", text=first.text)
     if first.kind == "entry" and explain_with is not None and first.seq is not None:
         explained = explain_changes(explain_with[0], explain_with[1], [first.seq]).get(first.seq)
         if explained:
-            text = f"{text}: {explained}"
+            what = Said(f"{what}: {explained}", "damage_explained", what=what, explained=explained)
     more = len(damage) - 1
     also = f" (and {more} more problem{'s' if more > 1 else ''}: `banker audit {path}` lists them)" if more else ""
     if first.kind == "journal-line":
         seq = first.seq
         todo = (f"`banker repair {path}` keeps the line aside in {journal_path(path).name}.damaged-{seq} and drops it "
                 f"(entry {seq} is then lost)")
+        key = "damaged_line_more" if more else "damaged_line"
     else:
         todo = (f"restore a backup, or `banker repair {path} --accept-changes` keeps the file as it is now, "
                 "the changes included")
-    return (f"{path} is damaged: {text}{also}; nothing was changed and the session opens read-only until you choose: "
-            f"{todo}")
+        key = "damaged_more" if more else "damaged"
+    return Said(f"{path} is damaged: {what}{also}; nothing was changed and the session opens read-only until you choose: "
+                f"{todo}", key, path=path, what=what, n=more, journal=journal_path(path).name, seq=seq if first.kind ==
+                "journal-line" else None)
 
 
-def damage_lines(damage: list[Damage], setup: Setup, entries: Sequence[Entry]) -> list[str]:
+def damage_lines(damage: list[Damage], setup: Setup, entries: Sequence[Entry]) -> list[Said]:
     """Every finding, one a line, with what is known about each changed entry."""
     explained = explain_changes(setup, entries, [d.seq for d in damage if d.kind == "entry" and d.seq is not None])
     out = []
     for d in damage:
-        line = d.text
+        line: Said = d.said or Said(d.text, "damage_other", text=d.text)
         if d.kind == "entry" and d.seq in explained:
-            line = f"{line}: {explained[d.seq]}"
+            line = Said(f"{line}: {explained[d.seq]}", "damage_explained", what=line, explained=explained[d.seq])
         out.append(line)
     return out
 

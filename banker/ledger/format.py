@@ -60,9 +60,38 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
+class Said:
+    """A sentence of the session log as a key of the catalogs' ``[session]`` table and its parameters, for the
+    command line and the console to say in the banker's language (the ledger holds no words of its own but the
+    English of its messages, for logs and tests). A parameter may be a :class:`Said` too (a clause)."""
+
+    __slots__ = ("key", "params", "text")
+
+    def __init__(self, text: str, key: str, /, **params: object) -> None:
+        self.text = text
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Said({self.key!r}, {self.params!r})"
+
+
 class SessionError(Exception):
     """A session that cannot be created, opened or written: the message is one line
-    saying what is wrong and what to do."""
+    saying what is wrong and what to do. ``key`` (of the catalogs' ``[session]`` table) and
+    ``params`` say it again for the translator (``Translator.session``); ``str()`` stays English."""
+
+    def __init__(self, message: str, *, key: str, **params: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
+
+    @classmethod
+    def of(cls, said: Said) -> SessionError:
+        return cls(said.text, key=said.key, **said.params)
 
 
 @dataclass
@@ -77,14 +106,21 @@ class Damage:
     seq: int | None = None
     line: Damaged | None = None
     raw: bytes = b""  # journal-line: the bytes from the damaged line to the end of the journal
+    said: Said | None = None  # ``text`` for the translator
+
+    def __post_init__(self) -> None:
+        if self.said is None:
+            self.said = Said(self.text, "damage_other", text=self.text)
+        elif not self.said.text:
+            self.said.text = self.text
 
 
 class SessionDamaged(SessionError):
     """A writer refused because the session is damaged: it can be opened read-only, and
     ``banker repair FILE`` resolves it once the banker has chosen."""
 
-    def __init__(self, message: str, damage: list[Damage]) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, damage: list[Damage], *, key: str, **params: object) -> None:
+        super().__init__(message, key=key, **params)
         self.damage = damage
 
 
@@ -167,19 +203,22 @@ _MINIMAL: dict[str, Any] = {"seq": 1, "ts": "", "command": {}, "effects": [], "t
 def _bad_entry(where: str, entry: Any, seq: int) -> SessionError:
     """Why a stored entry cannot be read (it failed the conversion to :class:`Entry`)."""
     if not isinstance(entry, dict):
-        return SessionError(f"{where}: entry {seq} is damaged (not a JSON object); the file was left untouched")
+        return SessionError(f"{where}: entry {seq} is damaged (not a JSON object); the file was left untouched",
+                            key="entry_not_object", where=where, seq=seq)
     unknown = [k for k in entry if k not in Entry.__struct_fields__]
     if unknown:
-        return SessionError(f"{where}: entry {seq} is damaged (unknown {', '.join(map(repr, unknown))}); "
-                            "the file was left untouched")
+        keys = ', '.join(map(repr, unknown))
+        return SessionError(f"{where}: entry {seq} is damaged (unknown {keys}); the file was left untouched",
+                            key="entry_unknown", where=where, seq=seq, keys=keys)
     problems = [k for k in ENTRY_KEYS if k not in entry]
     for key, value in entry.items():
         try:
             msgspec.convert({**_MINIMAL, key: value}, Entry)
         except msgspec.ValidationError:
             problems.append(key)
-    return SessionError(f"{where}: entry {seq} is damaged (bad or missing {', '.join(problems)}); "
-                        "the file was left untouched")
+    keys = ', '.join(problems)
+    return SessionError(f"{where}: entry {seq} is damaged (bad or missing {keys}); the file was left untouched",
+                        key="entry_bad", where=where, seq=seq, keys=keys)
 
 
 def to_entries(where: str, records: list[Any], first: int) -> list[Entry]:
@@ -197,7 +236,8 @@ def to_entries(where: str, records: list[Any], first: int) -> list[Entry]:
     for i, entry in enumerate(entries):
         if entry.seq != first + i:
             raise SessionError(f"{where}: entries are out of order (found seq {entry.seq} where {first + i} was "
-                               "expected); the file was left untouched")
+                               "expected); the file was left untouched", key="out_of_order", where=where, seq=entry.seq,
+                               expected=first + i)
     return entries
 
 
@@ -266,10 +306,12 @@ class Entries(Sequence[Entry]):
         try:
             decoded = msgspec.json.decode(table, type=dict[str, Entry])
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
-            raise SessionError(f"the checkpoint's entries cannot be read ({e}); open the session again") from None
+            raise SessionError(f"the checkpoint's entries cannot be read ({e}); open the session again",
+                               key="checkpoint_unreadable", reason=str(e)) from None
         entries = [decoded.get(str(seq)) for seq in range(1, count + 1)]
         if len(decoded) != count or any(e is None or e.seq != i + 1 for i, e in enumerate(entries)):
-            raise SessionError("the checkpoint's entries are not entries 1..n in order; open the session again")
+            raise SessionError("the checkpoint's entries are not entries 1..n in order; open the session again",
+                               key="checkpoint_order")
         for i, entry in enumerate(entries):
             if self._items[i] is None:
                 self._items[i] = entry
@@ -437,8 +479,9 @@ class Loaded:
         return version if isinstance(version, int) else 1
 
 
-def _not_session(path: Path, why: str) -> SessionError:
-    return SessionError(f"{path} is not a banker session ({why}); it was left untouched")
+def _not_session(path: Path, why: Said) -> SessionError:
+    return SessionError(f"{path} is not a banker session ({why}); it was left untouched", key="not_session", path=path,
+                        why=why)
 
 
 def _decode(raw: bytes) -> tuple[Any, bool]:
@@ -454,51 +497,58 @@ def _decode(raw: bytes) -> tuple[Any, bool]:
 def _check_doc(path: Path, data: Any) -> tuple[dict[str, Any], Setup]:
     """The setup document of a decoded session file, and its setup; :class:`SessionError` if it is not one."""
     if not isinstance(data, dict) or not isinstance(data.get(SESSION_TABLE), dict):
-        raise _not_session(path, "no session table")
+        raise _not_session(path, Said("no session table", "why_no_table"))
     table = data[SESSION_TABLE]
     doc = table.get("1")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise _not_session(path, f"no {FORMAT!r} format marker")
+        raise _not_session(path, Said(f"no {FORMAT!r} format marker", "why_no_marker", marker=repr(FORMAT)))
     version = doc.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise _not_session(path, f"bad format version {version!r}")
+        raise _not_session(path, Said(f"bad format version {version!r}", "why_bad_version", version=repr(version)))
     if version > VERSION:
         raise SessionError(f"{path} was written by a newer banker (session format version {version}, this one reads "
-                           f"up to {VERSION}); upgrade banker to open it")
+                           f"up to {VERSION}); upgrade banker to open it", key="newer", path=path, version=version,
+                           known=VERSION)
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise SessionError(f"{path}: the setup's player list is damaged; the file was left untouched")
+        raise SessionError(f"{path}: the setup's player list is damaged; the file was left untouched", key="players_damaged",
+                           path=path)
     try:
         setup = Setup.from_mapping(doc)
     except (KeyError, TypeError, ValueError) as e:
-        raise SessionError(f"{path}: the setup is damaged ({e}); the file was left untouched") from None
+        raise SessionError(f"{path}: the setup is damaged ({e}); the file was left untouched", key="setup_damaged", path=path,
+                           reason=str(e)) from None
     return doc, setup
 
 
 def _parse_file(path: Path, raw: bytes) -> tuple[dict[str, Any], Setup, list[dict[str, Any]], bool, Any]:
     if not raw.strip():
-        raise _not_session(path, "the file is empty")
+        raise _not_session(path, Said("the file is empty", "why_empty"))
     try:
         data, strict = _decode(raw)
     except UnicodeDecodeError:
-        raise _not_session(path, "not UTF-8 text") from None
-    except ValueError as e:
-        raise _not_session(path, f"not JSON: {e}") from None
+        raise _not_session(path, Said("not UTF-8 text", "why_not_utf8")) from None
+    except ValueError as e:  # json's own words replaced by ours: where it stops being JSON
+        line, col = (e.lineno, e.colno) if isinstance(e, json.JSONDecodeError) else (1, 1)
+        raise _not_session(path, Said(f"not JSON: it stops being JSON at line {line}, column {col}", "why_not_json",
+                                      line=line, column=col)) from None
     except RecursionError:
-        raise _not_session(path, "its JSON is nested too deeply") from None
+        raise _not_session(path, Said("its JSON is nested too deeply", "why_too_deep")) from None
     doc, setup = _check_doc(path, data)
     entries_table = data.get(ENTRIES_TABLE, {})
     if not isinstance(entries_table, dict):
-        raise SessionError(f"{path}: the entries table is damaged; the file was left untouched")
+        raise SessionError(f"{path}: the entries table is damaged; the file was left untouched", key="entries_damaged",
+                           path=path)
     try:
         ids = sorted(int(k) for k in entries_table)
     except ValueError:
-        raise SessionError(f"{path}: the entries table has a bad document id; the file was left untouched") from None
+        raise SessionError(f"{path}: the entries table has a bad document id; the file was left untouched",
+                           key="entries_bad_id", path=path) from None
     if ids != list(range(1, len(ids) + 1)):
         present = set(ids)
         missing = next(i for i in range(1, len(ids) + 2) if i not in present)
         raise SessionError(f"{path}: entry {missing} is missing (entries must run 1..n without gaps); "
-                           "the file was left untouched")
+                           "the file was left untouched", key="entry_missing", path=path, seq=missing)
     return doc, setup, [entries_table[str(i)] for i in ids], strict, data.get(snapshots.TABLE)
 
 
@@ -576,7 +626,7 @@ def _verify_file(doc: dict[str, Any], records: list[dict[str, Any]], damage: lis
     setup_ok = checksum.parse(doc.get(checksum.SUM)) == _doc_sum(doc)
     if not setup_ok:
         damage.append(Damage("setup", f"its setup (edition, variant, players, house rules, name, times) {CHANGED}: "
-                                      "it was changed after it was written"))
+                                      "it was changed after it was written", said=Said("", "damage_setup")))
     prev = checksum.seed(doc.get("id"))
     for record in records:
         prev = verify_entry(record, prev, damage, strict_json=strict_json)
@@ -587,10 +637,12 @@ def _verify_file(doc: dict[str, Any], records: list[dict[str, Any]], damage: lis
             first = len(records) + 1
             span = f"entry {first} is" if held == first else f"entries {first}-{held} are"
             damage.append(Damage("missing", f"{span} missing from the end: its checkpoint held {held} entries, "
-                                            f"the file holds {len(records)}", seq=first))
+                                            f"the file holds {len(records)}", seq=first,
+                                 said=Said("", "damage_missing_one" if held == first else "damage_missing", first=first,
+                                           last=held, n=held, count=len(records))))
         elif held != len(records) or checksum.parse(seal.get("last")) != prev:
             damage.append(Damage("missing", f"its entries are not the {held} its checkpoint was made over "
-                                            "(entries were removed or added)"))
+                                            "(entries were removed or added)", said=Said("", "damage_not_held", n=held)))
     return prev
 
 
@@ -614,7 +666,8 @@ def verify_entry(record: dict[str, Any], prev: int, damage: list[Damage], where:
         computed = None
     if stored is None or stored != computed:
         what = "has no checksum" if stored is None else CHANGED
-        damage.append(Damage("entry", f"entry {record['seq']}{where} {what}", seq=record["seq"]))
+        said = Said("", "damage_no_sum" if stored is None else "damage_entry", seq=record["seq"], where=where)
+        damage.append(Damage("entry", f"entry {record['seq']}{where} {what}", seq=record["seq"], said=said))
     return stored if stored is not None else (computed if computed is not None else prev)
 
 
@@ -625,20 +678,26 @@ def _read_journal(path: Path, jpath: Path, data: bytes, doc: dict[str, Any]) -> 
     except JournalCorrupt as e:
         if e.line_no == 1:
             raise SessionError(f"{jpath} is not a banker journal ({e.reason} on line 1); "
-                               "both files were left untouched") from None
+                               "both files were left untouched", key="journal_bad_first", journal=jpath,
+                               reason=e.reason) from None
         raise SessionError(f"{jpath} is damaged at line {e.line_no} ({e.reason}) with later lines after it: not a crash "
                            "artefact; both files were left untouched (restore a backup, or move the journal away to "
-                           "keep only the checkpointed actions)") from None
+                           "keep only the checkpointed actions)", key="journal_damaged", journal=jpath, line=e.line_no,
+                           reason=e.reason) from None
     if not lines.records:
-        reason = f"{lines.damaged.reason} on line 1" if lines.damaged else "no header line"
-        raise SessionError(f"{jpath} is not a banker journal ({reason}); both files were left untouched")
+        if lines.damaged:
+            raise SessionError(f"{jpath} is not a banker journal ({lines.damaged.reason} on line 1); both files were left "
+                               "untouched", key="journal_bad_first", journal=jpath, reason=lines.damaged.reason)
+        raise SessionError(f"{jpath} is not a banker journal (no header line); both files were left untouched",
+                           key="journal_no_header", journal=jpath)
     header = lines.records[0]
     if header.get("format") != JOURNAL_FORMAT:
         raise SessionError(f"{jpath} is not a banker journal (no {JOURNAL_FORMAT!r} header); "
-                           "both files were left untouched")
+                           "both files were left untouched", key="journal_no_marker", journal=jpath, marker=repr(JOURNAL_FORMAT))
     if header.get("session") != doc.get("id"):
         raise SessionError(f"{jpath} belongs to another session than {path}; both files were left untouched "
-                           "(move the journal away if this file is the session you want)")
+                           "(move the journal away if this file is the session you want)", key="journal_other",
+                           journal=jpath, path=path)
     header_end = lines.ends[0]
     return Scan(records=lines.records[1:], ends=lines.ends[1:], end=lines.end, torn=lines.torn,
                 damaged=lines.damaged), header_end
@@ -648,15 +707,15 @@ def sig(st: os.stat_result) -> tuple[int, int, int]:
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-def _read(path: Path, what: str) -> tuple[bytes, os.stat_result]:
+def _read(path: Path, what: Said) -> tuple[bytes, os.stat_result]:
     """A session file or journal, read safely (regular files only, size capped, never blocking)."""
     try:
         return read_regular(path, MAX_FILE_BYTES, nofollow=True)
     except FileRefused as e:
-        raise SessionError(f"{e}; {what}") from None
+        raise SessionError(f"{e}; {what}", key="refused_file", reason=str(e), what=what) from None
 
 
-def _damaged_line_text(jpath: Path, line: Damaged, raw: bytes, seq: int) -> str:
+def _damaged_line_text(jpath: Path, line: Damaged, raw: bytes, seq: int) -> Said:
     size = line.end - line.start
     body = raw[9:size - 1] if size > 10 else b""
     try:
@@ -664,11 +723,13 @@ def _damaged_line_text(jpath: Path, line: Damaged, raw: bytes, seq: int) -> str:
     except (ValueError, RecursionError):
         payload = None
     if isinstance(payload, dict) and isinstance(payload.get("text"), str):
-        reads = f'it reads "{clip(payload["text"])}" (its contents may be damaged too)'
+        reads = Said(f'it reads "{clip(payload["text"])}" (its contents may be damaged too)', "line_reads",
+                     text=clip(payload["text"]))
     else:
-        reads = "its contents cannot be read"
-    return (f"{jpath.name}: its last line (line {line.line_no}, {size} bytes; it would be entry {seq}) is complete "
-            f"but damaged ({line.reason}), so it is not a crash leftover; {reads}")
+        reads = Said("its contents cannot be read", "line_unreadable")
+    return Said(f"{jpath.name}: its last line (line {line.line_no}, {size} bytes; it would be entry {seq}) is complete "
+                f"but damaged ({line.reason}), so it is not a crash leftover; {reads}", "damage_line", journal=jpath.name,
+                line=line.line_no, size=size, seq=seq, reason=line.reason, reads=reads)
 
 
 def is_seq(value: Any) -> TypeGuard[int]:
@@ -684,7 +745,7 @@ def load(path: Path) -> Loaded:
     had lost to the checkpoint's truncation.
     """
     jpath = journal_path(path)
-    untouched = "both files were left untouched"
+    untouched = Said("both files were left untouched", "both_untouched")
     jdata: bytes | None
     jino: int | None
     try:
@@ -693,15 +754,16 @@ def load(path: Path) -> Loaded:
     except FileNotFoundError:
         jdata, jino = None, None
     except OSError as e:
-        raise SessionError(f"cannot read {jpath}: {e.strerror}") from None
+        raise SessionError(f"cannot read {jpath}: {e.strerror}", key="cannot_read", path=jpath, reason=e.strerror) from None
     try:
-        raw, st = _read(path, "it was left untouched")
+        raw, st = _read(path, Said("it was left untouched", "it_untouched"))
     except FileNotFoundError:
-        raise SessionError(f"no session file {path}; `banker new {path} --players A,B` starts one") from None
+        raise SessionError(f"no session file {path}; `banker new {path} --players A,B` starts one", key="missing",
+                           path=path) from None
     except IsADirectoryError:
-        raise SessionError(f"{path} is a folder, not a session file") from None
+        raise SessionError(f"{path} is a folder, not a session file", key="folder", path=path) from None
     except OSError as e:
-        raise SessionError(f"cannot read {path}: {e.strerror}") from None
+        raise SessionError(f"cannot read {path}: {e.strerror}", key="cannot_read", path=path, reason=e.strerror) from None
     quick = _quick(path, raw)
     damage: list[Damage] = []
     snap: snapshots.Snapshot | None = None
@@ -740,16 +802,17 @@ def load(path: Path) -> Loaded:
                 continue  # checkpointed already: the crash fell between rename and truncate
             if seq != expected:
                 raise SessionError(f"{jpath} line {line_no}: entry seq {seq!r} does not follow entry {expected - 1}; "
-                                   "both files were left untouched")
+                                   "both files were left untouched", key="journal_seq", journal=jpath, line=line_no,
+                                   seq=repr(seq), previous=expected - 1)
             entries.extend(to_entries(f"{jpath} line {line_no}", [record], expected))
             if last_sum is not None:
-                last_sum = verify_entry(record, last_sum, damage, f" ({jpath.name} line {line_no})")
+                last_sum = verify_entry(record, last_sum, damage, f" ({jpath.name} line {line_no})")  # where: names only
             anchor = (line_end, jdata[line_start:line_end])
             expected += 1
         if journal.damaged is not None:
             line = journal.damaged
-            damage.insert(0, Damage("journal-line", _damaged_line_text(jpath, line, jdata[line.start:line.end], expected),
-                                    seq=expected, line=line, raw=jdata[line.start:]))
+            said = _damaged_line_text(jpath, line, jdata[line.start:line.end], expected)
+            damage.insert(0, Damage("journal-line", said.text, seq=expected, line=line, raw=jdata[line.start:], said=said))
     return Loaded(doc, setup, entries, file_seq, journal, header_end, sig(st), jino, anchor, damage, last_sum, snap, problem,
                   file_table)
 
@@ -785,9 +848,9 @@ def load_for_reader(path: Path) -> Loaded:
 def check_path(path: Path) -> None:
     """Refuse a session path that names nothing or a folder, before any lock is taken."""
     if not os.path.lexists(path):
-        raise SessionError(f"no session file {path}; `banker new {path} --players A,B` starts one")
+        raise SessionError(f"no session file {path}; `banker new {path} --players A,B` starts one", key="missing", path=path)
     if path.is_dir():
-        raise SessionError(f"{path} is a folder, not a session file")
+        raise SessionError(f"{path} is a folder, not a session file", key="folder", path=path)
 
 
 # --------------------------------------------------------------------------- writing FILE

@@ -38,6 +38,8 @@ from typing import Any
 
 import filelock
 
+from .format import Said
+
 #: the lock file's first line (filelock locks byte 0 on Windows: the holder's line comes after it)
 LABEL = b"banker writer lock; the writer holding it, if any, is on the next line\n"
 #: how long a contender waits for a starting holder to write its line (seconds)
@@ -58,6 +60,10 @@ class LockBusy(Exception):
 class LockUnsafe(Exception):
     """The lock file is not a plain file of this user's: refuse rather than lock through it."""
 
+    def __init__(self, said: Said) -> None:
+        super().__init__(said.text)
+        self.said = said
+
 
 def lock_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
@@ -75,9 +81,10 @@ def _flags(*names: str) -> int:
     return out
 
 
-def _unsafe(path: Path, what: str) -> LockUnsafe:
-    return LockUnsafe(f"{path} is {what}, not the plain lock file banker makes; nothing was written through it "
-                      "(remove it if no banker has this session open, then try again)")
+def _unsafe(path: Path, what: Said) -> LockUnsafe:
+    return LockUnsafe(Said(f"{path} is {what}, not the plain lock file banker makes; nothing was written through it "
+                           "(remove it if no banker has this session open, then try again)", "lock_not_plain", path=path,
+                           what=what))
 
 
 def _open_lock_file(path: Path, create: bool) -> tuple[int, bool] | None:
@@ -101,18 +108,19 @@ def _open_lock_file(path: Path, create: bool) -> tuple[int, bool] | None:
         return None
     except OSError as e:
         if e.errno == errno.ELOOP or os.path.islink(path):
-            raise _unsafe(path, "a symbolic link") from None
+            raise _unsafe(path, Said("a symbolic link", "kind_symlink")) from None
         if os.path.isdir(path):
-            raise _unsafe(path, "a folder") from None
+            raise _unsafe(path, Said("a folder", "kind_folder")) from None
         if e.errno in (errno.ENXIO, errno.EWOULDBLOCK):  # a FIFO or socket without a peer
-            raise _unsafe(path, "a special file") from None
+            raise _unsafe(path, Said("a special file", "kind_special")) from None
         raise
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise _unsafe(path, "a folder" if stat.S_ISDIR(st.st_mode) else "a special file (a pipe or a device)")
+            raise _unsafe(path, Said("a folder", "kind_folder") if stat.S_ISDIR(st.st_mode)
+                          else Said("a special file (a pipe or a device)", "kind_pipe"))
         if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
-            raise _unsafe(path, f"another user's file (uid {st.st_uid})")
+            raise _unsafe(path, Said(f"another user's file (uid {st.st_uid})", "kind_other_user", uid=st.st_uid))
     except BaseException:
         os.close(fd)
         raise
@@ -331,12 +339,16 @@ def lock_holder(session_path: Path) -> dict[str, Any] | None:
         os.close(fd)
 
 
-def describe_holder(name: str, holder: dict[str, Any] | None) -> str:
+def describe_holder(name: str, holder: dict[str, Any] | None) -> Said:
     if holder and holder.get("pid"):
-        who = f"process {holder['pid']} on host {holder.get('host') or 'unknown'}"
-        return f"session {name} is open for writing by {who}; close it there first, or open it read-only"
-    return (f"session {name} is being opened for writing by another process that is just starting (it has not "
-            "written its name yet); try again in a moment, or open it read-only")
+        host = holder.get("host")
+        who = f"process {holder['pid']} on host {host or 'unknown'}"
+        text = f"session {name} is open for writing by {who}; close it there first, or open it read-only"
+        if host:
+            return Said(text, "locked_by", name=name, pid=holder["pid"], host=host)
+        return Said(text, "locked_by_unknown_host", name=name, pid=holder["pid"])
+    return Said(f"session {name} is being opened for writing by another process that is just starting (it has not "
+                "written its name yet); try again in a moment, or open it read-only", "locked_starting", name=name)
 
 
 __all__ = ["LockBusy", "LockUnsafe", "WriterLock", "describe_holder", "guard_journal", "lock_holder", "lock_path",

@@ -15,7 +15,7 @@ from banker.rules import GameState, Move, Setup
 from banker.rules.snapshot import restore as restore_state
 
 from .check import Finding, OpenedFrom, damage_message, game, replay_check, restore
-from .format import Damage, Entries, Entry, Loaded, no_gc
+from .format import Damage, Entries, Entry, Loaded, Said, no_gc
 
 
 class SessionLog:
@@ -124,7 +124,7 @@ class SessionLog:
         return tuple(self._standing)
 
     @property
-    def damage_message(self) -> str | None:
+    def damage_message(self) -> Said | None:
         """One line about :attr:`damage` (None when there is none)."""
         if not self.damage:
             return None

@@ -16,6 +16,7 @@ from .format import (
     Damage,
     Entry,
     Loaded,
+    Said,
     SessionError,
     check_path,
     is_seq,
@@ -64,7 +65,8 @@ class SessionReader(SessionLog):
             loaded = load_for_reader(self.path)
             known = len(self.entries)
             if len(loaded.entries) < known or (known and loaded.entries[known - 1].ts != self.entries[-1].ts):
-                raise SessionError(f"{self.path} no longer holds the actions shown here (was it replaced?); open it again")
+                raise SessionError(f"{self.path} no longer holds the actions shown here (was it replaced?); open it again",
+                                   key="replaced", path=self.path)
             new = loaded.entries[known:]
             self._file_sig = loaded.file_sig
             self._jino = loaded.journal_ino
@@ -147,7 +149,7 @@ class SessionRead:
     file_seq: int = 0  # entries 1..file_seq were in FILE
 
     @property
-    def damage_message(self) -> str | None:
+    def damage_message(self) -> Said | None:
         return damage_message(self.path, self.damage, explain_with=(self.setup, self.entries)) if self.damage else None
 
 

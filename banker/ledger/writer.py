@@ -36,6 +36,7 @@ from .format import (
     Entries,
     Entry,
     Loaded,
+    Said,
     SessionDamaged,
     SessionError,
     check_path,
@@ -78,7 +79,7 @@ class SessionWriter(SessionLog):
         self._file_seq = loaded.file_seq
         self._last_sum = loaded.last_sum  # the chained checksum after the last entry (None: version 1)
         self._file_table = loaded.file_table  # FILE's entries table as written, when read the quick way
-        self._broken: str | None = None
+        self._broken: Said | None = None
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -91,19 +92,21 @@ class SessionWriter(SessionLog):
         """
         path = Path(path)
         if os.path.lexists(path):
-            raise SessionError(f"{path} already exists; choose another name or `banker open` it")
+            raise SessionError(f"{path} already exists; choose another name or `banker open` it", key="exists", path=path)
         jpath = journal_path(path)
         if os.path.lexists(jpath):
-            raise SessionError(f"{jpath} is left over from an earlier session; move it away or choose another name")
+            raise SessionError(f"{jpath} is left over from an earlier session; move it away or choose another name",
+                               key="journal_left_over", journal=jpath)
         if not path.parent.is_dir():
-            raise SessionError(f"cannot create {path}: the folder {path.parent} does not exist")
+            raise SessionError(f"cannot create {path}: the folder {path.parent} does not exist", key="no_folder", path=path,
+                               folder=path.parent)
         try:  # a setup the rules refuse raises Refused before any file is made
             setup = setup.for_new_game()  # today's rules for new players' names (NFC, no control characters...)
             if setup.end_time is not None:  # the agreed end as a time with its offset (clock.parse_end makes it)
                 setup = replace(setup, end_time=check_stored(setup.end_time))
             game_from_setup(setup).check_new()  # an agreed end exactly when the variant has a time limit
         except BoardError as e:
-            raise SessionError(f"cannot create {path}: {e}") from None
+            raise SessionError(f"cannot create {path}: {e}", key="cannot_create", path=path, reason=str(e)) from None
         lock = _acquire(path)
         doc = sealed_doc({"format": FORMAT, "version": VERSION, "created": created or now(), "id": os.urandom(16).hex(),
                           "name": name, **setup.to_mapping()}, [], None)
@@ -114,13 +117,15 @@ class SessionWriter(SessionLog):
             session._start_journal(loaded)
         except FileExistsError:
             lock.release(discard=True)
-            raise SessionError(f"{path} already exists; choose another name or `banker open` it") from None
+            raise SessionError(f"{path} already exists; choose another name or `banker open` it", key="exists",
+                               path=path) from None
         except BaseException as e:
             _remove_made(path, jpath)
             lock.release(discard=True)
             if isinstance(e, OSError):
                 raise SessionError(f"cannot create {path} ({why(e)}); nothing was left behind: free some space or "
-                                   "fix the folder, then create it again") from None
+                                   "fix the folder, then create it again", key="create_failed", path=path,
+                                   reason=why(e)) from None
             raise
         return session
 
@@ -140,7 +145,8 @@ class SessionWriter(SessionLog):
         try:
             loaded = load(path)
             if loaded.damage:
-                raise SessionDamaged(damage_message(path, loaded.damage, (loaded.setup, loaded.entries)), loaded.damage)
+                said = damage_message(path, loaded.damage, (loaded.setup, loaded.entries))
+                raise SessionDamaged(said.text, loaded.damage, key=said.key, **said.params)
             session = cls(path, loaded, lock)
         except BaseException:
             lock.release(discard=True)
@@ -160,10 +166,11 @@ class SessionWriter(SessionLog):
             session._release()
             raise SessionError(f"cannot open {path} for writing ({why(e)}); nothing was lost: every action is in "
                                f"{path.name} or {journal_path(path).name}; free some space or fix the folder's "
-                               "permissions, or open it read-only") from None
+                               "permissions, or open it read-only", key="open_failed", path=path, reason=why(e),
+                               file=path.name, journal=journal_path(path).name) from None
         except SessionError as e:
             session._release()
-            raise SessionError(f"cannot open {path} for writing: {e}") from None
+            raise SessionError(f"cannot open {path} for writing: {e}", key="open_refused", path=path, why=e) from None
         except BaseException:
             session._release()
             raise
@@ -185,7 +192,7 @@ class SessionWriter(SessionLog):
             if not guard_journal(fd):
                 raise SessionError(f"session {self.path.name} is open for writing by another process (its lock file "
                                    f"{self.path.name}.lock was removed or replaced while it ran); close it there "
-                                   "first, or open it read-only")
+                                   "first, or open it read-only", key="lock_replaced", name=self.path.name)
             if loaded.journal is not None and loaded.journal.torn:
                 os.ftruncate(fd, self._jsize)  # the action that was being written when it died
                 os.fsync(fd)
@@ -216,9 +223,10 @@ class SessionWriter(SessionLog):
     # ------------------------------------------------------------------ writing
     def _check_writable(self) -> None:
         if self._closed:
-            raise SessionError(f"session {self.path.name} is closed; open it again to go on")
+            raise SessionError(f"session {self.path.name} is closed; open it again to go on", key="closed",
+                               name=self.path.name)
         if self._broken:
-            raise SessionError(self._broken)
+            raise SessionError.of(self._broken)
 
     def apply(self, command: Mapping[str, Any] | Any, *, ts: str | None = None) -> Entry:
         """Apply ``command`` and record it durably; returns the new log entry.
@@ -249,7 +257,8 @@ class SessionWriter(SessionLog):
                           text=text_of(parts), parts=parts, info=builtins(move.info), undoes=None)
         except (TypeError, ValueError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
             self.state.pop()
-            raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded") from None
+            raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded",
+                               key="unstorable", reason=str(e)) from None
         entry = self._record(draft, take_back=self.state.pop)
         self._standing.append(seq)
         return entry
@@ -294,7 +303,8 @@ class SessionWriter(SessionLog):
                           info={"undone_command": command}, undoes=undone)
         except (TypeError, ValueError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
             put_back()
-            raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded") from None
+            raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded",
+                               key="unstorable", reason=str(e)) from None
         return self._record(draft, take_back=put_back)
 
     def _record(self, draft: Entry, take_back: Callable[[], Any]) -> Entry:
@@ -310,7 +320,8 @@ class SessionWriter(SessionLog):
             body = encode_payload(stored)
         except (TypeError, ValueError, RecursionError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
             take_back()
-            raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded") from None
+            raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded",
+                               key="unstorable", reason=str(e)) from None
         line = frame(body)
         assert self._jfd is not None
         try:
@@ -322,10 +333,11 @@ class SessionWriter(SessionLog):
                 os.ftruncate(self._jfd, self._jsize)
                 os.fsync(self._jfd)
             except OSError:
-                self._broken = (f"session {self.path.name} could not be written ({why(e)}) and may hold a partial "
-                                "line; close and reopen it (the partial line is dropped on open)")
+                self._broken = Said(f"session {self.path.name} could not be written ({why(e)}) and may hold a partial "
+                                    "line; close and reopen it (the partial line is dropped on open)", "broken",
+                                    name=self.path.name, reason=why(e))
             raise SessionError(f"could not record the action in {self.path.name}.journal ({why(e)}); "
-                               "nothing was recorded") from None
+                               "nothing was recorded", key="record_failed", name=self.path.name, reason=why(e)) from None
         self._jsize += len(line)
         self._last_sum = chained
         self.entries.append(entry)
@@ -363,7 +375,8 @@ class SessionWriter(SessionLog):
         except OSError as e:
             raise SessionError(f"could not fold the journal into {self.path.name} ({why(e)}); nothing was lost: every "
                                f"action is kept in {self.path.name} or {journal_path(self.path).name}, and the next "
-                               "open folds them in") from None
+                               "open folds them in", key="fold_failed", name=self.path.name, reason=why(e),
+                               journal=journal_path(self.path).name) from None
 
     def close(self) -> None:
         """Checkpoint and release the lock. Idempotent. A checkpoint that fails still releases
@@ -413,11 +426,13 @@ def _acquire(path: Path) -> WriterLock:
     try:
         return WriterLock.acquire(path)
     except LockBusy as e:
-        raise SessionError(describe_holder(path.name, e.holder)) from None
+        raise SessionError.of(describe_holder(path.name, e.holder)) from None
     except LockUnsafe as e:
-        raise SessionError(f"cannot lock {path.name} for writing: {e}") from None
+        raise SessionError(f"cannot lock {path.name} for writing: {e}", key="lock_unsafe", name=path.name,
+                           why=e.said) from None
     except OSError as e:
-        raise SessionError(f"cannot lock {path} for writing ({why(e)}); is its folder writable?") from None
+        raise SessionError(f"cannot lock {path} for writing ({why(e)}); is its folder writable?", key="lock_failed",
+                           path=path, reason=why(e)) from None
 
 
 # --------------------------------------------------------------------------- repair
@@ -430,7 +445,7 @@ def _aside_path(jpath: Path, seq: int | None) -> Path:
     return candidate
 
 
-def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> list[str]:
+def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> list[Said]:
     """Resolve a damaged session the way the banker chose; returns what was done, a line each.
 
     A checkpoint's snapshot that failed its checks, or that is not what its entries give, is made
@@ -444,26 +459,29 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> lis
     """
     path = resolve(path)
     if not os.path.lexists(path):
-        raise SessionError(f"no session file {path}")
+        raise SessionError(f"no session file {path}", key="missing_repair", path=path)
     lock = _acquire(path)
     try:
         loaded = load(path)
         if not loaded.damage:
-            return _remake_snapshot(path, loaded) or [f"{path}: no damage found; nothing was changed"]
+            return _remake_snapshot(path, loaded) or [Said(f"{path}: no damage found; nothing was changed", "repair_none",
+                                                           path=path)]
         line = next((d for d in loaded.damage if d.kind == "journal-line"), None)
         changes = [d for d in loaded.damage if d.kind != "journal-line"]
         if changes and not accept_changes:
             raise SessionError(f"{path}: {changes[0].text}; nothing was changed: restore a backup, or run `banker repair "
-                               f"{path} --accept-changes` to keep the file as it is now")
+                               f"{path} --accept-changes` to keep the file as it is now", key="repair_needs_accept",
+                               path=path, what=changes[0].said)
         done = []
         jpath = journal_path(path)
         if line is not None and line.line is not None:
             aside = _aside_path(jpath, line.seq)
             write_durably(aside, line.raw, replace=False)
             _cut_journal(jpath, line.line.start)
-            done.append(f"kept the damaged line aside in {aside.name} ({len(line.raw)} bytes) and dropped it from "
-                        f"{jpath.name}: entry {line.seq} is not in the session, which now holds "
-                        f"{len(loaded.entries)} entries")
+            done.append(Said(f"kept the damaged line aside in {aside.name} ({len(line.raw)} bytes) and dropped it from "
+                             f"{jpath.name}: entry {line.seq} is not in the session, which now holds "
+                             f"{len(loaded.entries)} entries", "repair_aside", aside=aside.name, size=len(line.raw),
+                             journal=jpath.name, seq=line.seq, n=len(loaded.entries)))
         if changes:
             entries, last = seal_entries(loaded.doc.get("id"), loaded.entries)
             doc = sealed_doc(loaded.doc, entries, last)
@@ -472,12 +490,14 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> lis
                 _cut_journal(jpath, loaded.journal_header_end)
             seqs = [d.seq for d in changes if d.kind == "entry" and d.seq is not None]
             which = f" (entries {', '.join(map(str, seqs[:10]))}{'…' if len(seqs) > 10 else ''})" if seqs else ""
-            done.append(f"accepted {path.name} as it is now{which}: its checksums were made anew over its "
-                        f"{len(entries)} entries")
+            done.append(Said(f"accepted {path.name} as it is now{which}: its checksums were made anew over its "
+                             f"{len(entries)} entries", "repair_accepted" if seqs else "repair_accepted_all",
+                             name=path.name, seqs=f"{', '.join(map(str, seqs[:10]))}{'…' if len(seqs) > 10 else ''}",
+                             n=len(entries)))
         return done
     except OSError as e:
         raise SessionError(f"could not repair {path} ({why(e)}); the session is as it was, or with the damaged line "
-                           "already kept aside; run the repair again") from None
+                           "already kept aside; run the repair again", key="repair_failed", path=path, reason=why(e)) from None
     finally:
         lock.release()
 
@@ -494,7 +514,7 @@ def snapshot_wrong(path: Path, setup: Setup, entries: Sequence[Entry], snap: sna
     return f"the checkpoint's snapshot is wrong: {wrong.error}" if wrong is not None else None
 
 
-def _remake_snapshot(path: Path, loaded: Loaded) -> list[str]:
+def _remake_snapshot(path: Path, loaded: Loaded) -> list[Said]:
     """Write FILE anew (the journal folded in) with a snapshot made from every entry, when its
     snapshot cannot stand (:func:`snapshot_wrong`); we hold the lock. Returns what was done."""
     entries = loaded.entries.materialize()
@@ -508,7 +528,8 @@ def _remake_snapshot(path: Path, loaded: Loaded) -> list[str]:
     write_durably(path, checkpoint_document(doc, _snapshot_of(state, standing, len(entries), last, table, index), table))
     if loaded.journal is not None:
         _cut_journal(journal_path(path), loaded.journal_header_end)
-    return [f"{path}: {wrong}; made it anew from the {len(entries)} entries"]
+    return [Said(f"{path}: {wrong}; made it anew from the {len(entries)} entries", "repair_snapshot", path=path, wrong=wrong,
+                 n=len(entries))]
 
 
 def _cut_journal(jpath: Path, size: int) -> None:

@@ -134,12 +134,13 @@ class BankerApp(App[None]):
             try:
                 session = Session.open(path, readonly=True)
             except SessionError as e:
-                self.notify(str(e), severity="error", timeout=10)
-                self.open_error = str(e)
+                self.notify(self.tr.session(e), severity="error", timeout=10)
+                self.open_error = self.tr.session(e)
                 return False
         except (SessionError, Refused) as e:
-            self.notify(str(e), severity="error", timeout=10)
-            self.open_error = str(e)
+            said = self.tr.session(e) if isinstance(e, SessionError) else self.tr.refusal(e)
+            self.notify(said, severity="error", timeout=10)
+            self.open_error = said
             return False
         self.show_session(session)
         return True
@@ -171,7 +172,7 @@ class BankerApp(App[None]):
         """A session opened read-only because it is damaged: say what is damaged and what to do."""
         if session is not self.session:
             return
-        text = self.tr("table.damaged", detail=session.damage_message or "")
+        text = self.tr("table.damaged", detail=self.tr.session(session.damage_message))
         self.show_message(text, error=False)
         self.notify(text, severity="error", timeout=30)
 
@@ -182,8 +183,8 @@ class BankerApp(App[None]):
         try:
             self.session = Session.open(path, readonly=True)
         except SessionError as e:
-            self.open_error = str(e)
-            self.exit(return_code=1, message=str(e))
+            self.open_error = self.tr.session(e)
+            self.exit(return_code=1, message=self.open_error)
             return
         self.push_screen(ReviewScreen(standalone=True))
 
@@ -237,7 +238,8 @@ class BankerApp(App[None]):
         """Apply through the session log (durable before this returns), then show it."""
         session = self.current_session
         if not isinstance(session, SessionWriter):  # a damaged session, opened read-only
-            self.refuse(SessionError(self.tr("table.readonly_refused", file=str(session.path))))
+            self.refuse(SessionError(self.tr("table.readonly_refused", file=str(session.path)), key="readonly",
+                                     file=session.path))
             return None
         try:
             entry = session.apply(cmd)
@@ -267,7 +269,8 @@ class BankerApp(App[None]):
             gc.collect()
 
     def refuse(self, error: Exception) -> None:
-        text = self.tr.console_refusal(error) if isinstance(error, Refused) else str(error)
+        text = (self.tr.console_refusal(error) if isinstance(error, Refused)
+                else self.tr.session(error) if isinstance(error, SessionError) else str(error))
         self.show_message(text, error=True)
         self.bell()
 
@@ -314,7 +317,8 @@ class BankerApp(App[None]):
         if self.session is None:
             return None
         if self.session.readonly:  # a damaged session: nothing can be recorded, so no dialog is opened
-            self.refuse(SessionError(self.tr("table.readonly_refused", file=str(self.session.path))))
+            self.refuse(SessionError(self.tr("table.readonly_refused", file=str(self.session.path)), key="readonly",
+                                     file=self.session.path))
             return None
         return self._run_action(op, given)
 

@@ -390,7 +390,7 @@ class ReviewScreen(BankerScreen[None]):
         try:
             report = audit(self.path)
         except SessionError as e:
-            text = Text(str(e), "bold red")
+            text = Text(tr.session(e), "bold red")
         else:
             if report.ok:
                 text = Text(tr("review.audit_ok", n=report.entries), "bold green")

@@ -228,7 +228,7 @@ class StartScreen(BankerScreen[None]):
             except (SessionError, Refused) as e:
                 if taken(path):  # taken since new_paths looked: the next one
                     continue
-                message = self.app.tr.refusal(e) if isinstance(e, Refused) else str(e)
+                message = self.app.tr.refusal(e) if isinstance(e, Refused) else self.app.tr.session(e)
                 error.update(message)
                 self.app.open_error = message
                 return None
