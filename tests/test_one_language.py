@@ -33,7 +33,8 @@ LATIN = re.compile(r"[A-Za-z][A-Za-z'’]+")
 #: the Latin words a Russian or Ukrainian banker may meet: the program's name, the publisher in the Russian
 #: edition's name, the format JSON and the QR code, the key caps the footer and the help show, the words of the
 #: file names given on the command line
-ALLOWED = {"banker", "Hasbro", "JSON", "QR", "ctrl", "esc", "Enter", "Tab", "tab", "json", "kyiv", "short", "agreed", "end", "ru", "new"}
+ALLOWED = {"banker", "Hasbro", "JSON", "QR", "ctrl", "esc", "Enter", "Tab", "tab", "json", "kyiv", "short", "agreed", "end", "ru",
+           "new"}
 
 
 def latin_words(text: str) -> set[str]:

@@ -60,20 +60,24 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
-class Said:
+class Said(str):
     """A sentence of the session log as a key of the catalogs' ``[session]`` table and its parameters, for the
     command line and the console to say in the banker's language (the ledger holds no words of its own but the
-    English of its messages, for logs and tests). A parameter may be a :class:`Said` too (a clause)."""
+    English of its messages, for logs and tests). It is that English ``str``; a parameter may be a :class:`Said`
+    too (a clause)."""
 
-    __slots__ = ("key", "params", "text")
+    key: str
+    params: dict[str, object]
 
-    def __init__(self, text: str, key: str, /, **params: object) -> None:
-        self.text = text
-        self.key = key
-        self.params = params
+    def __new__(cls, text: str, key: str, /, **params: object) -> Said:
+        said = super().__new__(cls, text)
+        said.key = key
+        said.params = params
+        return said
 
-    def __str__(self) -> str:
-        return self.text
+    @property
+    def text(self) -> str:
+        return str.__str__(self)
 
     def __repr__(self) -> str:
         return f"Said({self.key!r}, {self.params!r})"
@@ -112,7 +116,7 @@ class Damage:
         if self.said is None:
             self.said = Said(self.text, "damage_other", text=self.text)
         elif not self.said.text:
-            self.said.text = self.text
+            self.said = Said(self.text, self.said.key, **self.said.params)
 
 
 class SessionDamaged(SessionError):
