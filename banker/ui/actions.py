@@ -100,17 +100,27 @@ class Answer:
 class Questions:
     """The answers of one action (or of one part of it: a proposal, the card drawn after a card's choice), in the
     order asked. While the flow runs, ``at`` is the number of questions passed so far; a run after Escape replays
-    the answers kept instead of asking again, up to the question stepped back to (``returned``: its index and the
-    answer it had, shown again). After a commit nothing steps back (a replay would record it twice)."""
+    the answers kept instead of asking again, up to the question stepped back to. ``ahead``: the answers the banker
+    stepped back over, the first one the answer of the question now asked: each is shown again (highlighted, typed
+    in) while the banker gives the same answers again. After a commit nothing steps back (a replay would record it
+    twice)."""
 
     answers: list[Answer] = field(default_factory=list)
     at: int = 0
-    returned: tuple[int, Any] | None = None
+    ahead: list[Any] = field(default_factory=list)
     committed: bool = False
 
     def previous(self) -> Any:
-        """The answer the question now asked had before the banker stepped back to it (None: not stepped back)."""
-        return self.returned[1] if self.returned is not None and self.returned[0] == self.at else None
+        """The answer the question now asked had before the banker stepped back over it (None: none)."""
+        return self.ahead[0] if self.ahead else None
+
+    def answered(self, value: Any) -> None:
+        self.answers.append(Answer(value))
+        self.at += 1
+        if self.ahead and self.ahead[0] == value:
+            self.ahead.pop(0)
+        else:  # another answer: what followed the old one may no longer be asked
+            self.ahead.clear()
 
     @property
     def can_step_back(self) -> bool:
@@ -163,21 +173,18 @@ class Flow:
             value = q.answers[q.at].value
             q.at += 1
             return value
-        previous = q.previous()
-        if auto is not NOTHING and not (q.returned is not None and q.returned[0] == q.at):
+        if auto is not NOTHING and not q.ahead:  # not when the banker stepped back to it
             q.answers.append(Answer(auto, auto=True))
             q.at += 1
             return auto
         back = q.can_step_back and not form
-        value = await self.app.push_screen_wait(screen(previous, back))
+        value = await self.app.push_screen_wait(screen(q.previous(), back))
         if value is None:
             if not back:
                 raise Cancelled
-            before = q.answers.pop()
-            q.returned = (len(q.answers), before.value)
+            q.ahead.insert(0, q.answers.pop().value)
             raise StepBack
-        q.answers.append(Answer(value))
-        q.at += 1
+        q.answered(value)
         return value
 
     def commit(self, cmd: dict[str, Any]) -> Entry | None:
