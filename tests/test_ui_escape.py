@@ -19,7 +19,7 @@ from banker.ui.screens.count import CountScreen
 from banker.ui.screens.dialogs import AskScreen, ChooseScreen, ConfirmScreen, InfoScreen
 from banker.ui.screens.table import TableScreen
 from banker.ui.screens.trade import TradeScreen
-from banker.ui.screens.turn import ProposalScreen
+from banker.ui.screens.turn import ProposalScreen, RollScreen
 
 from .ui_helpers import Banker, file_entries, file_state, make_session, midgame_commands
 
@@ -397,3 +397,29 @@ async def test_a_confirmation_with_nothing_asked_cancels(tmp_path: Path) -> None
         await escape(b)
         assert isinstance(b.screen, TableScreen) and b.message() == app.tr("flow.cancelled")
         assert file_entries(path) == []
+
+
+async def test_the_bus_steps_back_to_the_roll_as_typed(tmp_path: Path) -> None:
+    """uk-2008-speed-die-rules.md: "If you roll the Bus, you may choose to move the number shown on either white die
+    or their total": the choice is asked after the roll; Escape there asks the roll again, as typed."""
+    path = make_session(tmp_path / "game.json", ("Ann", "Bob"), edition="uk", variant="speed-die", commands=[
+        {"op": "follow", "on": True}, {"op": "roll", "dice": [3, 4]}, {"op": "card", "player": "Ann", "card": "ch-go"},
+        {"op": "end_turn"}])  # Ann has passed GO: her next roll uses the Speed Die
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        before = len(file_entries(path))
+        await b.key("1")
+        await b.settle()
+        assert isinstance(b.screen, RollScreen)
+        await b.type("2b")
+        await enter(b)
+        assert asked(b) == app.tr("turn.bus_title", player="Ann") and escape_says(b) == "Back"
+        await escape(b)  # the roll again, as typed
+        assert isinstance(b.screen, RollScreen) and b.screen.query_one("#dice", Input).value == "12b"
+        assert len(file_entries(path)) == before
+        await enter(b)
+        await b.choose(app.tr("turn.bus_both", n=3))
+        assert last_command(path) == {"op": "roll", "dice": [1, 2], "speed": "bus", "move": 3}
+        assert file_state(path)["players"]["Ann"]["position"] == 3

@@ -159,8 +159,8 @@ class Flow:
                     return await fn(dict(cmd), title)
                 except StepBack:
                     continue
-        finally:
-            self.stack.pop()
+        finally:  # by identity: an action cut short (another one started) may end after the next one began
+            self.stack.remove(questions)
 
     async def question(self, screen: Callable[[Any, bool], Screen[Any]], auto: Any = NOTHING, form: bool = False) -> Any:
         """The answer of the next question: replayed when the flow runs again after Escape, else asked on

@@ -285,7 +285,8 @@ class ConfirmScreen(Dialog["bool | None"]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.confirm_label or tr("dialog.confirm"), variant="error" if self.danger else "primary",
                              id="yes")
-                yield Button(tr("dialog.cancel"), id="no")
+                # Escape steps back here (``back``): the button cancels, as ``n`` does, and says so
+                yield Button(tr("escape.cancel_n") if self.back else tr("dialog.cancel"), id="no")
 
     @on(Button.Pressed, "#yes")
     def action_confirm(self) -> None:
