@@ -82,6 +82,7 @@ async def test_transfer_with_a_memo_and_the_jail_card(midgame: Path) -> None:
 
 
 async def test_escape_cancels_and_writes_nothing(midgame: Path) -> None:
+    """Escape steps back one question at a time, and cancels on the first; ``n`` on a confirmation cancels."""
     app = BankerApp(midgame, lang="en")
     async with app.run_test(size=(120, 36)) as pilot:
         b = Banker(app, pilot)
@@ -90,7 +91,16 @@ async def test_escape_cancels_and_writes_nothing(midgame: Path) -> None:
         await b.act("b")
         await b.choose("dee")
         await b.choose("illinois")
-        await b.key("escape")  # at the confirmation
+        for _ in range(3):  # the confirmation, the deed, the player
+            await b.key("escape")
+            await b.settle()
+        assert isinstance(app.screen, TableScreen)
+        assert b.message() == "Cancelled: nothing changed."
+        assert len(file_entries(midgame)) == before
+        await b.act("b")
+        await b.choose("dee")
+        await b.choose("illinois")
+        await b.key("n")  # "no" at the confirmation: the whole action
         await b.settle()
         assert isinstance(app.screen, TableScreen)
         assert b.message() == "Cancelled: nothing changed."

@@ -6,6 +6,12 @@ ones (with the engine's reason beside those that are not), amounts come from the
 and money-moving commands are previewed (``GameState.preview``: applied and taken back on the
 engine) so the banker sees who pays whom before confirming.
 
+Every question goes through :meth:`Flow.question`, which keeps the answers of the action in a
+:class:`Questions` stack: Escape steps back one question (the flow is run again from its start with
+the answers before kept, so what they make needed or not is worked out again, and the question
+before is asked again with its answer highlighted or typed in); Escape on the first question, or on a
+confirmation when nothing was asked, cancels the action. A new flow gets stepping back for free.
+
 What is asked for is derived from the op (:mod:`banker.rules.ops`): :meth:`Flow.ask_missing`
 walks its fields in order and asks for each one the command lacks and the op needs (or the
 console asks about: :func:`banker.rules.ops.asked`), by the field's kind: a player, a space, an
@@ -18,6 +24,7 @@ undo, the end) keep their flows, asking their simple fields the same way.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -27,7 +34,7 @@ from banker.rules.bankruptcy import preview as bankruptcy_preview
 from banker.rules.building import auction_min_bid, check_build, check_sale, default_sale, legal_group_sales, no_shortage
 from banker.rules.cards import describe_effect
 from banker.rules.count import Difference, difference_msg, sources
-from banker.rules.effects import Debt, Due, Hotel, Houses, JailCardHolder, Owner, Pay, Stock
+from banker.rules.effects import Debt, Hotel, Houses, JailCardHolder, Owner, Pay, Stock
 from banker.rules.legal import deal_plan
 from banker.rules.messages import Msg
 from banker.rules.mortgage import check_mortgage, lift_cost
@@ -44,6 +51,8 @@ from .screens.trade import TradeScreen
 from .screens.turn import ProposalScreen, RollScreen
 
 if TYPE_CHECKING:  # pragma: no cover
+    from textual.screen import Screen
+
     from banker.ledger import Entry
     from banker.rules import GameState, Move
     from banker.rules.edition import Space
@@ -70,18 +79,59 @@ MAX_PROPOSALS = 12
 
 
 class Cancelled(Exception):
-    """The banker pressed Escape somewhere in the flow."""
+    """The banker cancelled the action (Escape on its first question, or ``n`` on a confirmation)."""
 
 
-class Back(Cancelled):
-    """Escape on a confirmation whose player was taken from the turn: ask for the player."""
+class StepBack(Exception):
+    """Escape on a question that has one before it: the flow is run again, that question asked again."""
+
+
+#: a question's answer not given (:meth:`Flow.question`'s ``auto``)
+NOTHING = object()
+
+
+@dataclass
+class Answer:
+    value: Any
+    auto: bool = False  # taken without asking (follow mode: the player whose turn it is)
+
+
+@dataclass
+class Questions:
+    """The answers of one action (or of one part of it: a proposal, the card drawn after a card's choice), in the
+    order asked. While the flow runs, ``at`` is the number of questions passed so far; a run after Escape replays
+    the answers kept instead of asking again, up to the question stepped back to. ``ahead``: the answers the banker
+    stepped back over, the first one the answer of the question now asked: each is shown again (highlighted, typed
+    in) while the banker gives the same answers again. After a commit nothing steps back (a replay would record it
+    twice)."""
+
+    answers: list[Answer] = field(default_factory=list)
+    at: int = 0
+    ahead: list[Any] = field(default_factory=list)
+    committed: bool = False
+
+    def previous(self) -> Any:
+        """The answer the question now asked had before the banker stepped back over it (None: none)."""
+        return self.ahead[0] if self.ahead else None
+
+    def answered(self, value: Any) -> None:
+        self.answers.append(Answer(value))
+        self.at += 1
+        if self.ahead and self.ahead[0] == value:
+            self.ahead.pop(0)
+        else:  # another answer: what followed the old one may no longer be asked
+            self.ahead.clear()
+
+    @property
+    def can_step_back(self) -> bool:
+        return self.at > 0 and not self.committed
 
 
 class Flow:
     def __init__(self, app: BankerApp) -> None:
         self.app = app
         self.tr = app.tr
-        self.back = False  # the question being asked has one before it: Escape steps back to it (ask_missing)
+        self.stack: list[Questions] = []  # the questions of the action, and of a part of it under way
 
     @property
     def state(self) -> GameState:
@@ -92,22 +142,83 @@ class Flow:
     def fmt(self, amount: int) -> str:
         return self.state.edition.fmt(amount)
 
-    # ------------------------------------------------------------------ asking
-    async def choose(self, title: str, choices: list[Choice], empty: str = "", default: Any = None) -> Any:
-        """The value of the choice picked (``default``, a value, listed first and highlighted); Escape:
-        :class:`Cancelled` (the question before it, in :meth:`ask_missing`)."""
-        value = await self.app.push_screen_wait(ChooseScreen(title, choices, empty, default=default, back=self.back))
+    # ------------------------------------------------------------------ the questions: Escape steps back
+    @property
+    def questions(self) -> Questions:
+        return self.stack[-1]
+
+    async def asking(self, fn: FlowFn, cmd: dict[str, Any], title: str) -> Entry | None:
+        """Run the flow ``fn`` with questions of its own: when the banker steps back, it is run again from its start
+        on a copy of ``cmd`` as given, the answers before replayed (:meth:`question`)."""
+        questions = Questions()
+        self.stack.append(questions)
+        try:
+            while True:
+                questions.at = 0
+                try:
+                    return await fn(dict(cmd), title)
+                except StepBack:
+                    continue
+        finally:  # by identity: an action cut short (another one started) may end after the next one began
+            self.stack.remove(questions)
+
+    async def question(self, screen: Callable[[Any, bool], Screen[Any]], auto: Any = NOTHING, form: bool = False) -> Any:
+        """The answer of the next question: replayed when the flow runs again after Escape, else asked on
+        ``screen(previous, back)`` (``previous``: the answer it had before the banker stepped back to it, or None;
+        ``back``: Escape steps back). A dialog dismissed with None is Escape: a step back to the question before,
+        or :class:`Cancelled` on the first one (and on a ``form``: one dialog with many fields, whose Escape
+        cancels). ``auto``: the answer taken without asking, unless the banker stepped back to this question."""
+        q = self.questions
+        if q.at < len(q.answers):
+            value = q.answers[q.at].value
+            q.at += 1
+            return value
+        if auto is not NOTHING and not q.ahead:  # not when the banker stepped back to it
+            q.answers.append(Answer(auto, auto=True))
+            q.at += 1
+            return auto
+        back = q.can_step_back and not form
+        value = await self.app.push_screen_wait(screen(q.previous(), back))
         if value is None:
-            raise Cancelled
+            if not back:
+                raise Cancelled
+            q.ahead.insert(0, q.answers.pop().value)
+            raise StepBack
+        q.answered(value)
         return value
 
+    def commit(self, cmd: dict[str, Any]) -> Entry | None:
+        """Record ``cmd``; from here on Escape no longer steps back in this part of the action."""
+        if self.stack:
+            self.questions.committed = True
+        return self.app.commit(cmd)
+
+    def auto_answered(self) -> bool:
+        """Whether an answer of the questions under way was taken without asking (the player of the turn)."""
+        return bool(self.stack) and any(a.auto for a in self.questions.answers)
+
+    # ------------------------------------------------------------------ asking
+    async def choose(self, title: str, choices: list[Choice], empty: str = "", default: Any = None,
+                     auto: Any = NOTHING) -> Any:
+        """The value of the choice picked (``default``, a value, listed first and highlighted); Escape steps back
+        (:meth:`question`)."""
+        return await self.question(lambda previous, back: ChooseScreen(title, choices, empty, default=default, back=back,
+                                                                       current=previous), auto=auto)
+
+    async def confirm(self, title: str, lines: Lines, confirm: str | None = None, danger: bool = False) -> bool:
+        """The confirmation: True to record; False: cancelled (``n``); Escape steps back to the last question asked
+        (or cancels when nothing was asked)."""
+        ok: bool = await self.question(lambda _previous, back: ConfirmScreen(title, lines, confirm, danger=danger,
+                                                                             back=back))
+        return ok
+
     async def ask_player(self, title: str, exclude: tuple[str | None, ...] = (), bank: bool = False,
-                         only: list[str] | None = None, default: str | None = None) -> str:
+                         only: list[str] | None = None, default: str | None = None, auto: Any = NOTHING) -> str:
         players = only if only is not None else list(self.state.active_players)
         choices = [Choice(p, p, note=self.fmt(self.state.cash[p])) for p in players if p not in exclude]
         if bank and BANK not in exclude:
             choices.append(Choice(BANK, self.tr("bank.name")))
-        player: str = await self.choose(title, choices, self.tr("flow.no_players"), default=default)
+        player: str = await self.choose(title, choices, self.tr("flow.no_players"), default=default, auto=auto)
         return player
 
     def default_player(self) -> str | None:
@@ -117,17 +228,13 @@ class Flow:
         return state.current if state.follow and not state.over else None
 
     async def ask_number(self, title: str, prompt: str, minimum: int = 1, maximum: int | None = None) -> int:
-        value = await self.app.push_screen_wait(AskScreen(title, prompt, True, minimum, maximum, back=self.back))
-        if value is None:
-            raise Cancelled
-        number: int = value
+        number: int = await self.question(lambda previous, back: AskScreen(
+            title, prompt, True, minimum, maximum, value="" if previous is None else str(previous), back=back))
         return number
 
     async def ask_text(self, title: str, prompt: str) -> str:
-        value = await self.app.push_screen_wait(AskScreen(title, prompt, number=False, back=self.back))
-        if value is None:
-            raise Cancelled
-        text: str = value
+        text: str = await self.question(lambda previous, back: AskScreen(title, prompt, number=False, value=previous or "",
+                                                                         back=back))
         return text
 
     def space_choice(self, pos: int, note: str = "", enabled: bool = True) -> Choice:
@@ -153,43 +260,26 @@ class Flow:
         """Ask, in the op's order, for every key ``cmd`` lacks that the op needs or the console asks
         about (:func:`banker.rules.ops.asked`), each by its kind; ``only``: just those keys.
 
-        Escape steps back one question: the previous one is asked again, with the command as it was
-        before it (what its answer made needed or not is worked out again); Escape on the first question
-        cancels the action (:class:`Cancelled`)."""
-        fields = ops.spec(cmd["op"]).fields
-        before: list[tuple[int, dict[str, Any]]] = []  # each question answered: its field and the command before it
-        i = 0
-        while i < len(fields):
-            f = fields[i]
-            i += 1
+        Escape steps back one question (:meth:`question`): the flow runs again with the answers before it
+        kept, so what the earlier answers make needed or not is worked out again."""
+        for f in ops.spec(cmd["op"]).fields:
             if f.key in cmd or (only is not None and f.key not in only):
                 continue
             if f.fill is not None:
                 cmd[f.key] = f.fill
             elif ops.asked(self.state, cmd, f):
-                self.back = bool(before)
-                try:
-                    value = await self.ask(f, cmd, title)
-                except Cancelled:
-                    if not before:
-                        raise
-                    i, was = before.pop()
-                    cmd.clear()
-                    cmd.update(was)
-                    continue
-                finally:
-                    self.back = False
-                before.append((i - 1, dict(cmd)))
+                value = await self.ask(f, cmd, title)
                 if value is not LEAVE_OUT:
                     cmd[f.key] = value
 
-    async def ask(self, f: FieldSpec, cmd: dict[str, Any], title: str) -> Any:
-        """Ask for one field by its kind."""
+    async def ask(self, f: FieldSpec, cmd: dict[str, Any], title: str, auto: Any = NOTHING) -> Any:
+        """Ask for one field by its kind (``auto``: a player taken without asking, see :meth:`question`)."""
         op = cmd["op"]
         kind = f.kind
         if kind in ("player", "account"):
             return await self.ask_player(self.player_title(op, f.key, cmd, title), exclude=self.excluded(op, f.key, cmd),
-                                         bank=kind == "account", only=self.players_for(op), default=self.default_player())
+                                         bank=kind == "account", only=self.players_for(op), default=self.default_player(),
+                                         auto=auto)
         if kind == "space":
             choices, empty = self.space_choices(op, cmd)
             return await self.choose(title, choices, empty)
@@ -418,19 +508,18 @@ class Flow:
                                                   creditor=self.tr.account(c.creditor)), "bold red"))
         return lines, move
 
-    async def confirm_and_commit(self, cmd: dict[str, Any], title: str, danger: bool = False,
-                                 back: bool = False) -> Entry | None:
-        """Preview, confirm, commit. ``back``: the confirmation's Escape steps back (raises :class:`Back`)."""
+    async def confirm_and_commit(self, cmd: dict[str, Any], title: str, danger: bool = False) -> Entry | None:
+        """Preview, confirm, commit. A player taken from the turn is said (Escape there asks for the player)."""
         try:
             lines, _move = self.preview_lines(cmd)
         except Refused as e:
             self.app.refuse(e)
             return None
-        if back:
+        if self.auto_answered():
             lines = [*lines, Text(self.tr("turn.defaulted", player=cmd.get("player", "")), "dim italic")]
-        if not await self.app.push_screen_wait(ConfirmScreen(title, lines, danger=danger, back=back)):
-            raise Back if back else Cancelled
-        return self.app.commit(cmd)
+        if not await self.confirm(title, lines, danger=danger):
+            raise Cancelled
+        return self.commit(cmd)
 
     # ------------------------------------------------------------------ the flows
     def flows(self) -> dict[str, FlowFn]:
@@ -450,36 +539,32 @@ class Flow:
             self.app.show_message(self.tr("flow.game_over"), error=True)
             return None
         try:
-            return await self.flows().get(op, self.flow_simple)(cmd, title)
+            return await self.asking(self.flows().get(op, self.flow_simple), cmd, title)
         except Cancelled:
             self.app.show_message(self.tr("flow.cancelled"))
             return None
 
     async def flow_simple(self, cmd: dict[str, Any], title: str) -> Entry | None:
         """Ask for what the op needs, show what it will do, commit. In follow mode the player of
-        :data:`TURN_PLAYER_OPS` is the one whose turn it is, unless the banker steps back to choose."""
-        given = dict(cmd)
-        if self.turn_player(cmd):
-            await self.ask_missing(cmd, title)
-            cmd.pop("_quick", None)
-            try:
-                return await self.confirm_and_commit(cmd, title, back=True)
-            except Back:
-                cmd.clear()
-                cmd.update(given)
+        :data:`TURN_PLAYER_OPS` is the one whose turn it is, taken without asking: Escape on the confirmation
+        asks for the player (:meth:`question`'s ``auto``)."""
+        player = self.turn_player(cmd)
+        if player is not None:
+            f = next(f for f in ops.spec(cmd["op"]).fields if f.key == "player")
+            cmd["player"] = await self.ask(f, cmd, title, auto=player)
         await self.ask_missing(cmd, title)
         cmd.pop("_quick", None)
         return await self.confirm_and_commit(cmd, title)
 
-    def turn_player(self, cmd: dict[str, Any]) -> bool:
-        """Follow mode: fill in the player whose turn it is for an op of :data:`TURN_PLAYER_OPS` that lacks its
-        player, when the engine would take the command with it (a fine only for a player in jail)."""
+    def turn_player(self, cmd: dict[str, Any]) -> str | None:
+        """Follow mode: the player whose turn it is, for an op of :data:`TURN_PLAYER_OPS` that lacks its player,
+        when the engine would take the command with it (a fine only for a player in jail); else None."""
         player = self.default_player()
         if cmd["op"] not in TURN_PLAYER_OPS or "player" in cmd or player is None:
-            return False
+            return None
         allowed = self.players_for(cmd["op"])
         if allowed is not None and player not in allowed:
-            return False
+            return None
         trial = {**{k: v for k, v in cmd.items() if not k.startswith("_")}, "player": player}
         for f in ops.spec(cmd["op"]).fields:
             if f.key not in trial and f.fill is not None:
@@ -488,9 +573,8 @@ class Flow:
             if not ops.missing(self.state, trial):
                 self.state.preview(trial)
         except Refused:
-            return False
-        cmd["player"] = player
-        return True
+            return None
+        return player
 
     # ------------------------------------------------------------------ follow mode: the roll and the proposal
     def speed_use(self) -> str:
@@ -540,11 +624,9 @@ class Flow:
                                  m=state.edition.rules.jail_attempts)
             else:
                 prompt = self.tr("turn.roll_prompt_speed" if speed == "needed" else "turn.roll_prompt")
-            value = await self.app.push_screen_wait(
-                RollScreen(self.tr("turn.roll_title", player=player), prompt, typed, speed, self.roll_preview,
-                           submit=submit))
-            if value is None:
-                raise Cancelled
+            value = await self.question(lambda previous, back: RollScreen(
+                self.tr("turn.roll_title", player=player), prompt, typed if previous is None else roll_text(previous), speed,
+                self.roll_preview, submit=submit and previous is None, back=back))
             cmd.update(value)
         if self.speed_use() == "needed":
             d1, d2 = cmd["dice"]
@@ -557,7 +639,7 @@ class Flow:
             elif d1 == d2 == cmd.get("speed") and "to" not in cmd:
                 cmd["to"] = await self.choose(self.tr("turn.triple_title", player=player),
                                               [self.space_choice(s.position) for s in state.edition.spaces])
-        entry = self.app.commit(cmd)
+        entry = self.commit(cmd)
         if entry is None:
             return None
         await self.flow_settle({}, title)
@@ -578,7 +660,7 @@ class Flow:
                     self.app.show_message(self.tr("turn.nothing_due", player=state.current or ""))
                 return entry
             try:
-                done = await self.settle(due)
+                done = await self.asking(self.settle, {}, title)  # its questions its own: Escape on the first, later
             except Cancelled:
                 done = None
             if done is None:
@@ -588,10 +670,13 @@ class Flow:
             entry = done
         return entry
 
-    async def settle(self, due: Due) -> Entry | None:
-        """One proposal: straight to the question it needs (the card drawn, the income tax's choice, the fresh
-        roll, the bank's auction), or shown with who pays whom and recorded on Enter."""
+    async def settle(self, _cmd: dict[str, Any], _title: str) -> Entry | None:
+        """The proposal of what the landing requires (``GameState.pending``): straight to the question it needs (the
+        card drawn, the income tax's choice, the fresh roll, the bank's auction), or shown with who pays whom and
+        recorded on Enter."""
         state = self.state
+        due = state.pending
+        assert due is not None  # flow_settle settles what is pending
         what = self.tr.msg(describe(state, due))
         cmd: dict[str, Any] = dict(due.command)
         needs = list(due.needs)
@@ -618,12 +703,12 @@ class Flow:
             keys.append(self.tr("turn.key_auction"))
         if card:
             keys.append(self.tr("turn.key_card"))
-        keys.append(self.tr("turn.key_later"))
+        keys.append(self.tr("escape.proposal_back" if self.questions.can_step_back else "turn.key_later"))
         lines = [*lines, Text(" · ".join(keys), "dim")]
         title = self.tr("turn.proposal_title", player=due.player, space=space.name)
-        chosen = await self.app.push_screen_wait(ProposalScreen(title, lines, can, auction, card))
+        chosen = await self.question(lambda _previous, back: ProposalScreen(title, lines, can, auction, card, back=back))
         if chosen == "accept":
-            return self.app.commit(cmd)
+            return self.commit(cmd)
         if chosen == "auction":
             return await self.flow_auction({"op": "auction", "space": due.space}, self.tr("action.auction"))
         if chosen == "card":
@@ -642,10 +727,10 @@ class Flow:
                 return None
             lines: Lines = [self.tr("flow.deal_line", player=c["player"], space=self.state.edition.spaces[c["space"]].name,
                                     amount=self.fmt(self.state.edition.spaces[c["space"]].price)) for c in plan]
-            if not await self.app.push_screen_wait(ConfirmScreen(title, lines)):
+            if not await self.confirm(title, lines):
                 raise Cancelled
             for c in plan:
-                self.app.commit(c)
+                self.commit(c)
             return None
         return await self.flow_simple(cmd, title)
 
@@ -653,7 +738,7 @@ class Flow:
         await self.ask_missing(cmd, title)  # the space, who landed, and (US Income Tax) the choice
         if not self.state.edition.spaces[cmd["space"]].tax_percent:
             return await self.confirm_and_commit(cmd, title)
-        entry = self.app.commit(cmd)  # chosen: committed at once, then the figures are shown
+        entry = self.commit(cmd)  # chosen: committed at once, then the figures are shown
         if entry:
             info = entry.info
             lines: Lines = [self.tr.parts(entry.parts) if entry.parts else entry.text,
@@ -672,8 +757,8 @@ class Flow:
         if entry and card and card.choices and cmd.get("choice") == "draw":
             # then the card drawn from that deck, as one more action
             deck_id = card.effect["deck"]
-            try:
-                return await self.flow_card({"op": "card", "player": cmd["player"], "_deck": deck_id}, title)
+            try:  # questions of its own: Escape on its first one leaves it for later
+                return await self.asking(self.flow_card, {"op": "card", "player": cmd["player"], "_deck": deck_id}, title)
             except Cancelled:
                 self.app.show_message(self.tr("flow.draw_later", deck=state.edition.decks[deck_id]))
         return entry
@@ -684,10 +769,9 @@ class Flow:
         await self.ask_missing(cmd, title, only=("space",))
         if "winner" in cmd:
             return await self.flow_simple(cmd, title)
-        result = await self.app.push_screen_wait(AuctionScreen(cmd["space"]))
-        if result is None:
-            raise Cancelled
-        return await self.confirm_and_commit(result, title)
+        space = cmd["space"]
+        result = await self.question(lambda previous, back: AuctionScreen(space, previous=previous, back=back))
+        return await self.confirm_and_commit(dict(result), title)
 
     async def flow_build(self, cmd: dict[str, Any], title: str) -> Entry | None:
         """One building, or several on the lot's group in one action (``upto``: every lot up to a
@@ -710,9 +794,9 @@ class Flow:
         except Refused as e:
             self.app.refuse(e)
             return None
-        if not await self.app.push_screen_wait(ConfirmScreen(title, self.build_lines(move))):
+        if not await self.confirm(title, self.build_lines(move)):
             raise Cancelled
-        return self.app.commit(cmd)
+        return self.commit(cmd)
 
     def build_options(self, cmd: dict[str, Any]) -> list[Choice]:
         """One building on the lot (value 0), then every lot of the group up to each level the engine
@@ -805,7 +889,7 @@ class Flow:
             if len(options) > 1:
                 houses = await self.choose(self.tr("flow.hotel_sale", space=state.edition.spaces[cmd["space"]].name),
                                            options)
-                if houses is not None and houses >= 0:
+                if houses >= 0:
                     cmd["houses"] = houses
         return await self.confirm_and_commit(cmd, title)
 
@@ -840,10 +924,10 @@ class Flow:
 
     async def flow_trade(self, cmd: dict[str, Any], title: str) -> Entry | None:
         await self.ask_missing(cmd, title, only=("from", "to"))
-        trade = await self.app.push_screen_wait(TradeScreen(cmd["from"], cmd["to"]))
-        if trade is None:
-            raise Cancelled
-        return await self.confirm_and_commit(trade, title)
+        # one form: its Escape cancels the action; the confirmation's steps back to it, filled in as it was
+        trade = await self.question(lambda previous, _back: TradeScreen(cmd["from"], cmd["to"], previous=previous),
+                                    form=True)
+        return await self.confirm_and_commit(dict(trade), title)
 
     async def flow_debt(self, cmd: dict[str, Any], title: str) -> Entry | None:
         debtors = [p for p in self.state.active_players if self.state.debts.get(p)]
@@ -871,9 +955,9 @@ class Flow:
                     self.app.refuse(view["refused"])
                     return None
         lines = self.bankruptcy_lines(view)
-        if not await self.app.push_screen_wait(ConfirmScreen(title, lines, self.tr("bankrupt.confirm"), danger=True)):
+        if not await self.confirm(title, lines, self.tr("bankrupt.confirm"), danger=True):
             raise Cancelled
-        return self.app.commit(cmd)
+        return self.commit(cmd)
 
     async def ask_lifts(self, view: dict[str, Any]) -> list[int]:
         """For each mortgaged deed the creditor receives: 10% now, or lift it at once (as the trade
@@ -933,27 +1017,26 @@ class Flow:
             cmd["reason"] = await self.ask_text(title, self.tr("undo.reason", action=self.tr.parts(last.parts)))
         lines: Lines = [self.tr("undo.will_undo"), Text(self.tr.parts(last.parts), "bold"),
                         self.tr("undo.reason_line", reason=cmd["reason"])]
-        if not await self.app.push_screen_wait(ConfirmScreen(title, lines)):
+        if not await self.confirm(title, lines):
             raise Cancelled
-        return self.app.commit(cmd)
+        return self.commit(cmd)
 
     async def flow_count(self, cmd: dict[str, Any], title: str) -> Entry | None:
         """Count the table: what was found is typed in, every difference from the bank's figures is shown with
         the log entries behind the bank's figure, and the count is recorded (no money moves)."""
         cmd.pop("_quick", None)
         if not any(k in cmd for k in ("houses", "hotels", "deeds", "cash")):
-            counted = await self.app.push_screen_wait(CountScreen(self.state.active_players))
-            if counted is None:
-                raise Cancelled
+            players = self.state.active_players
+            counted = await self.question(lambda previous, back: CountScreen(players, previous=previous, back=back))
             cmd.update(counted)
         try:
             move = self.state.preview(cmd)
         except Refused as e:
             self.app.refuse(e)
             return None
-        if not await self.app.push_screen_wait(ConfirmScreen(title, self.count_lines(move), self.tr("count.record"))):
+        if not await self.confirm(title, self.count_lines(move), self.tr("count.record")):
             raise Cancelled
-        return self.app.commit(cmd)
+        return self.commit(cmd)
 
     #: how many of the entries behind a figure the count's check lists (the latest)
     COUNT_SOURCES = 4
@@ -1007,12 +1090,16 @@ class Flow:
             title = self.tr("timed.up_title")
             lines = [Text(self.tr("timed.up_body", end=time_up), "bold"), *lines]
             confirm = self.tr("timed.end_now")
-        if not await self.app.push_screen_wait(ConfirmScreen(title, lines, confirm, danger=True)):
+        try:
+            ok = await self.confirm(title, lines, confirm, danger=True)
+        except Cancelled:
+            ok = False
+        if not ok:
             if time_up:
                 self.app.show_message(self.tr("timed.play_on"))
                 return None
             raise Cancelled
-        entry = self.app.commit(cmd)
+        entry = self.commit(cmd)
         if entry and self.state.result:
             await self.app.push_screen_wait(InfoScreen(title, self.result_lines()))
         return entry
@@ -1028,6 +1115,13 @@ class Flow:
         for p, v in sorted(result.get("valuation", {}).items(), key=lambda kv: -kv[1]):
             lines.append(f"  {p:<12} {self.fmt(v)}")
         return lines
+
+
+def roll_text(roll: dict[str, Any]) -> str:
+    """A roll as it is typed (``35``, ``35b``): the roll's question asked again after Escape, as it was typed."""
+    speed = roll.get("speed")
+    face = {"bus": "b", "mr-monopoly": "m"}.get(speed, str(speed)) if speed is not None else ""
+    return "".join(str(d) for d in roll["dice"]) + face
 
 
 def typed_keys(typed: Any) -> tuple[str, bool]:

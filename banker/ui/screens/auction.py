@@ -5,7 +5,9 @@ Raise the highlighted bidder's bid with ``1`` (+1), ``2`` (+10), ``3`` (+50) or 
 last player to bid must buy"); Enter sells to the highest bidder (or, with no bid, leaves the deed
 with the bank: ``winner: null``). Each bid is checked against what the bidder has: above the cash
 and within what sales and mortgages could raise, it is taken and flagged (refused where the edition
-auctions for cash only); above that, refused. Dismissed with the auction command, or None.
+auctions for cash only); above that, refused. Dismissed with the auction command, or None (Escape).
+Opened again after the banker stepped back from the confirmation (``previous``: the auction command
+it gave), it shows that bid as the high bid, so Enter sells it again.
 """
 
 from __future__ import annotations
@@ -59,9 +61,10 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
         Binding("p", "pass_", "auction.pass"), Binding("w", "withdraw", "auction.withdraw"),
         Binding("enter", "sold", "auction.sold", priority=True), Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, space: int) -> None:
-        super().__init__()
+    def __init__(self, space: int, previous: dict[str, Any] | None = None, back: bool = False) -> None:
+        super().__init__(back)
         self.space = space
+        self.previous = previous
 
     # ------------------------------------------------------------------ the game's figures
     @property
@@ -76,6 +79,8 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
         tr = self.app.tr
         rules = state.edition.rules
         self.bidding = Bidding(list(state.active_players), rules.property_auction_min_bid)
+        if self.previous is not None and self.previous.get("winner") is not None:
+            self.bidding.raise_to(self.previous["winner"], self.previous["bid"])
         deed = state.edition.spaces[self.space]
         with Vertical(classes="dialog auction"):
             yield Label(tr("auction.title", space=deed.name, price=self.fmt(deed.price)), classes="dialog-title")

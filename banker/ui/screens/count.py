@@ -17,14 +17,23 @@ from .dialogs import Dialog
 
 
 class CountScreen(Dialog[dict[str, Any] | None]):
-    """The count, typed in; dismissed with its command (None: cancelled)."""
+    """The count, typed in; dismissed with its command (None: cancelled). ``previous``: the count it gave before
+    (the banker stepped back from the check), typed in again."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"),
                                             Binding("ctrl+s", "check", "count.check_key", priority=True)]
 
-    def __init__(self, players: tuple[str, ...]) -> None:
-        super().__init__()
+    def __init__(self, players: tuple[str, ...], previous: dict[str, Any] | None = None, back: bool = False) -> None:
+        super().__init__(back)
         self.players = players
+        self.previous = previous or {}
+
+    def given(self, key: str, player: str | None = None) -> str:
+        """The previous count's figure, as typed ("": none)."""
+        value = self.previous.get(key)
+        if player is not None:
+            value = (value or {}).get(player)
+        return "" if value is None else str(value)
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
@@ -33,17 +42,17 @@ class CountScreen(Dialog[dict[str, Any] | None]):
             yield Static(tr("count.intro"), classes="dialog-note")
             with Grid(id="count-bank", classes="count-grid"):
                 yield Label(tr("count.bank_houses"))
-                yield Input(type="integer", id="count-houses", compact=True)
+                yield Input(self.given("houses"), type="integer", id="count-houses", compact=True)
                 yield Label(tr("count.bank_hotels"))
-                yield Input(type="integer", id="count-hotels", compact=True)
+                yield Input(self.given("hotels"), type="integer", id="count-hotels", compact=True)
             with Grid(id="count-players", classes="count-grid count-players"):
                 yield Label("")
                 yield Label(tr("count.deeds"), classes="count-head")
                 yield Label(tr("count.cash"), classes="count-head")
                 for i, p in enumerate(self.players):
                     yield Label(p)
-                    yield Input(type="integer", id=f"count-deeds-{i}", compact=True)
-                    yield Input(type="integer", id=f"count-cash-{i}", compact=True)
+                    yield Input(self.given("deeds", p), type="integer", id=f"count-deeds-{i}", compact=True)
+                    yield Input(self.given("cash", p), type="integer", id=f"count-cash-{i}", compact=True)
             yield Static("", id="count-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(tr("count.check"), variant="primary", id="check")

@@ -88,17 +88,20 @@ class ChooseScreen(Dialog[Any]):
 
     The filter ranks the choices by :mod:`banker.ui.match` (whole-word prefixes first, a match inside a
     word after every prefix match) and highlights the best one that can be chosen; ``default`` (a value)
-    is listed first and highlighted while nothing is typed."""
+    is listed first and highlighted while nothing is typed; ``current`` (a value: the answer given before
+    the banker stepped back to this question) is highlighted where it stands, ahead of the default."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("down", "down", show=False),
                 Binding("up", "up", show=False)]
 
-    def __init__(self, title: str, choices: list[Choice], empty: str = "", default: Any = None, back: bool = False) -> None:
+    def __init__(self, title: str, choices: list[Choice], empty: str = "", default: Any = None, back: bool = False,
+                 current: Any = None) -> None:
         super().__init__(back)
         self.title_text = title
         self.choices = choices
         self.empty = empty
         self.default = default
+        self.current = current
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -128,6 +131,9 @@ class ChooseScreen(Dialog[Any]):
             options.add_option(Option(c.prompt(), id=str(i), disabled=not c.enabled))
         best = shown[0][0] if shown else None
         first = next((n for n, (t, i) in enumerate(shown) if t == best and self.choices[i].enabled), None)
+        if self.current is not None and not fold(needle):  # stepped back to: the answer given before
+            first = next((n for n, (_t, i) in enumerate(shown)
+                          if self.choices[i].value == self.current and self.choices[i].enabled), first)
         options.highlighted = first
         note = self.query_one("#choice-note", Static)
         tr = self.app.tr
@@ -253,10 +259,14 @@ def whole_number(text: str) -> int | None:
     return int(text)
 
 
-class ConfirmScreen(Dialog[bool]):
-    """Show exactly what will happen (who pays whom, how much) before it is committed."""
+class ConfirmScreen(Dialog["bool | None"]):
+    """Show exactly what will happen (who pays whom, how much) before it is committed: True to record it.
 
-    BINDINGS = [Binding(with_layouts("escape,n"), "cancel", "Cancel"),
+    Escape gives None: the flow steps back to the question before (``back``: the key says "Back"), or, when
+    nothing was asked, cancels; ``n`` ("no") and the Cancel button give False: the action is cancelled."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"),
+                Binding(with_layouts("n"), "no", "Cancel", show=False),
                 Binding(with_layouts("enter,y"), "confirm", "Confirm", priority=True)]
 
     def __init__(self, title: str, lines: Sequence[Text | str], confirm: str | None = None, danger: bool = False,
@@ -275,14 +285,18 @@ class ConfirmScreen(Dialog[bool]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.confirm_label or tr("dialog.confirm"), variant="error" if self.danger else "primary",
                              id="yes")
-                yield Button(tr("dialog.cancel"), id="no")
+                # Escape steps back here (``back``): the button cancels, as ``n`` does, and says so
+                yield Button(tr("escape.cancel_n") if self.back else tr("dialog.cancel"), id="no")
 
     @on(Button.Pressed, "#yes")
     def action_confirm(self) -> None:
         self.dismiss(True)
 
-    @on(Button.Pressed, "#no")
     def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#no")
+    def action_no(self) -> None:
         self.dismiss(False)
 
 

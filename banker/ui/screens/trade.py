@@ -3,6 +3,7 @@ choice for every mortgaged deed received. The engine checks it live as it is fil
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -27,15 +28,25 @@ class NotANumber(ValueError):
 
 
 class TradeScreen(Dialog[dict[str, Any] | None]):
-    """The trade, filled in; dismissed with its command once the rules accept it (None: cancelled)."""
+    """The trade, filled in; dismissed with its command once the rules accept it (None: cancelled). ``previous``:
+    the trade it gave before (the banker stepped back from the confirmation), filled in again."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"),
                                             Binding("ctrl+s", "propose", "Propose", priority=True)]
 
-    def __init__(self, a: str, b: str) -> None:
+    def __init__(self, a: str, b: str, previous: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.a = a
         self.b = b
+        self.previous = previous or {}
+        self.lifted: Sequence[int] = self.previous.get("lift", ())  # ticked when the lifts are first listed
+
+    def given(self, side: str, key: str) -> Any:
+        """What the previous trade gave for ``side`` (``give``, ``get``) and ``key`` (None: nothing)."""
+        return self.previous.get(side, {}).get(key)
+
+    def typed(self, value: Any) -> str:
+        return str(value) if value else ""
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
@@ -47,20 +58,23 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
                     with Vertical(classes="trade-side"):
                         yield Label(tr("trade.gives", player=who, cash=state.edition.fmt(state.cash[who])),
                                     classes="trade-who")
-                        yield Input(placeholder=tr("trade.cash"), id=f"{side}-cash")
-                        yield SelectionList[int](*self.deed_selections(who), id=f"{side}-spaces")
+                        yield Input(self.typed(self.given(side, "cash")), placeholder=tr("trade.cash"), id=f"{side}-cash")
+                        yield SelectionList[int](*self.deed_selections(who, self.given(side, "spaces") or ()),
+                                                 id=f"{side}-spaces")
                         if state.jail_cards_of(who):
-                            yield SelectionList[str](*self.jail_selections(who), id=f"{side}-jail", classes="trade-jail")
+                            yield SelectionList[str](*self.jail_selections(who, self.given(side, "jail_cards") or ()),
+                                                     id=f"{side}-jail", classes="trade-jail")
             yield Label(tr("trade.lift"), id="lift-label")
             yield SelectionList[int](id="lift")
             if state.edition.rules.debt_payable_in_kind and any(c.creditor == self.b for c in state.debts.get(self.a, [])):
-                yield Input(placeholder=tr("trade.debt_credit"), id="debt-credit")
+                yield Input(self.typed(self.previous.get("debt_credit")), placeholder=tr("trade.debt_credit"),
+                            id="debt-credit")
             yield Static(id="trade-preview", classes="dialog-note")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(tr("trade.propose"), variant="primary", id="propose")
                 yield Button(tr("dialog.cancel"), id="cancel")
 
-    def deed_selections(self, who: str) -> list[Selection[int]]:
+    def deed_selections(self, who: str, chosen: Sequence[int] = ()) -> list[Selection[int]]:
         state = self.app.current_session.state
         out = []
         for pos in sorted(state.deeds_of(who)):
@@ -71,13 +85,13 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
             built = space.kind == "street" and any(state.level(p) for p in state.group_positions(space.group or ""))
             if built:
                 label.append(" " + self.app.tr("trade.built"), "dim italic")
-            out.append(Selection(label, pos, False, disabled=built))
+            out.append(Selection(label, pos, pos in chosen and not built, disabled=built))
         return out
 
-    def jail_selections(self, who: str) -> list[Selection[str]]:
+    def jail_selections(self, who: str, chosen: Sequence[str] = ()) -> list[Selection[str]]:
         """The player's Get Out of Jail Free cards, each by its deck: the trade names which changes hands."""
         state = self.app.current_session.state
-        return [Selection(self.app.tr("trade.jail_card", deck=state.edition.decks[state.edition.cards[c].deck]), c, False)
+        return [Selection(self.app.tr("trade.jail_card", deck=state.edition.decks[state.edition.cards[c].deck]), c, c in chosen)
                 for c in state.jail_cards_of(who)]
 
     def on_mount(self) -> None:
@@ -128,7 +142,8 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
         if current != moving:
             lift.clear_options()
             for pos in moving:
-                lift.add_option(Selection(state.edition.spaces[pos].name, pos, pos in chosen))
+                lift.add_option(Selection(state.edition.spaces[pos].name, pos, pos in chosen or pos in self.lifted))
+        self.lifted = ()  # the previous trade's lifts: ticked once, when the list is first filled
         self.query_one("#lift-label").display = bool(moving)
         lift.display = bool(moving)
 

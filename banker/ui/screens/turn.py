@@ -5,7 +5,8 @@ The roll is typed as the dice show: ``35`` or ``3 5`` (with the Speed Die, its f
 for the Bus, ``35m`` for Mr. Monopoly). What it will do is shown under it as it is typed (the engine's preview,
 given by the flow), so Enter records it without a further confirmation. The proposal shows what the landing
 requires with who pays whom; Enter records it as proposed, ``a`` auctions an unowned deed instead, ``j`` uses a
-Get Out of Jail Free card for the jail fine, Escape leaves it for later (Enter on the table offers it again).
+Get Out of Jail Free card for the jail fine, Escape leaves it for later (Enter on the table offers it again), or,
+when a question came before it (the fresh roll of the nearest utility's card), steps back to that question.
 """
 
 from __future__ import annotations
@@ -93,8 +94,8 @@ class RollScreen(Dialog["dict[str, Any] | None"]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, prompt: str, typed: str, speed: SpeedUse,
-                 preview: Callable[[dict[str, Any]], tuple[str, bool]], submit: bool = False) -> None:
-        super().__init__()
+                 preview: Callable[[dict[str, Any]], tuple[str, bool]], submit: bool = False, back: bool = False) -> None:
+        super().__init__(back)
         self.submit = submit  # Enter was typed already (before the question was on screen)
         self.title_text = title
         self.prompt_text = prompt
@@ -147,7 +148,8 @@ class RollScreen(Dialog["dict[str, Any] | None"]):
 class ProposalScreen(Dialog["str | None"]):
     """What the landing requires, with who pays whom: Enter records it as proposed ("accept"); ``a`` auctions
     the unowned deed instead ("auction"); ``j`` uses a Get Out of Jail Free card for the fine ("card"); Escape
-    leaves it for later (None). ``can_accept`` False: the proposal cannot be recorded now (its lines say why)."""
+    leaves it for later, or steps back (``back``) to the question before (None). ``can_accept`` False: the
+    proposal cannot be recorded now (its lines say why)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "accept", "turn.accept", priority=True),
@@ -157,8 +159,8 @@ class ProposalScreen(Dialog["str | None"]):
     ]
 
     def __init__(self, title: str, lines: Sequence[Text | str], can_accept: bool = True, auction: bool = False,
-                 card: bool = False) -> None:
-        super().__init__()
+                 card: bool = False, back: bool = False) -> None:
+        super().__init__(back)
         self.title_text = title
         self.lines = lines
         self.can_accept = can_accept
