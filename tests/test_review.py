@@ -311,7 +311,7 @@ def test_shortage_auctions_and_deeds_nobody_bid_on(tmp_path: Path) -> None:
     assert "Marvin Gardens: no bids, stays with the bank (printed $280)" in md
     assert "$0 (Printed" not in md and "→ —" not in md
     rows = [r for r in summary_rows(sr) if r[0] == "auction" and "no bids" in r[2]]
-    assert rows == [("auction", "Marvin Gardens", "no bids (printed 280)", "", 57)]
+    assert rows == [("auction", "Marvin Gardens", "Marvin Gardens: no bids, stays with the bank (printed 280)", "", 57)]
 
 
 def test_the_review_follows_the_banks_building_stock(game: Path) -> None:
@@ -340,3 +340,18 @@ def test_counts_of_the_table_in_the_review_and_the_exports(tmp_path: Path) -> No
     data = json.loads(export(sr, "json", Translator("en"))[".json"])
     assert data["summary"]["counts"][1]["differences"] == [{"figure": "deeds", "player": "Bob", "counted": 0, "expected": 1}]
     assert [r for r in summary_rows(sr) if r[0] == "count"] == [("count", "agreed", "0", 4, 2), ("count", "differs", "1", 3, 4)]
+
+
+def test_the_summary_csv_speaks_the_bankers_language_and_the_editions_words() -> None:
+    """The CSV summary's names and sentences follow ``--lang`` (issue #12): Kyiv's railroads are metro stations
+    in its rent by group, an auction's outcome is a sentence of the catalogs; the sections and ids stay the file's."""
+    sr = load_review(Path(__file__).resolve().parent.parent / "sample_sessions" / "kyiv-agreed-end.json")
+    for lang in ("ru", "uk"):
+        tr = Translator(lang)
+        rows = summary_rows(sr, tr)
+        groups = [r for r in rows if r[0] == "rent_by_group"]
+        assert groups and all(r[1] not in ("railroad", "utility") for r in groups), groups
+        if any(r[2] == "railroad" for r in groups):
+            assert any("метро" in r[1] for r in groups if r[2] == "railroad"), groups
+        csv_text = export(sr, "csv", tr)["-summary.csv"]
+        assert "no bids" not in csv_text and "printed" not in csv_text and "shortage" not in csv_text

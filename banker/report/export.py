@@ -142,10 +142,13 @@ def timeline_csv(sr: SessionReview, tr: Translator) -> str:
 SUMMARY_COLUMNS = ("section", "subject", "detail", "amount", "seq")
 
 
-def summary_rows(sr: SessionReview) -> list[tuple[str, str, str, int | str, int | str]]:
+def summary_rows(sr: SessionReview, tr: Translator | None = None) -> list[tuple[str, str, str, int | str, int | str]]:
     """The summary as (section, subject, detail, amount, seq) rows: the CSV export's and the tests' shape.
     It opens with the setup (edition, variant, house rules, the agreed end, the players in seating order)
-    and the standings."""
+    and the standings. The sections and the setup's ids are the file's vocabulary (for a spreadsheet or a
+    script); the names and sentences are in ``tr``'s language (English by default): a group's name (Kyiv's
+    metro stations), an auction's outcome."""
+    tr = tr or Translator("en")
     r, spaces = sr.review, sr.state.edition.spaces
     state = sr.state
     rows: list[tuple[str, str, str, int | str, int | str]] = [
@@ -163,22 +166,21 @@ def summary_rows(sr: SessionReview) -> list[tuple[str, str, str, int | str, int 
     rows += [("rent_paid", p, "", v, "") for p, v in r.rent_paid.items()]
     rows += [("rent_received", p, "", v, "") for p, v in r.rent_received.items()]
     rows += [("rent_by_deed", spaces[pos].name, str(pos), v, "") for pos, v in r.rent_by_deed.items()]
-    groups = sr.state.edition.groups
-    rows += [("rent_by_group", groups[g].name if g in groups else g, g, v, "") for g, v in r.rent_by_group.items()]
+    rows += [("rent_by_group", tr.group(sr.state.edition, g), g, v, "") for g, v in r.rent_by_group.items()]
     rows += [("to_bank", p, why, v, "") for p, by in r.to_bank.items() for why, v in by.items()]
     rows += [("salary", p, "", v, "") for p, v in r.salary.items()]
-    rows += [("auction", spaces[a.space].name, ("" if a.kind == "deed" else f"shortage {a.kind}: ")
-              + f"{a.winner or 'no bids'} (printed {a.printed})", "" if a.no_bids else a.bid, a.seq) for a in r.auctions]
+    rows += [("auction", spaces[a.space].name, auction_text(a, tr, spaces[a.space].name, str), "" if a.no_bids else a.bid,
+              a.seq) for a in r.auctions]
     rows += [("payment", f"{p.payer} -> {p.payee}", p.why, p.amount, p.seq) for p in r.biggest]
     rows += [("bankruptcy", b.player, b.creditor, 0, b.seq) for b in r.bankruptcies]
     return rows
 
 
-def summary_csv(sr: SessionReview) -> str:
+def summary_csv(sr: SessionReview, tr: Translator | None = None) -> str:
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(SUMMARY_COLUMNS)
-    w.writerows(summary_rows(sr))
+    w.writerows(summary_rows(sr, tr))
     return out.getvalue()
 
 
@@ -250,5 +252,5 @@ def export(sr: SessionReview, fmt: str, tr: Translator) -> dict[str, str]:
     if fmt == "markdown":
         return {".md": to_markdown(sr, tr)}
     if fmt == "csv":
-        return {"-timeline.csv": timeline_csv(sr, tr), "-summary.csv": summary_csv(sr)}
+        return {"-timeline.csv": timeline_csv(sr, tr), "-summary.csv": summary_csv(sr, tr)}
     raise ValueError(f"unknown export format {fmt!r}; formats: {', '.join(FORMATS)}")
