@@ -182,3 +182,64 @@ async def test_the_footer_is_not_remade_when_a_dialog_closes_with_the_same_keys(
         assert list(footer.children) == keys and all(a is b for a, b in zip(footer.children, keys, strict=True))
         assert {k.key for k in footer.query("FooterKey")} == {k.key for k in keys}  # type: ignore[attr-defined]
 
+
+
+def test_no_garbage_collection_until_the_first_frame(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`banker open` (BankerApp.run): the cyclic collector is off while the console starts (nothing made then
+    is garbage: a collection would only walk it) and on again from the first frame, and after the run."""
+    import gc
+
+    path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS)
+    seen: dict[str, bool] = {}
+
+    on_mount = BankerApp.on_mount
+
+    def noted(app: BankerApp) -> None:
+        seen["mount"] = gc.isenabled()
+        on_mount(app)
+
+    monkeypatch.setattr(BankerApp, "on_mount", noted)
+
+    async def auto_pilot(pilot: Any) -> None:
+        for _ in range(200):
+            await pilot.pause()
+            if isinstance(pilot.app.screen, TableScreen) and gc.isenabled():
+                break
+        seen["table"] = gc.isenabled()
+        pilot.app.exit()
+
+    assert gc.isenabled()
+    BankerApp(path, lang="en").run(headless=True, size=(100, 30), auto_pilot=auto_pilot)
+    assert seen == {"mount": False, "table": True}
+    assert gc.isenabled()
+
+
+async def test_the_tables_first_frame_shows_every_player_and_the_last_action(tmp_path: Path) -> None:
+    """The first frame the console draws of the table (the first not thrown away in a batch) already has
+    every player's card with their cash and the last action: the cards get their figures when they are
+    made, so their first layout has them (before, that frame had empty cards, and a complete one came a
+    frame later)."""
+    import re
+
+    path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS)
+    with Session.open(path, readonly=True) as session:
+        cash = [session.state.edition.fmt(session.state.cash[p]) for p in PLAYERS]
+        last = f"{len(session.entries):>4} "
+    app = BankerApp(path, lang="en")
+    frames: list[str] = []
+    display = app._display
+
+    def noted(screen: Any, renderable: Any) -> None:
+        display(screen, renderable)
+        if renderable is not None and not app._batch_count and isinstance(screen, TableScreen):
+            frames.append(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", renderable.render_segments(app.console)))
+
+    app._display = noted  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 36)) as pilot:
+        for _ in range(100):
+            await pilot.pause()
+            if frames:
+                break
+    assert frames
+    first = frames[0]
+    assert all(p in first for p in PLAYERS) and all(c in first for c in cash) and last in first, first

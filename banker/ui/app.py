@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import os
 import random
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from functools import partial
@@ -109,9 +110,30 @@ class BankerApp(App[None]):
             self._flow = Flow(self)
         return self._flow
 
+    def run(self, **kwargs: Any) -> None:
+        """Run the console (Textual's ``App.run``), with no cyclic garbage collection until its first frame is
+        drawn: what is made at the start (the widgets, the styles, the game) lives as long as the console, and
+        a collection would walk all of it for nothing (a full one took 40 ms before a long game's review showed).
+        Once the first frame is drawn, what there is is moved out of the collector's way (``gc.freeze``, as
+        :meth:`show_session` does) and the collector is back on; so it is too if the run ends before that."""
+        self._gc_paused = gc.isenabled()
+        if self._gc_paused:
+            gc.disable()
+        try:
+            return super().run(**kwargs)
+        finally:
+            self._resume_gc()
+
+    def _resume_gc(self) -> None:
+        if getattr(self, "_gc_paused", False):
+            self._gc_paused = False
+            gc.freeze()
+            gc.enable()
+
     # ----------------------------------------------------------------- sessions
     def on_mount(self) -> None:
         self.title = "banker"
+        self.call_after_refresh(self._resume_gc)  # the first frame drawn: the collector back on
         if self.review_only and self.path is not None:
             self.open_review(self.path)
         elif self.path is not None:
@@ -155,10 +177,9 @@ class BankerApp(App[None]):
         self.session = session
         self.status = Status()  # the new table's message line starts empty
         self.version += 1
-        from .screens.start import StartScreen
         from .screens.table import TableScreen
 
-        if isinstance(self.screen, StartScreen):
+        if _is_start_screen(self.screen):
             self.switch_screen(TableScreen(session))
         else:
             self.push_screen(TableScreen(session))
@@ -394,6 +415,13 @@ class BankerApp(App[None]):
         from .screens.help import HelpScreen
 
         self.push_screen(HelpScreen())
+
+
+def _is_start_screen(screen: Screen[Any]) -> bool:
+    """Whether ``screen`` is the start screen (never one when its module was not even loaded: a session opened
+    from the command line does not import it for this question)."""
+    start = sys.modules.get("banker.ui.screens.start")
+    return start is not None and isinstance(screen, start.StartScreen)
 
 
 def run_app(path: str | None = None, lang: str | None = None, review: bool = False) -> int:
