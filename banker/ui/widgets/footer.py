@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 
-from textual.app import ComposeResult
 from textual.dom import DOMNode
 from textual.widget import Widget
 from textual.widgets import Footer
@@ -55,13 +54,6 @@ class BankFooter(Footer):
         return (tuple((binding, enabled, tooltip) for _node, binding, enabled, tooltip in self.screen.active_bindings.values()
                       if binding.show or binding.key == self.app.COMMAND_PALETTE_BINDING),
                 self.compact, self.show_command_palette, self.app.ENABLE_COMMAND_PALETTE)
-
-    def compose(self) -> ComposeResult:
-        # the keys from the start: Textual's footer composes none until the screen first says its bindings
-        # changed, then recomposes, and the screen's first frame, drawn while it does, is thrown away
-        self._bindings_ready = True
-        self._shown = self.shown()
-        yield from super().compose()
 
     async def recompose(self) -> None:
         # the same keys as shown already (a dialog closed over the table gives back the table's own bindings):
