@@ -243,3 +243,21 @@ async def test_the_tables_first_frame_shows_every_player_and_the_last_action(tmp
     assert frames
     first = frames[0]
     assert all(p in first for p in PLAYERS) and all(c in first for c in cash) and last in first, first
+
+
+async def test_full_collections_wait_for_the_idle_moment_while_a_session_is_shown(tmp_path: Path) -> None:
+    """While the table is shown, a full collection is due only after ten times the usual passes (the idle
+    collection after each action runs it first, never in the middle of the next action); the collector's
+    thresholds are as they were once the console closes."""
+    import gc
+
+    from banker.ui import app as appmod
+
+    before = gc.get_threshold()
+    path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS[:3])
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert gc.get_threshold() == (before[0], before[1], before[2] * appmod.HELD_FULL_GC)
+    assert gc.get_threshold() == before

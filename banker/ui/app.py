@@ -43,6 +43,10 @@ if TYPE_CHECKING:  # pragma: no cover
 IDLE_GC_DELAY = 0.5
 #: how many middle-generation passes before a full one is due the idle collection runs
 IDLE_GC_MARGIN = 3
+#: while a session is shown, a full collection is due only after this many times the usual number of
+#: middle-generation passes: the idle collection after an action runs it first, so it never falls in the middle
+#: of the next action (the limit still bounds the memory of a banker who only opens and cancels dialogs)
+HELD_FULL_GC = 10
 #: seconds between two looks at the players' page server's fault
 TABLE_FAULT_POLL = 1.0
 
@@ -92,6 +96,7 @@ class BankerApp(App[None]):
         self.open_error = ""  # why the last session could not be opened or created
         self._flow: Flow | None = None
         self._idle_gc: Timer | None = None
+        self._gc_threshold: tuple[int, int, int] | None = None  # the collector's thresholds before the console's
         self.table_server: TableServer | None = None  # the players' page (banker.tableview), started by its key
 
     @property
@@ -171,6 +176,10 @@ class BankerApp(App[None]):
         # the game's objects live as long as the session: keep the cyclic collector off them,
         # so a collection never pauses an action late in a long game
         gc.freeze()
+        if self._gc_threshold is None:  # full collections when idle (_idle_collect), not in an action
+            self._gc_threshold = gc.get_threshold()
+            young, middle, full = self._gc_threshold
+            gc.set_threshold(young, middle, full * HELD_FULL_GC)
         self.stop_table_server()  # the players' page showed the previous session
         if self.session is not None:
             self.session.close()
@@ -238,6 +247,9 @@ class BankerApp(App[None]):
             self.notify(self.tr("table.divergent", seqs=seqs, n=len(divergent)), severity="warning", timeout=30)
 
     def on_unmount(self) -> None:
+        if self._gc_threshold is not None:  # the collector as it was
+            gc.set_threshold(*self._gc_threshold)
+            self._gc_threshold = None
         self.stop_table_server()  # the players' page stops with the console
         if self.session is not None:
             self.session.close()
@@ -284,7 +296,8 @@ class BankerApp(App[None]):
 
     def _idle_collect(self) -> None:
         # only when a full collection is near anyway (each one costs the next action its memory again)
-        if gc.get_count()[2] >= gc.get_threshold()[2] - IDLE_GC_MARGIN:
+        due = (self._gc_threshold or gc.get_threshold())[2]
+        if gc.get_count()[2] >= due - IDLE_GC_MARGIN:
             gc.collect()
 
     def refuse(self, error: Exception) -> None:
