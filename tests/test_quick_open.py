@@ -138,6 +138,10 @@ async def test_the_quick_review_keeps_a_filter_chosen_before_it_is_complete(game
     async with app.run_test(size=(120, 36)) as pilot:
         screen = app.screen
         assert isinstance(screen, ReviewScreen) and not screen.complete
+        for _ in range(100):  # the choices come just after the first frame
+            if screen.query("#filter-player"):
+                break
+            await pilot.pause()
         screen.query_one("#filter-player", Select).value = "Bob"
         await pilot.pause()
         table = screen.query_one("#review-timeline", DataTable)

@@ -38,7 +38,7 @@ CHART_POINTS = 400
 #: a log longer than this opens its review in two steps (issue #14: the first frame of a long game's review):
 #: first the header and the timeline's last this many entries, read alone; then the whole review, worked out
 #: in a thread from every entry, takes their place (the timeline, the filters, the summary, the charts)
-QUICK_ENTRIES = 200
+QUICK_ENTRIES = 60
 #: each player's colour in the charts, in seating order (textual-plotext's own sequence), given with
 #: every line: otherwise plotext picks them from whatever theme is set when the line is added, which
 #: depends on whether the plot was drawn once before (on a busy machine, it may not have been)
@@ -109,7 +109,10 @@ class ReviewScreen(BankerScreen[None]):
         entries = list(self.logged)
         r = review(state, entries)
         lines = self._lines(r)
-        self.app.call_from_thread(self._show_complete, state, entries, r, lines)
+        try:
+            self.app.call_from_thread(self._show_complete, state, entries, r, lines)
+        except RuntimeError:  # the console closed meanwhile
+            pass
 
     def _show_complete(self, state: GameState, entries: list[Entry], r: Review, lines: list[str]) -> None:
         if not self.is_attached:
@@ -125,15 +128,15 @@ class ReviewScreen(BankerScreen[None]):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         tr = self.app.tr
-        state = self.state
         yield Static(self.header(), id="review-header")
         with TabbedContent(id="review-tabs"):
             with TabPane(tr("review.tab_timeline"), id="timeline"):
                 with Horizontal(id="review-filters"):
-                    yield Select([(p, p) for p in state.players], prompt=tr("review.all_players"),
-                                 id="filter-player")
-                    yield Select([(tr.get(f"action.{op}", op), op) for op in self.ops], prompt=tr("review.all_actions"),
-                                 id="filter-op")
+                    if self.complete:
+                        yield from self.filters()
+                    else:  # a long log: the two choices come just after the first frame (see on_mount)
+                        yield Static(classes="filter-pending")
+                        yield Static(classes="filter-pending")
                     yield Input(placeholder=tr("review.filter_text"), id="filter-text")
                 yield DataTable(id="review-timeline", cursor_type="row", zebra_stripes=True)
             with TabPane(tr("review.tab_charts"), id="charts"):
@@ -166,14 +169,31 @@ class ReviewScreen(BankerScreen[None]):
                     ("yellow" if last is not None else "dim"))
         return text
 
+    def filters(self) -> list[Select[Any]]:
+        """The timeline's choices: a player, a kind of action."""
+        tr = self.app.tr
+        return [Select([(p, p) for p in self.state.players], prompt=tr("review.all_players"), id="filter-player"),
+                Select([(tr.get(f"action.{op}", op), op) for op in self.ops], prompt=tr("review.all_actions"),
+                       id="filter-op")]
+
     def on_mount(self) -> None:
         table = self.query_one("#review-timeline", DataTable)
         tr = self.app.tr
         table.add_columns("#", tr("review.col_action"))
         self.fill_timeline()
         table.focus()
-        if not self.complete:  # a long log: its whole review once the first frame is drawn
-            self.call_after_refresh(self.work_out)
+        if not self.complete:  # a long log: the choices and its whole review once the first frame is drawn
+            # (the first refresh after mounting is the App's start, whose frame is not shown: after the next)
+            self.call_after_refresh(self.call_after_refresh, self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
+        if not self.is_attached or getattr(self.app, "_exit", False):  # closed at once: nothing more to show
+            return
+        pending = list(self.query(".filter-pending"))
+        self.query_one("#review-filters").mount(*self.filters(), before="#filter-text")
+        for placeholder in pending:
+            placeholder.remove()
+        self.work_out()
 
     # ---------------------------------------------------------------- timeline
     def matches(self, i: int, player: Any, op: Any, text: str) -> bool:
@@ -194,8 +214,8 @@ class ReviewScreen(BankerScreen[None]):
         tr = self.app.tr
         table = self.query_one("#review-timeline", DataTable)
         on = self.shown[table.cursor_row] if keep_cursor and 0 <= table.cursor_row < len(self.shown) else None
-        player = self.query_one("#filter-player", Select).value
-        op = self.query_one("#filter-op", Select).value
+        chosen = {s.id: s.value for s in self.query(Select)}  # (none yet on a long log's first frame)
+        player, op = chosen.get("filter-player"), chosen.get("filter-op")
         text = self.query_one("#filter-text", Input).value.strip().casefold()
         table.clear()
         rows = []
