@@ -3,7 +3,9 @@
 Records N actions (default 1000, 5000, 20000) into a fresh session through
 ``Session.apply`` -- a realistic mix of salaries, purchases, rents, building, selling,
 mortgages, transfers, cards, taxes and an undo now and then, every one legal -- and
-reports the cost per action (median and p99) in the first and last 10% of the game,
+reports the cost per action (median and p99) in the first and last 10% of the game, next to a bare
+``os.write`` + ``os.fsync`` of each last-10% action's own journal line, made just after it (interleaved,
+so that both see the disk in the same moment),
 the checkpoint time, the time to open the session cold (FILE + journal) and after the
 checkpoint (both rebuild the state from the recorded effects), and the rules engine's check
 of the whole log (``replay_check``, which the console runs in the background). For comparison
@@ -148,20 +150,32 @@ def record(folder: Path, n: int, seed: int) -> dict:
     costs: list[float] = []
     refused = 0
     kinds: dict[str, int] = {}
-    while len(costs) < n:
-        cmd = table.next()
-        t0 = time.perf_counter()
-        try:
-            session.apply(cmd)
-        except Refused:
-            refused += 1
-            continue
-        costs.append((time.perf_counter() - t0) * 1000)
-        kinds[cmd["op"]] = kinds.get(cmd["op"], 0) + 1
     tenth = max(1, n // 10)
-    journal_bytes = journal_path(path).stat().st_size
-    lines = journal_path(path).read_bytes().splitlines(keepends=True)[1:]  # the actions' journal lines
-    bare = bare_fsync(folder / f"bare-{n}.bin", lines[-tenth:])
+    jpath = journal_path(path)
+    # the physical limit, measured beside the actions: after each action of the last 10%, its own journal
+    # line written and fsynced again by a bare os.write + os.fsync to a file on the same disk, so that both
+    # figures see the disk in the same moment (a shared disk's fsync time drifts over a run)
+    bare: list[float] = []
+    bare_fd = os.open(folder / f"bare-{n}.bin", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        while len(costs) < n:
+            cmd = table.next()
+            size = jpath.stat().st_size if len(costs) >= n - tenth else 0
+            t0 = time.perf_counter()
+            try:
+                session.apply(cmd)
+            except Refused:
+                refused += 1
+                continue
+            costs.append((time.perf_counter() - t0) * 1000)
+            kinds[cmd["op"]] = kinds.get(cmd["op"], 0) + 1
+            if size:
+                with open(jpath, "rb") as f:
+                    f.seek(size)
+                    bare.append(bare_fsync(bare_fd, f.read()))
+    finally:
+        os.close(bare_fd)
+    journal_bytes = jpath.stat().st_size
 
     t0 = time.perf_counter()
     cold = Session.open(path, readonly=True)  # FILE (setup only) + the whole journal
@@ -208,20 +222,13 @@ def record(folder: Path, n: int, seed: int) -> dict:
     }
 
 
-def bare_fsync(path: Path, lines: list[bytes]) -> list[float]:
-    """The physical limit: ms of one ``os.write`` + ``os.fsync`` of each of ``lines`` (the journal lines of the
-    game's last actions, the same bytes) appended to a file on the same disk."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    costs = []
-    try:
-        for line in lines:
-            t0 = time.perf_counter()
-            os.write(fd, line)
-            os.fsync(fd)
-            costs.append((time.perf_counter() - t0) * 1000)
-    finally:
-        os.close(fd)
-    return costs
+def bare_fsync(fd: int, line: bytes) -> float:
+    """The physical limit: ms of one ``os.write`` + ``os.fsync`` of ``line`` (an action's journal line, the same
+    bytes) appended to a file on the same disk."""
+    t0 = time.perf_counter()
+    os.write(fd, line)
+    os.fsync(fd)
+    return (time.perf_counter() - t0) * 1000
 
 
 def tinydb_insert(folder: Path, docs: list[dict], size: int, samples: int) -> tuple[float, float]:

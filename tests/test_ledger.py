@@ -845,3 +845,37 @@ def test_an_entry_with_an_unknown_key_is_damage_named_in_one_line(session_path, 
     with pytest.raises(SessionError, match=r"entry 2 is damaged \(unknown 'landd'\); the file was left untouched"):
         Session.open(session_path, readonly=True)
     assert file_bytes(session_path) == before
+
+
+def test_journal_line_is_the_entry_encoded_once(tmp_path: Path) -> None:
+    """The writer encodes an entry once and puts its sum last in those bytes (issue #14: the per-action
+    cost): each journal line is byte for byte what encoding the stored entry, sum included, gives, and
+    its sum is the chained checksum of the rest (a name outside ASCII, an undo and a trade among them)."""
+    from banker.ledger import checksum
+    from banker.ledger.journal import decode_line, encode_payload
+
+    setup = Setup("classic-us", "classic", ("Ann", "Бо́б", "Cid \U0001f3b2"))
+    session = SessionWriter.create(tmp_path / "game.json", setup)
+    commands = [{**c, **{k: setup.players[("Ann", "Bob", "Cid").index(v)] for k, v in c.items()
+                         if v in ("Ann", "Bob", "Cid")}} for c in GAME]
+    for cmd in commands:
+        session.apply(cmd)
+    lines = journal_path(session.path).read_bytes().splitlines()[1:]
+    assert len(lines) == len(session.entries) == len(GAME)
+    prev = checksum.seed(session.info.get("id"))
+    for line, entry in zip(lines, session.entries, strict=True):
+        stored = decode_line(line)
+        assert line[9:] == encode_payload(stored)
+        assert list(stored)[-1] == checksum.SUM and stored == entry.to_json()
+        assert checksum.entry_sum(stored, prev) == checksum.parse(stored[checksum.SUM])
+        prev = checksum.parse(stored[checksum.SUM])
+    session.close()
+    assert Session.open(tmp_path / "game.json", readonly=True).entries.materialize() == list(session.entries)
+
+
+@pytest.mark.parametrize("doc", [{"seq": 1}, {"seq": 2, "text": "Ann → Бо́б \u2028 \"x\"", "info": {"a": [1, {"b": None}]}},
+                                 {"seq": 3, "effects": [], "undoes": None, "parts": [{"key": "k", "params": {}}]}])
+def test_sealed_body_is_the_encoding_with_the_sum_last(doc: dict) -> None:
+    from banker.ledger.journal import encode_payload
+
+    assert ledger_writer.sealed_body(encode_payload(doc), "0badcafe") == encode_payload({**doc, "sum": "0badcafe"})

@@ -12,11 +12,12 @@ import os
 import stat
 import tomllib
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from banker.datacache import parsed
 from banker.rules.edition import Edition, HouseRules, Variant, edition_from_dict, variants_from_dict
 from banker.rules.errors import BoardError
 from banker.rules.state import GameState, Setup
@@ -76,13 +77,13 @@ def load_edition(name: str) -> Edition:
     if name not in EDITIONS:
         raise BoardError(f"unknown edition {name!r}; editions: {', '.join(EDITIONS)}")
     file = resources.files(__package__) / f"{name}.toml"
-    return edition_from_dict(_read_toml(file, f"{name}.toml"), source=f"{name}.toml")
+    return edition_from_dict(parsed(file, partial(_read_toml, file, f"{name}.toml")), source=f"{name}.toml")
 
 
 @cache
 def load_variants() -> dict[str, Variant]:
     file = resources.files(__package__) / "variants.toml"
-    return variants_from_dict(_read_toml(file, "variants.toml"), source="variants.toml")
+    return variants_from_dict(parsed(file, partial(_read_toml, file, "variants.toml")), source="variants.toml")
 
 
 def load_variant(name: str) -> Variant:

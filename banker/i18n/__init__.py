@@ -16,6 +16,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from banker.datacache import parsed
 from banker.rules.edition import Edition
 from banker.rules.errors import Refused
 from banker.rules.messages import Msg, plural_index, render_parts
@@ -51,11 +52,15 @@ def catalog(lang: str) -> dict[str, dict[str, Any]]:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; languages: {', '.join(LANGS)}")
     files = resources.files(__package__)
-    ui = tomllib.loads((files / f"{lang}.toml").read_text(encoding="utf-8"))
+    ui = _toml(files / f"{lang}.toml")
     engine = {}
     if lang != "en":
-        engine = tomllib.loads((files / f"{lang}-engine.toml").read_text(encoding="utf-8"))
+        engine = _toml(files / f"{lang}-engine.toml")
     return {"ui": _flatten(ui), "engine": engine}
+
+
+def _toml(file: Any) -> dict[str, Any]:
+    return parsed(file, lambda: tomllib.loads(file.read_text(encoding="utf-8")))
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

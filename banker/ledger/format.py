@@ -260,6 +260,22 @@ def seal_entries(session_id: Any, entries: Iterable[Entry]) -> tuple[list[Entry]
 _BULK = 256
 
 
+class _Command(msgspec.Struct):
+    """Only a command's op (the rest of it skipped, never decoded)."""
+
+    op: Any = "?"
+
+
+class _Brief(msgspec.Struct):
+    """Only what an entry is and what it undoes (see :meth:`Entries.briefs`)."""
+
+    command: _Command
+    undoes: int | None = None
+
+
+_BRIEF = msgspec.json.Decoder(_Brief)
+
+
 class Entries(Sequence[Entry]):
     """Entries 1..n: the first ``count`` (FILE's, from a checkpoint's bytes ``table`` and ``index``)
     decoded when read, the rest (the journal's, new ones) held as they are."""
@@ -365,6 +381,27 @@ class Entries(Sequence[Entry]):
         if self._lazy:
             self._all()
         return (self._get(i) for i in range(len(self._items)))
+
+    def briefs(self) -> list[tuple[Any, int | None]]:
+        """Each entry's op (``"?"`` for a command without one) and the seq it undoes (or None), in order: the
+        entries not decoded yet are read for these two alone (much quicker than decoding them; a review's first
+        frame of a long log needs no more). Nothing is decoded or kept by it."""
+        out: list[tuple[Any, int | None]] = []
+        table = memoryview(self._table)
+        for i, entry in enumerate(self._items):
+            if entry is None:
+                seq = i + 1
+                start = self._index[i] + len(f'"{seq}":') + 1
+                end = self._index[i + 1] if i + 1 < len(self._index) else len(table) - 1
+                try:
+                    brief = _BRIEF.decode(table[start:end])
+                except (msgspec.DecodeError, msgspec.ValidationError):
+                    entry = self._get(i)  # as the entry itself is read (or refused)
+                else:
+                    out.append((brief.command.op, brief.undoes))
+                    continue
+            out.append((entry.command.get("op", "?"), entry.undoes))
+        return out
 
     def head(self, n: int) -> Entries:
         """Entries 1..n (FILE's: still decoded when read)."""

@@ -1,7 +1,10 @@
 """One writer per session: an exclusive lock on ``<FILE>.lock``, bound to that file.
 
-The lock itself is filelock's portable descriptor lock (``flock`` on Linux and macOS,
-``LockFileEx`` on Windows) taken on a descriptor this module opens: never through a
+The lock itself is an exclusive ``flock`` on Linux and macOS (taken here the way filelock's
+portable descriptor lock takes it there: the same call, the same answers read as "held
+elsewhere"), and filelock's descriptor lock (``LockFileEx``) where there is no ``fcntl``
+(Windows); filelock is imported only there, or for the soft lock below, as it costs a
+console's start some 10 ms it does not otherwise need. It is taken on a descriptor this module opens: never through a
 symbolic link (``O_NOFOLLOW``), only on a regular file owned by the user, never truncated
 by a contender. After locking, the path must still name the very file that was locked
 (device and inode), else the lock guards nothing and is taken again: a lock file deleted
@@ -34,9 +37,15 @@ import stat
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import filelock
+try:
+    import fcntl as _fcntl
+except ImportError:  # Windows (or a Python without it): filelock's lock, see _lock_fd
+    _fcntl = None  # type: ignore[assignment]
+
+if TYPE_CHECKING:  # pragma: no cover
+    import filelock
 
 from .format import Said
 
@@ -192,10 +201,33 @@ def _alive(holder: dict[str, Any]) -> bool:
     return True
 
 
+#: the errnos of a nonblocking ``flock`` that another process holds (some file systems say EACCES), as filelock reads them
+_HELD_ELSEWHERE = frozenset({errno.EACCES, errno.EAGAIN, errno.EWOULDBLOCK})
+
+
 def _lock_fd(fd: int) -> bool:
     """Try the native lock once: True when taken, False when another process holds it;
     OSError(ENOSYS) when there is no native lock here."""
-    return filelock.lock_descriptor(fd, blocking=False)
+    if _fcntl is None:
+        import filelock
+
+        return filelock.lock_descriptor(fd, blocking=False)
+    try:
+        _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
+    except OSError as e:
+        if e.errno in _HELD_ELSEWHERE:
+            return False
+        raise
+    return True
+
+
+def _unlock_fd(fd: int) -> None:
+    if _fcntl is None:
+        import filelock
+
+        filelock.unlock_descriptor(fd)
+    else:
+        _fcntl.flock(fd, _fcntl.LOCK_UN)
 
 
 def _no_native_lock(e: OSError) -> bool:
@@ -252,6 +284,8 @@ class WriterLock:
 
     @classmethod
     def _acquire_soft(cls, session_path: Path, path: Path, fd: int, created: bool) -> WriterLock:
+        import filelock
+
         soft = filelock.SoftFileLock(str(soft_marker_path(session_path)), timeout=0, is_singleton=False)
         try:
             soft.acquire(timeout=0)
@@ -331,7 +365,7 @@ def lock_holder(session_path: Path) -> dict[str, Any] | None:
                 return holder
             return None
         if free:
-            filelock.unlock_descriptor(fd)
+            _unlock_fd(fd)
             return None
         holder = _read_note(fd)
         return holder if holder is not None and _alive(holder) else {}

@@ -313,11 +313,14 @@ class SessionWriter(SessionLog):
         last = self._last_sum
         assert last is not None  # a writer's file is sealed (a version 1 file is upgraded on open)
         try:
-            stored = json.loads(encode_payload(draft.to_json()))  # the entry exactly as stored (tuples become lists)
+            # encoded once: the entry exactly as stored (tuples become lists), its sum then made over that
+            # and put last, as ``encode_payload(stored)`` would write it (a dict keeps its keys in order)
+            unsealed = encode_payload(draft.to_json())
+            stored = json.loads(unsealed)
             chained = checksum.entry_sum(stored, last)
             stored[checksum.SUM] = checksum.fmt(chained)
             entry = msgspec.convert(stored, Entry)
-            body = encode_payload(stored)
+            body = sealed_body(unsealed, stored[checksum.SUM])
         except (TypeError, ValueError, RecursionError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
             take_back()
             raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded",
@@ -397,6 +400,14 @@ class SessionWriter(SessionLog):
         if self._lock is not None:
             self._lock.release()
             self._lock = None
+
+
+def sealed_body(unsealed: bytes, entry_sum: str) -> bytes:
+    """An encoded entry (a JSON object, no sum) with its ``"sum"`` added as the last key: the bytes
+    ``encode_payload`` gives for the entry with the sum, without encoding the entry again."""
+    if not unsealed.endswith(b"}") or unsealed == b"{}":  # pragma: no cover - an entry always has its seq
+        raise ValueError("not an encoded entry")
+    return unsealed[:-1] + b',"' + checksum.SUM.encode() + b'":' + encode_payload(entry_sum) + b"}"
 
 
 def _snapshot_of(state: GameState, standing: Sequence[int], seq: int, last: int, table: bytes,

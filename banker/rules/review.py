@@ -225,15 +225,50 @@ def _involved(state: GameState, entry: EntryLike) -> tuple[tuple[str, ...], tupl
     return tuple(players), tuple(spaces)
 
 
+def _undone_by(entries: Iterable[EntryLike]) -> dict[int, EntryLike]:
+    """The undo entry that took back each entry undone (by its seq)."""
+    undone_by: dict[int, EntryLike] = {}
+    for e in entries:
+        if e.get("undoes") is not None:
+            undone_by[e["undoes"]] = e
+    return undone_by
+
+
+def _item(state: GameState, entry: EntryLike, undone_by: Mapping[int, EntryLike]) -> TimelineItem:
+    seq = entry["seq"]
+    cmd = entry["command"]
+    op = cmd.get("op", "?")
+    involved_players, involved_spaces = _involved(state, entry)
+    undo = undone_by.get(seq)
+    return TimelineItem(seq=seq, ts=entry.get("ts", ""), op=op, players=involved_players, spaces=involved_spaces,
+                        parts=list(entry.get("parts") or []), text=entry.get("text", ""),
+                        undone_by=undo["seq"] if undo else None,
+                        undo_reason=str(undo["command"].get("reason", "")) if undo else None,
+                        undoes=entry.get("undoes"),
+                        reason=str(cmd.get("reason", "")) if op == "undo" else None)
+
+
+def table_count(entry: EntryLike) -> TableCount:
+    """The count of the table a ``count`` entry recorded."""
+    info = entry.get("info") or {}
+    return TableCount(entry["seq"], entry.get("ts", ""), int(info.get("counted", 0)), list(info.get("differences", [])))
+
+
+def timeline_tail(state: GameState, entries: Iterable[EntryLike]) -> list[TimelineItem]:
+    """The timeline items of the log's last ``entries`` (the end of the log, as :func:`review` gives them: an
+    entry is only ever undone by a later one, so these entries hold every undo of theirs). ``state`` is a game
+    of the session's setup (it is only read, for the players' names): what a review shows first of a long log."""
+    entries = list(entries)
+    undone_by = _undone_by(entries)
+    return [_item(state, e, undone_by) for e in entries]
+
+
 def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) -> Review:
     """Review ``entries`` played from ``state`` (a fresh game of the session's setup; it is
     advanced to the end of the log)."""
     entries = list(entries)
     players = tuple(state.players)
-    undone_by: dict[int, EntryLike] = {}
-    for e in entries:
-        if e.get("undoes") is not None:
-            undone_by[e["undoes"]] = e
+    undone_by = _undone_by(entries)
     r = Review(players=players, timeline=[], seqs=[], cash={p: [] for p in players}, worth={p: [] for p in players})
     rent_paid: dict[str, int] = defaultdict(int)
     rent_received: dict[str, int] = defaultdict(int)
@@ -254,14 +289,7 @@ def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) ->
         seq = entry["seq"]
         cmd = entry["command"]
         op = cmd.get("op", "?")
-        involved_players, involved_spaces = _involved(state, entry)
-        undo = undone_by.get(seq)
-        item = TimelineItem(seq=seq, ts=entry.get("ts", ""), op=op, players=involved_players, spaces=involved_spaces,
-                            parts=list(entry.get("parts") or []), text=entry.get("text", ""),
-                            undone_by=undo["seq"] if undo else None,
-                            undo_reason=str(undo["command"].get("reason", "")) if undo else None,
-                            undoes=entry.get("undoes"),
-                            reason=str(cmd.get("reason", "")) if op == "undo" else None)
+        item = _item(state, entry, undone_by)
         r.timeline.append(item)
         roller = state.current if op == "roll" else None  # whose roll, and from where: before its effects
         from_jail = roller is not None and state.in_jail.get(roller, False)
@@ -304,8 +332,7 @@ def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) ->
             r.auctions.append(Auction(seq, pos, cmd.get("player"), int(cmd.get("bid") or 0),
                                       int(info.get("price") or spaces[pos].house_cost or 0), str(info.get("kind", "house"))))
         elif op == "count":
-            info = entry.get("info") or {}
-            r.counts.append(TableCount(seq, item.ts, int(info.get("counted", 0)), list(info.get("differences", []))))
+            r.counts.append(table_count(entry))
         rent_space = cmd.get("space") if op == "rent" else None
         for e in entry["effects"]:
             if e["t"] == "debt" and rent_space is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import os
 import random
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from functools import partial
@@ -42,6 +43,10 @@ if TYPE_CHECKING:  # pragma: no cover
 IDLE_GC_DELAY = 0.5
 #: how many middle-generation passes before a full one is due the idle collection runs
 IDLE_GC_MARGIN = 3
+#: while a session is shown, a full collection is due only after this many times the usual number of
+#: middle-generation passes: the idle collection after an action runs it first, so it never falls in the middle
+#: of the next action (the limit still bounds the memory of a banker who only opens and cancels dialogs)
+HELD_FULL_GC = 10
 #: seconds between two looks at the players' page server's fault
 TABLE_FAULT_POLL = 1.0
 
@@ -91,6 +96,7 @@ class BankerApp(App[None]):
         self.open_error = ""  # why the last session could not be opened or created
         self._flow: Flow | None = None
         self._idle_gc: Timer | None = None
+        self._gc_threshold: tuple[int, int, int] | None = None  # the collector's thresholds before the console's
         self.table_server: TableServer | None = None  # the players' page (banker.tableview), started by its key
 
     @property
@@ -109,9 +115,30 @@ class BankerApp(App[None]):
             self._flow = Flow(self)
         return self._flow
 
+    def run(self, **kwargs: Any) -> None:
+        """Run the console (Textual's ``App.run``), with no cyclic garbage collection until its first frame is
+        drawn: what is made at the start (the widgets, the styles, the game) lives as long as the console, and
+        a collection would walk all of it for nothing (a full one took 40 ms before a long game's review showed).
+        Once the first frame is drawn, what there is is moved out of the collector's way (``gc.freeze``, as
+        :meth:`show_session` does) and the collector is back on; so it is too if the run ends before that."""
+        self._gc_paused = gc.isenabled()
+        if self._gc_paused:
+            gc.disable()
+        try:
+            return super().run(**kwargs)
+        finally:
+            self._resume_gc()
+
+    def _resume_gc(self) -> None:
+        if getattr(self, "_gc_paused", False):
+            self._gc_paused = False
+            gc.freeze()
+            gc.enable()
+
     # ----------------------------------------------------------------- sessions
     def on_mount(self) -> None:
         self.title = "banker"
+        self.call_after_refresh(self._resume_gc)  # the first frame drawn: the collector back on
         if self.review_only and self.path is not None:
             self.open_review(self.path)
         elif self.path is not None:
@@ -150,16 +177,19 @@ class BankerApp(App[None]):
         # the game's objects live as long as the session: keep the cyclic collector off them,
         # so a collection never pauses an action late in a long game
         gc.freeze()
+        if self._gc_threshold is None:  # full collections when idle (_idle_collect), not in an action
+            self._gc_threshold = gc.get_threshold()
+            young, middle, full = self._gc_threshold
+            gc.set_threshold(young, middle, full * HELD_FULL_GC)
         self.stop_table_server()  # the players' page showed the previous session
         if self.session is not None:
             self.session.close()
         self.session = session
         self.status = Status()  # the new table's message line starts empty
         self.version += 1
-        from .screens.start import StartScreen
         from .screens.table import TableScreen
 
-        if isinstance(self.screen, StartScreen):
+        if _is_start_screen(self.screen):
             self.switch_screen(TableScreen(session))
         else:
             self.push_screen(TableScreen(session))
@@ -218,6 +248,9 @@ class BankerApp(App[None]):
             self.notify(self.tr("table.divergent", seqs=seqs, n=len(divergent)), severity="warning", timeout=30)
 
     def on_unmount(self) -> None:
+        if self._gc_threshold is not None:  # the collector as it was
+            gc.set_threshold(*self._gc_threshold)
+            self._gc_threshold = None
         self.stop_table_server()  # the players' page stops with the console
         if self.session is not None:
             self.session.close()
@@ -265,7 +298,8 @@ class BankerApp(App[None]):
 
     def _idle_collect(self) -> None:
         # only when a full collection is near anyway (each one costs the next action its memory again)
-        if gc.get_count()[2] >= gc.get_threshold()[2] - IDLE_GC_MARGIN:
+        due = (self._gc_threshold or gc.get_threshold())[2]
+        if gc.get_count()[2] >= due - IDLE_GC_MARGIN:
             gc.collect()
 
     def refuse(self, error: Exception) -> None:
@@ -398,6 +432,13 @@ class BankerApp(App[None]):
         from .screens.help import HelpScreen
 
         self.push_screen(HelpScreen())
+
+
+def _is_start_screen(screen: Screen[Any]) -> bool:
+    """Whether ``screen`` is the start screen (never one when its module was not even loaded: a session opened
+    from the command line does not import it for this question)."""
+    start = sys.modules.get("banker.ui.screens.start")
+    return start is not None and isinstance(screen, start.StartScreen)
 
 
 def run_app(path: str | None = None, lang: str | None = None, review: bool = False) -> int:

@@ -18,11 +18,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Select, Static, TabbedContent, TabPane
 
 from banker.boards import game_from_setup
+from banker.ledger import Entry
 from banker.ledger.review import SessionReview
 from banker.report import why_text
 from banker.report.export import count_text, end_text, house_rules_text, rank_text, ties_text
+from banker.rules import GameState
 from banker.rules.count import Difference, difference_msg
-from banker.rules.review import Review, review, standings
+from banker.rules.review import Review, review, standings, table_count, timeline_tail
 
 from ..keys import with_layouts
 from ..widgets.board import heat_map
@@ -34,6 +36,10 @@ from .base import BankerScreen
 #: whatever the size the chart has when it is drawn)
 CHART_TICKS = 4
 CHART_POINTS = 400
+#: a log longer than this opens its review in two steps (issue #14: the first frame of a long game's review):
+#: first the header and the timeline's last this many entries, read alone; then the whole review, worked out
+#: in a thread from every entry, takes their place (the timeline, the filters, the summary, the charts)
+QUICK_ENTRIES = 60
 #: each player's colour in the charts, in seating order (textual-plotext's own sequence), given with
 #: every line: otherwise plotext picks them from whatever theme is set when the line is added, which
 #: depends on whether the plot was drawn once before (on a busy machine, it may not have been)
@@ -61,44 +67,98 @@ class ReviewScreen(BankerScreen[None]):
         self.standalone = standalone
         session = self.app.current_session
         self.path = session.path
-        self.state = game_from_setup(session.setup)
-        self.entries = list(session.entries)
-        self.review: Review = review(self.state, self.entries)
-        self.sr = SessionReview(dict(session.info), self.review, self.state, self.entries)
-        self.lines = [self.app.tr.parts(i.parts) if i.parts else i.text for i in self.review.timeline]
+        self.setup = session.setup
+        self.info = dict(session.info)
+        self.logged = session.entries  # a long log's old entries are decoded as they are read
+        self.count = len(self.logged)
         self.charts_drawn = False  # the charts are made when their tab is first shown
+        #: the whole review is in place (at once for a short log; for a long one, once worked out in a thread)
+        self.complete = False
+        self.state = game_from_setup(self.setup)
+        if self.count <= QUICK_ENTRIES:
+            entries = list(self.logged)
+            self.ops = sorted({e["command"].get("op", "?") for e in entries})
+            self._put_in_place(self.state, entries, review(self.state, entries))
+        else:
+            # the first frame: what every entry is (its op, what it undoes) read alone, the counts of the table
+            # that stand, and the timeline's last entries; the state stays the setup's until the review is in
+            briefs = self.logged.briefs()
+            undone = {u for _, u in briefs if u is not None}
+            self.ops = sorted({op for op, _ in briefs})
+            tail = [self.logged[i] for i in range(self.count - QUICK_ENTRIES, self.count)]
+            first = Review(players=tuple(self.state.players), timeline=timeline_tail(self.state, tail), seqs=[],
+                           cash={}, worth={}, counts=[table_count(self.logged[i]) for i, (op, _) in enumerate(briefs)
+                                                      if op == "count" and i + 1 not in undone])
+            self.review = first
+            self.sr = SessionReview(self.info, first, self.state, tail)
+            self.lines = self._lines(first)
+
+    def _lines(self, r: Review) -> list[str]:
+        return [self.app.tr.parts(i.parts) if i.parts else i.text for i in r.timeline]
+
+    def _put_in_place(self, state: GameState, entries: list[Entry], r: Review, lines: list[str] | None = None) -> None:
+        self.state = state
+        self.review = r
+        self.sr = SessionReview(self.info, r, state, entries)
+        self.lines = self._lines(r) if lines is None else lines
+        self.complete = True
+
+    @work(thread=True, exclusive=True, group="review")
+    def work_out(self) -> None:
+        """The whole review of a long log, in a thread (the first frame showed its end): then put in place."""
+        state = game_from_setup(self.setup)
+        entries = list(self.logged)
+        r = review(state, entries)
+        lines = self._lines(r)
+        try:
+            self.app.call_from_thread(self._show_complete, state, entries, r, lines)
+        except RuntimeError:  # the console closed meanwhile
+            pass
+
+    def _show_complete(self, state: GameState, entries: list[Entry], r: Review, lines: list[str]) -> None:
+        if not self.is_attached:
+            return
+        self._put_in_place(state, entries, r, lines)
+        self.query_one("#review-header", Static).update(self.header())
+        self.fill_timeline(keep_cursor=True)
+        self.query_one("#review-summary", Static).update(self.summary())
+        self.query_one("#review-count", Static).update(self.count_the_table())
+        chosen = self.query_one("#board-player", Select).value
+        self.query_one("#review-heat", Static).update(self.board_heat(chosen if isinstance(chosen, str) else None))
+        self.query_one("#review-board-players", Static).update(self.board_players())
+        if self.query("#chart-cash"):
+            self.call_after_refresh(self.draw_charts)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         tr = self.app.tr
-        state = self.state
         yield Static(self.header(), id="review-header")
         with TabbedContent(id="review-tabs"):
             with TabPane(tr("review.tab_timeline"), id="timeline"):
                 with Horizontal(id="review-filters"):
-                    yield Select([(p, p) for p in state.players], prompt=tr("review.all_players"),
-                                 id="filter-player")
-                    ops = sorted({i.op for i in self.review.timeline})
-                    yield Select([(tr.get(f"action.{op}", op), op) for op in ops], prompt=tr("review.all_actions"),
-                                 id="filter-op")
+                    if self.complete:
+                        yield from self.filters()
+                    else:  # a long log: the two choices come just after the first frame (see on_mount)
+                        yield Static(classes="filter-pending")
+                        yield Static(classes="filter-pending")
                     yield Input(placeholder=tr("review.filter_text"), id="filter-text")
                 yield DataTable(id="review-timeline", cursor_type="row", zebra_stripes=True)
             with TabPane(tr("review.tab_charts"), id="charts"):
                 yield Vertical(id="charts-box")  # the plots are made when the tab is first shown
             with TabPane(tr("review.tab_summary"), id="summary"):
                 with VerticalScroll():
-                    yield Static(self.summary(), id="review-summary")
+                    yield Static(self.summary() if self.complete else "", id="review-summary")
             with TabPane(tr("review.tab_count"), id="count"):
                 with VerticalScroll():
-                    yield Static(self.count_the_table(), id="review-count")
+                    yield Static(self.count_the_table() if self.complete else "", id="review-count")
             with TabPane(tr("review.tab_audit"), id="audit"):
                 with VerticalScroll():
                     yield Static(tr("review.audit_hint"), id="review-audit")
             with TabPane(tr("turn.review_tab"), id="board"):
                 with VerticalScroll():
-                    yield Select([(p, p) for p in state.players], prompt=tr("review.all_players"), id="board-player")
-                    yield Static(self.board_heat(None), id="review-heat")
-                    yield Static(self.board_players(), id="review-board-players")
+                    yield Select([(p, p) for p in self.state.players], prompt=tr("review.all_players"), id="board-player")
+                    yield Static(self.board_heat(None) if self.complete else "", id="review-heat")
+                    yield Static(self.board_players() if self.complete else "", id="review-board-players")
         yield BankFooter()
 
     def header(self) -> Text:
@@ -107,7 +167,7 @@ class ReviewScreen(BankerScreen[None]):
         tr = self.app.tr
         session = self.app.current_session
         state = self.state
-        text = Text(tr("review.header", name=session.name, edition=state.edition.name, n=len(self.entries)), "bold")
+        text = Text(tr("review.header", name=session.name, edition=state.edition.name, n=self.count), "bold")
         end = end_text(self.sr)
         values = {"variant": tr(f"variant.{state.variant.id}"), "rules": house_rules_text(self.sr, tr),
                   "players": ", ".join(state.players)}
@@ -118,12 +178,31 @@ class ReviewScreen(BankerScreen[None]):
                     ("yellow" if last is not None else "dim"))
         return text
 
+    def filters(self) -> list[Select[Any]]:
+        """The timeline's choices: a player, a kind of action."""
+        tr = self.app.tr
+        return [Select([(p, p) for p in self.state.players], prompt=tr("review.all_players"), id="filter-player"),
+                Select([(tr.get(f"action.{op}", op), op) for op in self.ops], prompt=tr("review.all_actions"),
+                       id="filter-op")]
+
     def on_mount(self) -> None:
         table = self.query_one("#review-timeline", DataTable)
         tr = self.app.tr
         table.add_columns("#", tr("review.col_action"))
         self.fill_timeline()
         table.focus()
+        if not self.complete:  # a long log: the choices and its whole review once the first frame is drawn
+            # (the first refresh after mounting is the App's start, whose frame is not shown: after the next)
+            self.call_after_refresh(self.call_after_refresh, self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
+        if not self.is_attached or self.app.return_code is not None:  # closed at once (exit sets the return code)
+            return
+        pending = list(self.query(".filter-pending"))
+        self.query_one("#review-filters").mount(*self.filters(), before="#filter-text")
+        for placeholder in pending:
+            placeholder.remove()
+        self.work_out()
 
     # ---------------------------------------------------------------- timeline
     def matches(self, i: int, player: Any, op: Any, text: str) -> bool:
@@ -138,17 +217,22 @@ class ReviewScreen(BankerScreen[None]):
                 return False
         return True
 
-    def fill_timeline(self) -> None:
+    def fill_timeline(self, keep_cursor: bool = False) -> None:
+        """The timeline's rows, as the filters say; the cursor on the last (or, ``keep_cursor``, on the entry it
+        was on when that is still shown)."""
         tr = self.app.tr
         table = self.query_one("#review-timeline", DataTable)
-        player = self.query_one("#filter-player", Select).value
-        op = self.query_one("#filter-op", Select).value
+        on = self.shown[table.cursor_row] if keep_cursor and 0 <= table.cursor_row < len(self.shown) else None
+        chosen = {s.id: s.value for s in self.query(Select)}  # (none yet on a long log's first frame)
+        player, op = chosen.get("filter-player"), chosen.get("filter-op")
         text = self.query_one("#filter-text", Input).value.strip().casefold()
         table.clear()
         rows = []
+        self.shown: list[int] = []  # the seq on each row
         for i, item in enumerate(self.review.timeline):
             if not self.matches(i, player, op, text):
                 continue
+            self.shown.append(item.seq)
             line = Text(self.lines[i], no_wrap=True, overflow="ellipsis")
             if item.undone:
                 line.stylize("strike dim")
@@ -159,7 +243,9 @@ class ReviewScreen(BankerScreen[None]):
             rows.append((Text(str(item.seq), "dim", justify="right"), line))
         table.add_rows(rows)
         if rows:
-            table.move_cursor(row=len(rows) - 1)
+            last = len(rows) - 1
+            table.move_cursor(row=self.shown.index(on) if on is not None and on in self.shown and on != self.shown[-1]
+                              else last)
 
     @on(Select.Changed, "#filter-player")
     @on(Select.Changed, "#filter-op")
@@ -220,6 +306,8 @@ class ReviewScreen(BankerScreen[None]):
     def draw_charts(self) -> None:
         from textual_plotext import PlotextPlot
 
+        if not self.complete:  # a long log's review is still being worked out: drawn when it is in place
+            return
         tr = self.app.tr
         r = self.review
         n = len(r.seqs)

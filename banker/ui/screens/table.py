@@ -84,7 +84,7 @@ class TableScreen(BankerScreen[None]):
         tr = self.app.tr
         yield Static(id="table-header")
         yield TurnBar(id="turn")
-        yield PlayersPanel(self.session.state.players, id="players")
+        yield PlayersPanel(self.session.state.players, (self.session.state, tr), id="players")
         with Horizontal(id="bottom"):
             with Vertical(id="bank-box"):
                 yield BankPanel(id="bank")

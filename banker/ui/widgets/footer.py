@@ -45,7 +45,25 @@ def release_when_removed(node: DOMNode, widgets: Iterable[Widget]) -> None:
 
 
 class BankFooter(Footer):
+    #: what the keys shown were made from (see :meth:`shown`), at the last recompose
+    _shown: tuple[object, ...] | None = None
+
+    def shown(self) -> tuple[object, ...]:
+        """What the footer's keys are made from: the screen's bindings it shows (each with whether it is
+        enabled and its tooltip), and its own look."""
+        return (tuple((binding, enabled, tooltip) for _node, binding, enabled, tooltip in self.screen.active_bindings.values()
+                      if binding.show or binding.key == self.app.COMMAND_PALETTE_BINDING),
+                self.compact, self.show_command_palette, self.app.ENABLE_COMMAND_PALETTE)
+
     async def recompose(self) -> None:
+        # the same keys as shown already (a dialog closed over the table gives back the table's own bindings):
+        # nothing to make again, so the frame after an action does not wait for some 15 keys to be remade
+        if not self.is_attached or self._pruning:  # as Widget.recompose: nothing to do
+            return
+        shown = self.shown()
+        if shown == self._shown and self.children:
+            return
+        self._shown = shown
         removed = list(self.children)  # the keys about to be removed (#6665)
         await super().recompose()
         release_when_removed(self, removed)

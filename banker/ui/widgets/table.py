@@ -141,13 +141,18 @@ class TurnBar(Static):
 class PlayersPanel(Horizontal):
     """A card per player, in seating order."""
 
-    def __init__(self, players: tuple[str, ...], **kwargs: Any) -> None:
+    def __init__(self, players: tuple[str, ...], shown: tuple[GameState, Translator] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.players = players
+        self._first = shown  # what the cards show from the start (their first layout then has them)
 
     def compose(self) -> ComposeResult:
         for i, p in enumerate(self.players):
-            yield PlayerCard(p, id=f"player-{i}")
+            card = PlayerCard(p, id=f"player-{i}")
+            if self._first is not None:
+                card.show(*self._first)
+            yield card
+        self._first = None
 
     def show(self, state: GameState, tr: Translator) -> None:
         for card in self.query(PlayerCard):
