@@ -28,25 +28,13 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from record import SETUP, Table  # noqa: E402
+from record import record_game  # noqa: E402
 
 from banker.ledger import Session  # noqa: E402
-from banker.rules import Refused  # noqa: E402
 
 TARGET = 1.2
 #: the `banker` command, as its console script runs it
 CLI = "import sys; from banker.cli import main; sys.exit(main())"
-
-
-def make_session(path: Path, n: int, seed: int) -> None:
-    session = Session.create(path, SETUP, name=f"bench {n}")
-    table = Table(session, seed)
-    while len(session.entries) < n:
-        try:
-            session.apply(table.next())
-        except Refused:
-            continue
-    session.close()
 
 
 def compile_bytecode() -> None:
@@ -81,8 +69,8 @@ def main() -> int:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     with tempfile.TemporaryDirectory(dir=args.dir, prefix="banker-bench-open-") as tmp:
         new, long = Path(tmp) / "new.json", Path(tmp) / "long.json"
-        make_session(new, 0, 1)
-        make_session(long, args.actions, 2)
+        record_game(new, 0, 1)
+        record_game(long, args.actions, 2)
         cases = {"new session (no action)": new, f"{args.actions:,}-action session": long}
         results: dict[str, list[float]] = {label: [] for label in cases}
         for path in cases.values():

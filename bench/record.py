@@ -138,6 +138,19 @@ class Table:
         return {"op": "transfer", "from": "bank", "to": player, "amount": 500, "memo": "from the bank"}
 
 
+def record_game(path: Path, n: int, seed: int) -> None:
+    """A game of ``n`` recorded actions (this bench's mix), closed cleanly (checkpointed): the long games
+    bench/ui.py and bench/open.py open."""
+    session = Session.create(path, SETUP, name=f"bench {n}")
+    table = Table(session, seed)
+    while len(session.entries) < n:
+        try:
+            session.apply(table.next())
+        except Refused:
+            continue
+    session.close()
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]

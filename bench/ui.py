@@ -47,12 +47,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 import textual  # noqa: E402
-from record import PLAYERS, SETUP, Table, percentile  # noqa: E402
+from record import PLAYERS, percentile, record_game  # noqa: E402
 from textual import events  # noqa: E402
 
 from banker.i18n import Translator  # noqa: E402
 from banker.ledger import Session, journal_path  # noqa: E402
-from banker.rules import Refused  # noqa: E402
 
 GAME = 5000
 #: the long game of the first-frame target (issue #14)
@@ -310,14 +309,7 @@ async def action_latency(path: Path, actions: int, think: float, warmup: int = 2
 def make_session(path: Path, n: int, seed: int) -> float:
     """A game of ``n`` recorded actions (record.py's mix), closed cleanly (checkpointed)."""
     t0 = time.perf_counter()
-    session = Session.create(path, SETUP, name=f"bench {n}")
-    table = Table(session, seed)
-    while len(session.entries) < n:
-        try:
-            session.apply(table.next())
-        except Refused:
-            continue
-    session.close()
+    record_game(path, n, seed)
     return time.perf_counter() - t0
 
 
