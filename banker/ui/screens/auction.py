@@ -12,7 +12,6 @@ it gave), it shows that bid as the high bid, so Enter sells it again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -22,34 +21,9 @@ from textual.containers import Vertical
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from banker.rules.raising import max_raisable
+from banker.rules.bidding import Bidding, bid_refusal
 
 from .dialogs import AskScreen, Dialog
-
-
-@dataclass
-class Bidding:
-    """The auction so far: the bids in order (bidder, amount) and who has passed. No Textual here."""
-
-    bidders: list[str]
-    opening: int  # the lowest first bid
-    bids: list[tuple[str, int]] = field(default_factory=list)
-    passed: set[str] = field(default_factory=set)
-
-    @property
-    def high(self) -> tuple[str, int] | None:
-        return self.bids[-1] if self.bids else None
-
-    @property
-    def lowest_next(self) -> int:
-        return self.bids[-1][1] + 1 if self.bids else self.opening
-
-    def raise_to(self, bidder: str, amount: int) -> None:
-        self.bids.append((bidder, amount))
-
-    @property
-    def in_play(self) -> list[str]:
-        return [p for p in self.bidders if p not in self.passed]
 
 
 class AuctionScreen(Dialog[dict[str, Any] | None]):
@@ -141,21 +115,13 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
 
     # ------------------------------------------------------------------ bids
     def check(self, bidder: str, amount: int) -> str | None:
-        """Why ``bidder`` may not bid ``amount`` (None: the bid stands)."""
-        tr = self.app.tr
-        state = self.state
-        bidding = self.bidding
-        if bidder in bidding.passed:
-            return tr("auction.has_passed", player=bidder)
-        if amount < bidding.lowest_next:
-            return tr("auction.too_low", amount=self.fmt(bidding.lowest_next))
-        if amount > state.cash[bidder]:
-            if state.edition.rules.auction_cash_only:
-                return tr("auction.over_cash", player=bidder, cash=self.fmt(state.cash[bidder]))
-            most = max_raisable(state, bidder)
-            if amount > most:
-                return tr("auction.over_raise", player=bidder, amount=self.fmt(most))
-        return None
+        """Why ``bidder`` may not bid ``amount`` (None: the bid stands): the engine's reason, in words."""
+        refusal = bid_refusal(self.state, self.bidding, bidder, amount)
+        if refusal is None:
+            return None
+        reason, figures = refusal
+        shown = {k: self.fmt(v) for k, v in figures.items()}
+        return self.app.tr(f"auction.{reason}", player=bidder, **shown)
 
     def place(self, bidder: str, amount: int) -> None:
         why = self.check(bidder, amount)

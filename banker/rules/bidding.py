@@ -1,0 +1,56 @@
+"""A property auction under way, as the console runs it: the bids, who has passed, and whether a bid may
+stand. Pure (no Textual): the console's auction screen words the answers; the auction itself is recorded
+by the ``auction`` op once the deed is sold (or left with the bank)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .raising import max_raisable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GameState
+
+
+@dataclass
+class Bidding:
+    """The auction so far: the bids in order (bidder, amount) and who has passed."""
+
+    bidders: list[str]
+    opening: int  # the lowest first bid (the edition's property_auction_min_bid)
+    bids: list[tuple[str, int]] = field(default_factory=list)
+    passed: set[str] = field(default_factory=set)
+
+    @property
+    def high(self) -> tuple[str, int] | None:
+        return self.bids[-1] if self.bids else None
+
+    @property
+    def lowest_next(self) -> int:
+        return self.bids[-1][1] + 1 if self.bids else self.opening
+
+    def raise_to(self, bidder: str, amount: int) -> None:
+        self.bids.append((bidder, amount))
+
+    @property
+    def in_play(self) -> list[str]:
+        return [p for p in self.bidders if p not in self.passed]
+
+
+def bid_refusal(state: GameState, bidding: Bidding, bidder: str, amount: int) -> tuple[str, dict[str, Any]] | None:
+    """Why ``bidder`` may not bid ``amount`` now, as a reason and its figures (None: the bid stands):
+    ``has_passed``; ``too_low`` (``amount``: the lowest next bid); ``over_cash`` where the edition auctions
+    for cash only (``cash``); ``over_raise`` above what the bidder's sales and mortgages could raise
+    (``amount``: that most). A bid above the cash but within that is allowed (the console flags it)."""
+    if bidder in bidding.passed:
+        return "has_passed", {}
+    if amount < bidding.lowest_next:
+        return "too_low", {"amount": bidding.lowest_next}
+    if amount > state.cash[bidder]:
+        if state.edition.rules.auction_cash_only:
+            return "over_cash", {"cash": state.cash[bidder]}
+        most = max_raisable(state, bidder)
+        if amount > most:
+            return "over_raise", {"amount": most}
+    return None
