@@ -41,7 +41,7 @@ def describe_effect(state: GameState, card: Card) -> Msg:
         name = state.edition.spaces[e["to"]].name
         return Msg("effect.advance-go" if e["to"] == 0 else "effect.advance", space=name)
     if t == "advance_nearest":
-        return Msg("effect.advance_nearest", kind=Msg(f"kind.{e['kind']}"))
+        return Msg("effect.advance_nearest", kind=parse.kind_word(state.edition, str(e["kind"])))
     if t == "back":
         return Msg("effect.back", n=e["spaces"])
     return Msg(f"effect.{t}")

@@ -5,8 +5,9 @@ a catalog is given (``msg.render(catalog, lang)``): the Russian and Ukrainian ca
 with the UI's translation layer (``banker/i18n``). The session log stores the key and
 parameters, so a log written in English reads in Russian later.
 
-Parameters are plain values (names, formatted amounts, numbers), lists, or nested
-:class:`Msg` objects (rendered in the same language). A template may be a list of plural
+Parameters are plain values (names, formatted amounts, numbers), lists, nested
+:class:`Msg` objects (rendered in the same language), or the edition's own words: a kind of
+deed (:class:`Named`, "станція метро") and a number of them (:class:`Counted`). A template may be a list of plural
 forms chosen by the parameter ``n``: English ``[one, other]``; Russian and Ukrainian
 ``[one, few, many]``.
 """
@@ -108,6 +109,41 @@ class Counted:
         return {"key": self.key, "n": self.n, "forms": self.forms}
 
 
+class Named:
+    """A kind of deed (``railroad``, ``utility``) as a parameter of a :class:`Msg`, in the edition's own word:
+    Kyiv's railroads are metro stations and its utilities airports ("Бориспіль — це аеропорт"). ``forms`` are
+    the edition's words by language as :class:`Counted` holds them (its board file's ``[words]``: plural
+    forms, said here in the first, the singular nominative); in a language the edition gives no words for,
+    the catalog's ``key`` (``kind.railroad``) says it. A template naming a kind is worded so that this
+    nominative reads naturally. The log keeps the words, like :class:`Counted`."""
+
+    __slots__ = ("forms", "key")
+
+    def __init__(self, key: str, forms: Mapping[str, Sequence[str]]) -> None:
+        if key not in EN:  # pragma: no cover - a programming error, caught by the tests
+            raise KeyError(f"no English template for message {key!r}")
+        self.key = key
+        self.forms = {lang: list(words) for lang, words in forms.items()}
+
+    def render(self, catalog: Mapping[str, Template] | None = None, lang: str = "en") -> str:
+        words = self.forms.get(lang)
+        if words:
+            return words[0]
+        return Msg(self.key).render(catalog, lang)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Named({self.key!r}, {self.forms!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Named) and (self.key, self.forms) == (other.key, other.forms)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "forms": self.forms}
+
+
 def EN_render(msg: Msg, values: Mapping[str, str]) -> str:
     template = EN[msg.key]
     if isinstance(template, list):
@@ -116,7 +152,7 @@ def EN_render(msg: Msg, values: Mapping[str, str]) -> str:
 
 
 def _render(value: Any, catalog: Mapping[str, Template], lang: str) -> str:
-    if isinstance(value, (Msg, Counted)):
+    if isinstance(value, (Msg, Counted, Named)):
         return value.render(catalog, lang)
     if isinstance(value, (list, tuple)):
         return ", ".join(_render(v, catalog, lang) for v in value)
@@ -128,6 +164,8 @@ def _to_json(value: Any) -> Any:
         return {"msg": value.to_json()}
     if isinstance(value, Counted):
         return {"counted": value.to_json()}
+    if isinstance(value, Named):
+        return {"named": value.to_json()}
     if isinstance(value, (list, tuple)):
         return [_to_json(v) for v in value]
     return value
@@ -139,6 +177,9 @@ def _from_json(value: Any) -> Any:
     if isinstance(value, dict) and "counted" in value:
         c = value["counted"]
         return Counted(c["key"], c["n"], c.get("forms") or {})
+    if isinstance(value, dict) and "named" in value:
+        k = value["named"]
+        return Named(k["key"], k.get("forms") or {})
     if isinstance(value, list):
         return [_from_json(v) for v in value]
     return value
@@ -223,7 +264,7 @@ EN: dict[str, Template] = {
     # --- general refusals
     "bankrupt.out": "{player} is bankrupt and out of the game",
     "not-a-deed": "{space} (space {pos}) is not a property: it has no title deed",
-    "not-a-street": "{space} is a {kind}: only streets (colour groups) take buildings",
+    "not-a-street": "{space} ({kind}) takes no buildings: only streets (colour groups) do",
     "owned": "{space} already belongs to {owner}",
     "game-over": "The game is over ({winner}): only undo is possible",
     "game-over.nobody": "no single winner",
@@ -251,7 +292,7 @@ EN: dict[str, Template] = {
     "rent.unowned": "{space} is not owned: no rent is due (buy it or auction it)",
     "rent.mortgaged": "{space} is mortgaged: no rent is collected on a mortgaged deed",
     "rent.own": "{player} owns {space}: no rent to pay",
-    "rent.card-kind": "The card applies to a {wanted}, and {space} is a {kind}",
+    "rent.card-kind": "The card is for the nearest {wanted}: {space} ({kind}) is not one",
     "rent.dice": "Rent on {space} is worked out from the dice: enter the dice total ({low}-{high})",
     "how.hotel": "hotel rent {amount}",
     "how.houses": ["rent with {n} house {amount}", "rent with {n} houses {amount}"],

@@ -19,7 +19,7 @@ from msgspec import UnsetType
 
 from .edition import Edition, Space
 from .errors import Refused
-from .messages import Msg, shown
+from .messages import Msg, Named, shown
 from .names import BANK, check_text, forbidden_char, name_key
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -129,8 +129,14 @@ def street(state: GameState, pos: int, op: str, key: str = "space") -> Space:
     """The street (a lot of a colour group) at ``pos``."""
     s = prop(state, pos, op, key)
     if s.kind != "street":
-        raise Refused("not-a-street", Msg("not-a-street", space=s.name, kind=Msg(f"kind.{s.kind}")))
+        raise Refused("not-a-street", Msg("not-a-street", space=s.name, kind=kind_word(state.edition, s.kind)))
     return s
+
+
+def kind_word(edition: Edition, kind: str) -> Named:
+    """A kind of space ("railroad") as a sentence names it: in the edition's own word where its board file gives
+    one (Kyiv's "станція метро"), else the catalog's (``kind.railroad``)."""
+    return Named(f"kind.{kind}", edition.kind_forms(kind))
 
 
 def positions(state: GameState, values: list[int] | None | UnsetType, what: str) -> list[int]:

@@ -41,8 +41,8 @@ def rent_due(state: GameState, pos: int, dice: int | None = None, card: str | No
         raise Refused("input", Msg("input.rent-card", cards=list(CARD_CASES), value=repr(card)))
     wanted = {"nearest-railroad": "railroad", "nearest-utility": "utility"}.get(card or "")
     if wanted and space.kind != wanted:
-        raise Refused("rent-card", Msg("rent.card-kind", wanted=Msg(f"kind.{wanted}"), space=space.name,
-                                       kind=Msg(f"kind.{space.kind}")))
+        raise Refused("rent-card", Msg("rent.card-kind", wanted=parse.kind_word(state.edition, wanted), space=space.name,
+                                       kind=parse.kind_word(state.edition, space.kind)))
     owner = lot.owner
     group = [state.lots[p] for p in state.group_positions(space.group)] if space.group else [lot]
     if space.kind == "street":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -14,9 +14,18 @@ from textual.widgets import Label, Static
 from ..keys import ACTIONS, shown_key, with_layouts
 from .dialogs import Dialog
 
+if TYPE_CHECKING:  # pragma: no cover
+    from banker.rules.edition import Edition
+
 
 class HelpScreen(Dialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding(with_layouts("escape,q,question_mark,f1"), "close", "Close")]
+
+    def __init__(self, edition: Edition | None = None) -> None:
+        super().__init__()
+        #: the open game's edition: the rules name its railroads and utilities in its own words (Kyiv's metro
+        #: stations and airports); without a game, the catalog's
+        self.edition = edition
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
@@ -35,8 +44,11 @@ class HelpScreen(Dialog[None]):
         keys.add_row("?", tr("help.title"), "")
         keys.add_row("ctrl+q", tr("help.quit"), "")
         rules = Text()
+        edition = self.edition
+        railroads, utilities = (tr.group(edition, kind) if edition is not None else tr(f"group.{kind}")
+                                for kind in ("railroad", "utility"))
         for i in range(1, 13):
-            rules.append("• " + tr(f"help.rule{i}") + "\n")
+            rules.append("• " + tr(f"help.rule{i}", railroads=railroads, utilities=utilities) + "\n")
         with VerticalScroll(classes="dialog help"):
             yield Label(tr("help.title"), classes="dialog-title")
             yield Static(keys)
