@@ -192,7 +192,7 @@ def test_nearest_railroad_card_pays_double():
     own(g, "Ann", 5, 15)
     move = g.push({"op": "rent", "payer": "Bob", "space": 15, "card": "nearest-railroad"})
     assert move.info["amount"] == 100
-    with pytest.raises(Refused, match="applies to a railroad"):
+    with pytest.raises(Refused, match=r"for the nearest railroad: Boardwalk \(street\) is not one"):
         own(g, "Ann", 39)
         g.push({"op": "rent", "payer": "Bob", "space": 39, "card": "nearest-railroad"})
 
