@@ -211,3 +211,24 @@ async def test_the_help_elsewhere_keeps_the_catalogs_words(tmp_path: Path, lang:
     path = make_session(tmp_path / "us.json", edition="classic-us")
     assert rule in await help_text(BankerApp(str(path), lang=lang))
     assert rule in await help_text(BankerApp(lang=lang, data_dir=tmp_path / "data"))
+
+
+@pytest.mark.parametrize(("edition", "names", "lang", "line"), [
+    ("kyiv", KYIV, "uk", "картка «Шанс» або «Суспільний фонд», що рухає гроші"),
+    ("classic-us", None, "en", "a Chance or Community Chest card that moves money"),
+    ("ru", None, "ru", "карточка «Шанс» или «Общественная казна», которая двигает деньги")])
+async def test_the_help_and_the_palette_name_the_editions_decks(tmp_path: Path, edition: str, names, lang: str,
+                                                                line: str) -> None:
+    """The card action's line names the decks as the open edition prints them: the Kyiv board's Community Chest is
+    "Суспільний фонд" (banker/boards/kyiv.toml [decks]), not the catalog's "Громадська скарбниця"."""
+    path = make_session(tmp_path / "g.json", *([names] if names else []), edition=edition)
+    assert line in await help_text(BankerApp(str(path), lang=lang))
+    app = BankerApp(str(path), lang=lang)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        assert line in [c.help for c in app.get_system_commands(app.screen)]
+
+
+async def test_without_a_game_the_help_names_the_catalogs_decks(tmp_path: Path) -> None:
+    text = await help_text(BankerApp(lang="uk", data_dir=tmp_path / "data"))
+    assert "картка «Шанс» або «Громадська скарбниця», що рухає гроші" in text

@@ -368,9 +368,12 @@ class BankerApp(App[None]):
         yield from super().get_system_commands(screen)
         if self.session is None:
             return
+        from .screens.help import action_help
+
+        edition = self.session.state.edition
         for op, key in ACTIONS:
             # "(s)", not "[s]": the palette reads its titles as markup, where "[s]" is a style and vanishes
-            yield SystemCommand(f"{self.tr(f'action.{op}')}  ({shown_key(op, key)})", self.tr(f"help.{op}"),
+            yield SystemCommand(f"{self.tr(f'action.{op}')}  ({shown_key(op, key)})", action_help(self.tr, op, edition),
                                 partial(self.start_action, op))
         yield SystemCommand(f"{self.tr('action.review')}  (v)", self.tr("help.review"), self.action_review)
         yield SystemCommand(f"{self.tr('tableview.key')}  (q)", self.tr("tableview.about"), self.action_table_view)

@@ -15,7 +15,18 @@ from ..keys import ACTIONS, shown_key, with_layouts
 from .dialogs import Dialog
 
 if TYPE_CHECKING:  # pragma: no cover
+    from banker.i18n import Translator
     from banker.rules.edition import Edition
+
+
+def action_help(tr: Translator, op: str, edition: Edition | None) -> str:
+    """What an action does, in a line (the help's and the palette's): the card line names the open edition's decks
+    as printed on its cards (Kyiv's "Суспільний фонд"); without a game, the catalog's."""
+    if edition is not None:
+        chance, chest = edition.decks.get("chance", tr("help.deck_chance")), edition.decks.get("chest", tr("help.deck_chest"))
+    else:
+        chance, chest = tr("help.deck_chance"), tr("help.deck_chest")
+    return tr(f"help.{op}", chance=chance, chest=chest)
 
 
 class HelpScreen(Dialog[None]):
@@ -34,7 +45,7 @@ class HelpScreen(Dialog[None]):
         keys.add_column()
         keys.add_column(style="dim")
         for op, key in ACTIONS:
-            keys.add_row(shown_key(op, key), tr(f"action.{op}"), tr(f"help.{op}"))
+            keys.add_row(shown_key(op, key), tr(f"action.{op}"), action_help(tr, op, self.edition))
             if op == "roll":  # what the roll proposes is settled by Enter on the table
                 keys.add_row("Enter", tr("turn.settle"), tr("turn.settle_help"))
         keys.add_row("v", tr("action.review"), tr("help.review"))
