@@ -232,3 +232,16 @@ async def test_the_help_and_the_palette_name_the_editions_decks(tmp_path: Path, 
 async def test_without_a_game_the_help_names_the_catalogs_decks(tmp_path: Path) -> None:
     text = await help_text(BankerApp(lang="uk", data_dir=tmp_path / "data"))
     assert "картка «Шанс» або «Громадська скарбниця», що рухає гроші" in text
+
+
+@pytest.mark.parametrize(("lang", "words"), [("ru", "у владельца 2 вокзала"), ("uk", "2 вокзали"), ("en", "2 stations")])
+def test_the_russian_board_calls_its_railroads_stations_as_its_book_does(lang: str, words: str) -> None:
+    """ru-2004-rules.md: "у Вас будет возможность купить этот Вокзал ... зависит от количества других Вокзалов,
+    принадлежащих игроку-владельцу Вокзала" (its English translation: "Station"); the board's [words] say so and
+    the Russian sample's railroad rent reads so in every language."""
+    from banker.ledger import Session
+
+    root = Path(__file__).resolve().parent.parent
+    with Session.open(root / "sample_sessions" / "ru-short.json", readonly=True) as session:
+        entry = next(e for e in session.entries if e.seq == 55)
+        assert words in Translator(lang).parts(entry.parts or []), Translator(lang).parts(entry.parts or [])
