@@ -24,6 +24,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from banker.cliparse import EXIT_USAGE, Parser, UsageExit, choose_lang, lang_in
 from banker.i18n import LANGS, Translator
@@ -606,7 +607,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         return serve(args.file, args.host, args.port, args.lang)
     except ServeError as e:
-        raise CliError(str(e)) from None
+        params: dict[str, Any] = e.params
+        raise CliError(key=f"serve_said.{e.key}", **params) from None
 
 
 # --------------------------------------------------------------------------- parser

@@ -714,3 +714,59 @@ def test_the_commands_other_refusals_in_the_bankers_language(capsys, tmp_path: P
     said.append(err)
     for text in said:
         assert _help_words(text.replace("banker new:", "").replace("banker export:", "")) == set(), text
+
+
+async def test_the_start_screen_says_a_board_error_in_the_bankers_language(tmp_path: Path, monkeypatch) -> None:
+    """A board the new game's form cannot set up (here a variant its board file lacks) is refused on the form in
+    the banker's words, and nothing is written (the form used to let the BoardError through)."""
+    import banker.boards
+    from banker.boards import load_variant
+    from banker.ui.screens.start import StartScreen
+
+    from .ui_helpers import screen_text
+
+    def unknown(setup: object) -> GameState:
+        return new_game("kyiv", load_variant("marathon").id, ["Олена", "Тарас"])
+
+    monkeypatch.setattr(banker.boards, "game_from_setup", unknown)
+    app = BankerApp(lang="uk", data_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("ctrl+n")
+        assert isinstance(app.screen, StartScreen)
+        error = screen_text(app.screen.query_one("#start-error"))
+    assert error.startswith("невідомий варіант 'marathon'; варіанти: classic"), error
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_banker_serve_speaks_the_bankers_language(capsys, tmp_path: Path, monkeypatch, lang: str) -> None:
+    """`banker serve`: what it prints around the address and the code, its goodbye, and a port it cannot take."""
+    import socket
+    import types
+
+    import banker.tableview.cli as serve_cli
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(SAMPLES / "ru-short.json", "игра.json")
+
+    def interrupted(seconds: float) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(serve_cli, "time", types.SimpleNamespace(sleep=interrupted))  # Ctrl+C at once
+    out = io.StringIO()
+    assert serve_cli.serve("игра.json", "127.0.0.1", 0, lang, out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[1].strip().startswith("http://127.0.0.1:")
+    said = "\n".join([lines[0], lines[2], *lines[-2:]])  # the address and the code aside
+    tr = Translator(lang)
+    assert tr("serve_said.scan") in said and tr("serve_said.stopped") in said
+    assert _help_words(said.replace("127.0.0.1", "")) == set(), said
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, err = run(capsys, "--lang", lang, "serve", "игра.json", "--host", "127.0.0.1", "--port", str(port))
+    assert code == 1 and err == f"banker serve: {tr('serve_said.port_in_use', port=port, host='127.0.0.1')}\n", err
+    assert _help_words(err.replace("banker serve:", "").replace("127.0.0.1", "")) == set(), err
