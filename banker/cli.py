@@ -24,9 +24,10 @@ import sys
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import NoReturn
+from typing import Any
 
-from banker.i18n import Translator, detect_lang
+from banker.cliparse import EXIT_USAGE, Parser, UsageExit, choose_lang, lang_in
+from banker.i18n import LANGS, Translator
 from banker.ledger import Session, SessionError, SessionLog, lock_holder, read_session, read_session_doc
 from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
@@ -36,7 +37,6 @@ from banker.rules.state import check_text, forbidden_char
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
-EXIT_USAGE = 2
 EXIT_INTERNAL = 70  # a bug in banker (sysexits' EX_SOFTWARE): reported in one line
 
 
@@ -47,43 +47,28 @@ def local_now() -> datetime:
 
 class CliError(Exception):
     """A problem with what was asked, reported as one line (``key``: its sentence in the catalogs' ``[cli]``
-    table, said in the banker's language; else the English text given)."""
+    table, or ``table.key`` of another, said in the banker's language; else the text given, already said)."""
 
     def __init__(self, text: str = "", key: str | None = None, **params: object) -> None:
-        super().__init__(text or Translator("en")(f"cli.{key}", **params))
+        if key is not None and "." not in key:
+            key = f"cli.{key}"
+        super().__init__(text or Translator("en")(key or "", **params))
         self.key = key
         self.params = params
 
     def text(self, tr: Translator) -> str:
-        return tr(f"cli.{self.key}", **self.params) if self.key else str(self)
+        return tr(self.key, **self.params) if self.key else str(self)
 
 
 def translator(args: argparse.Namespace) -> Translator:
-    """The banker's language: ``--lang`` (given before or after the subcommand), else the locale's."""
-    return Translator(getattr(args, "lang", None) or detect_lang())
+    """The banker's language: ``--lang`` (given before or after the subcommand), else the locale's
+    (:func:`banker.cliparse.choose_lang`, which the parser's words follow too)."""
+    return Translator(choose_lang(getattr(args, "lang", None)))
 
 
 def _variant_text(tr: Translator, state: GameState) -> str:
     """The variant as a sentence says it ("short game")."""
     return tr.get(f"cli.variant_{state.variant.id}", state.variant.name.lower())
-
-
-class _UsageExit(Exception):
-    def __init__(self, code: int) -> None:
-        self.code = code
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (argparse prints the whole usage by default)."""
-
-    def error(self, message: str) -> NoReturn:
-        _say_error(f"{self.prog}: {message} (see {self.prog} --help)")
-        raise _UsageExit(EXIT_USAGE)
-
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        if message:
-            sys.stderr.write(message)
-        raise _UsageExit(status)
 
 
 def _terminal_safe(text: str, keep_newlines: bool = False) -> str:
@@ -129,10 +114,10 @@ def cmd_new(args: argparse.Namespace) -> int:
         for rule in item.split(","):
             if rule.strip():
                 wanted[rule.strip().replace("-", "_")] = True
-    try:
-        rules = HouseRules.from_mapping(wanted)
-    except ValueError as e:
-        raise CliError(str(e)) from None
+    unknown = sorted(set(wanted) - set(HouseRules.names()))
+    if unknown:
+        raise CliError(key="cli_said.unknown_house_rule", rules=", ".join(unknown), known=", ".join(HouseRules.names()))
+    rules = HouseRules.from_mapping(wanted)
     if args.name is not None:
         check_text("new", "--name", args.name)  # shown in the resume list, on the page, by banker state
     end = None
@@ -164,7 +149,8 @@ MAX_DIGITS = 30
 
 
 class _LineError(Exception):
-    """A script line that cannot be read as a command: the reason (the catalogs' ``cli.<key>``), for ``line N: ...``."""
+    """A script line that cannot be read as a command: the reason (a key of the catalogs: ``table.key``, or ``key`` of
+    the ``[cli]`` table), for ``line N: ...``."""
 
     def __init__(self, key: str, **params: object) -> None:
         super().__init__(key)
@@ -172,7 +158,9 @@ class _LineError(Exception):
         self.params = params
 
     def text(self, tr: Translator) -> str:
-        return tr(f"cli.{self.key}", **self.params)
+        """The reason in the banker's language (a parameter that is a :class:`_LineError` too, a clause, likewise)."""
+        params = {k: v.text(tr) if isinstance(v, _LineError) else v for k, v in self.params.items()}
+        return tr(self.key if "." in self.key else f"cli.{self.key}", **params)
 
 
 def _script_lines(source: str) -> Iterable[str | bytes]:
@@ -222,10 +210,31 @@ def _read_command(raw: str | bytes) -> object:
         return json.loads(line, parse_int=_json_int, parse_constant=_json_constant)
     except RecursionError:
         raise _LineError("too_deep") from None
-    except json.JSONDecodeError as e:  # the parser's own words (English), with where
-        raise _LineError("not_json_at", problem=e.msg, column=e.colno) from None
-    except ValueError as e:
-        raise _LineError("not_json", problem=_cut(str(e))) from None
+    except json.JSONDecodeError as e:  # what kind of mistake, in our words (the json module's are English), and where
+        raise _LineError("cli_json.at", problem=_json_problem(e.msg), column=e.colno) from None
+    except ValueError:  # pragma: no cover - json.loads raises JSONDecodeError for every malformed text
+        raise _LineError("cli_json.not_json") from None
+
+
+#: the json module's messages (Lib/json/decoder.py and its C scanner, as they begin) and the ``[cli_json]`` key
+#: that says each; another (a future Python's wording) is said as "a mistake", still with its column
+JSON_PROBLEMS = (
+    ("Expecting value", "value"),
+    ("Expecting property name", "name"),
+    ("Expecting ':'", "colon"),
+    ("Expecting ','", "comma"),
+    ("Unterminated string", "string"),
+    ("Invalid control character", "control"),
+    ("Invalid \\", "escape"),  # "Invalid \escape", "Invalid \uXXXX escape"
+    ("Extra data", "extra"),
+    ("Illegal trailing comma", "trailing_comma"),
+)
+
+
+def _json_problem(message: str) -> _LineError:
+    """The kind of a JSON mistake (json's English ``message``) as a clause of the ``[cli_json]`` table."""
+    key = next((key for start, key in JSON_PROBLEMS if message.startswith(start)), "other")
+    return _LineError(f"cli_json.{key}")
 
 
 def _write_line(text: str, tr: Translator) -> str | None:
@@ -248,6 +257,8 @@ def entry_text(tr: Translator, entry: object) -> str:
 def _refusal(tr: Translator, e: Exception) -> str:
     if isinstance(e, Refused):
         return tr.refusal(e)
+    if isinstance(e, BoardError):
+        return tr.board(e)
     return tr.session(e) if isinstance(e, SessionError) else str(e)
 
 
@@ -448,7 +459,7 @@ def _run_app(path: str | None, lang: str | None = None) -> int:
     try:
         from banker.ui.app import run_app
     except ImportError as e:
-        _say_error(f"banker: the table screen is not available ({e}); the subcommands work: banker --help")
+        _say_error("banker: " + Translator(choose_lang(lang))("cli_said.app_unavailable", error=e))
         return EXIT_USAGE
     return int(run_app(path, lang) or 0)
 
@@ -510,7 +521,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     try:
         from banker.ui.app import run_app
     except ImportError as e:
-        _say_error(f"banker review: the review screen is not available ({e}); `banker export` works without it")
+        _say_error("banker review: " + translator(args)("cli_said.review_unavailable", error=e))
         return EXIT_USAGE
     return int(run_app(str(path), getattr(args, "lang", None), review=True) or 0)
 
@@ -532,7 +543,7 @@ def export_targets(session: Path, out: str | None, suffixes: Iterable[str]) -> l
         return [Path(stem + DEFAULT_EXPORT_NAMES.get(suffix, suffix)) for suffix in suffixes]
     base = Path(out)
     if not base.name or base.name in (".", ".."):
-        raise CliError(f"--out {out} names a folder; give a file name (e.g. {Path(out) / session.stem})")
+        raise CliError(key="cli_said.out_folder", out=out, example=Path(out) / session.stem)
     targets = []
     for suffix in suffixes:
         ext = suffix[suffix.rindex("."):]
@@ -554,21 +565,25 @@ def cmd_export(args: argparse.Namespace) -> int:
     files = export(load_review(path), args.format, translator(args))
     if args.out == "-":
         if len(files) > 1:
-            raise CliError("--format csv writes two files (timeline and summary): give --out a file prefix, "
-                           "not -")
+            raise CliError(key="cli_said.csv_stdout")
         sys.stdout.write(next(iter(files.values())))
         return EXIT_OK
     targets = export_targets(path, args.out, files)
     data = {target: text.encode("utf-8") for target, text in zip(targets, files.values(), strict=True)}
+    protect = session_files(path)
     try:
-        write_new_files(data, protect=session_files(path), force=args.force)
-    except OutputProtected as e:
-        raise CliError(f"{e}: an export never replaces it, not even with --force; nothing was written "
-                       "(choose another --out)") from None
+        write_new_files(data, protect=protect, force=args.force)
+    except OutputProtected as e:  # this session's own file (session_files names them in this order), or another's
+        kinds = {**dict(zip(protect.values(), ("session", "journal", "lock"), strict=True)),
+                 "a banker session": "other_session", "a banker journal": "other_journal"}
+        kind = kinds.get(e.what)
+        if kind is None:  # pragma: no cover - ledger.output says one of these
+            raise CliError(key="cli_said.out_error", error=e) from None
+        raise CliError(key=f"cli_said.out_protected_{kind}", path=e.path, name=path.name) from None
     except OutputExists as e:
-        raise CliError(f"{e}; nothing was written (--force replaces it, or choose another --out)") from None
-    except OutputError as e:
-        raise CliError(f"{e}; nothing was written") from None
+        raise CliError(key="cli_said.out_exists", path=e.path) from None
+    except OutputError as e:  # a folder missing, a folder or a device where the file would go, a disk error
+        raise CliError(key="cli_said.out_error", error=e) from None
     for target in targets:
         print(target)
     return EXIT_OK
@@ -592,112 +607,89 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         return serve(args.file, args.host, args.port, args.lang)
     except ServeError as e:
-        raise CliError(str(e)) from None
-
-
-def _port(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r} (0 to 65535; 0 takes any free port)")
-    return int(text)
+        params: dict[str, Any] = e.params
+        raise CliError(key=f"serve_said.{e.key}", **params) from None
 
 
 # --------------------------------------------------------------------------- parser
-def build_parser() -> argparse.ArgumentParser:
-    from banker.boards import EDITIONS
-    from banker.i18n import LANGS
+def build_parser(lang: str | None = None) -> Parser:
+    """The ``banker`` command's parser, every word of its help and of its usage errors in ``lang`` (None: the
+    locale's; :func:`banker.cliparse.choose_lang` decides)."""
+    from banker.boards import EDITIONS, load_variants
 
-    parser = _Parser(prog="banker", description="The bank at a real Monopoly table. Without a subcommand: the table "
-                                                "screen. See docs/commands.md for the script vocabulary.")
-    parser.add_argument("--lang", choices=LANGS, help="the language of everything banker says: en, ru or uk "
-                                                      "(default: from the locale, else English)")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    tr = Translator(choose_lang(lang))
 
-    p = sub.add_parser("new", help="start a new session file")
-    p.add_argument("file", metavar="FILE", help="the session file to create (must not exist)")
-    p.add_argument("--edition", default="classic-us", help=f"one of {', '.join(EDITIONS)}, or a board .toml file "
-                                                           "(default: classic-us)")
-    p.add_argument("--variant", default="classic", help="classic, short, timed, speed-die... (default: classic)")
-    p.add_argument("--players", required=True, help="player names in seating order, comma-separated: Ann,Bob,Cid")
-    p.add_argument("--house-rule", action="append", metavar="RULE",
-                   help=f"turn a house rule on (repeatable): {', '.join(HouseRules.names())}")
-    p.add_argument("--end-time", help="the agreed end of a time-limit game (--variant timed only): a clock time "
-                                      "(22:30, 10:30pm) or how long to play (90m, 1h30, 2 hours)")
-    p.add_argument("--name", help="a name for the session (shown in the resume list)")
-    p.add_argument("--follow", action="store_true",
-                   help="follow mode: the bank follows the tokens from the rolls you type (roll), pays the salary and "
-                        "proposes what each landing requires; the first player listed rolls first")
-    p.set_defaults(func=cmd_new)
+    def h(key: str, **params: object) -> str:
+        return tr(f"cli_help.{key}", **params)
 
-    p = sub.add_parser("apply", help="apply a JSON-lines script of commands, stopping at the first refusal")
-    p.add_argument("file", metavar="FILE", help="the session file")
-    p.add_argument("script", metavar="SCRIPT", help="one JSON command a line; blank lines and # comments skipped; "
-                                                    "- reads standard input")
-    p.set_defaults(func=cmd_apply)
+    parser = Parser(prog="banker", description=h("description"), tr=tr)
+    parser.arg("--lang", choices=LANGS, help=h("lang"))
+    sub = parser.add_subparsers(dest="command", metavar=h("command_metavar"), title=h("commands"))
+    file = h("file_metavar")
 
-    p = sub.add_parser("state", help="show balances, deeds and buildings")
-    p.add_argument("file", metavar="FILE", help="the session file")
-    p.add_argument("--json", action="store_true", help="the full state as JSON")
-    p.set_defaults(func=cmd_state)
+    def command(name: str, func: object, file_help: str | None = None) -> Parser:
+        p: Parser = sub.add_parser(name, help=h(f"cmd_{name}"), description=h(f"cmd_{name}"), tr=tr, own=parser.own)
+        parser.commands[name] = p
+        if file_help is not None:
+            p.arg("file", metavar=file, help=file_help)
+        p.set_defaults(func=func)
+        return p
 
-    p = sub.add_parser("log", help="show the session log")
-    p.add_argument("file", metavar="FILE", help="the session file")
-    p.add_argument("--json", action="store_true", help="the entries as stored, one JSON object a line")
-    p.set_defaults(func=cmd_log)
+    def port(text: str) -> int:
+        if not (text.isascii() and text.isdigit()) or int(text) > 65535:
+            raise parser.refuse("port", value=repr(text))
+        return int(text)
 
-    p = sub.add_parser("cards", help="list an edition's Chance and Community Chest cards")
-    p.add_argument("--edition", default="classic-us", help="the edition (default: classic-us)")
-    p.add_argument("--json", action="store_true", help="as JSON")
-    p.set_defaults(func=cmd_cards)
+    p = command("new", cmd_new, h("new_file"))
+    p.arg("--edition", default="classic-us", metavar=h("edition_metavar"), help=h("new_edition", editions=", ".join(EDITIONS)))
+    p.arg("--variant", default="classic", metavar=h("variant_metavar"),
+          help=h("new_variant", variants=", ".join(load_variants())))
+    p.arg("--players", required=True, metavar=h("players_metavar"),
+          help=h("new_players", example=",".join(n.strip() for n in tr("start_form.players").split(","))))
+    p.arg("--house-rule", action="append", metavar=h("rule_metavar"),
+          help=h("new_house_rule", rules=", ".join(HouseRules.names())))
+    p.arg("--end-time", metavar=h("end_time_metavar"), help=h("new_end_time"))
+    p.arg("--name", metavar=h("name_metavar"), help=h("new_name"))
+    p.arg("--follow", action="store_true", help=h("new_follow"))
 
-    p = sub.add_parser("open", help="open a session on the table screen")
-    p.add_argument("file", metavar="FILE", help="the session file")
-    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="the screen's language: en, ru or uk")
-    p.set_defaults(func=cmd_open)
+    p = command("apply", cmd_apply, h("file"))
+    p.arg("script", metavar=h("script_metavar"), help=h("apply_script"))
 
-    p = sub.add_parser("repair", help="resolve a damaged session: keep a damaged journal line aside and drop it, or "
-                                      "accept changes made to the file")
-    p.add_argument("file", metavar="FILE", help="the session file")
-    p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
-    p.add_argument("--accept-changes", action="store_true",
-                   help="keep entries or a setup that were changed after they were written, as they are now")
-    p.set_defaults(func=cmd_repair)
+    p = command("state", cmd_state, h("file"))
+    p.arg("--json", action="store_true", help=h("state_json"))
 
-    p = sub.add_parser("review", help="review a session (read-only): timeline, charts, summary, count, audit")
-    p.add_argument("file", metavar="FILE", help="the session file (a game in progress may be reviewed)")
-    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="the screen's language: en, ru or uk")
-    p.set_defaults(func=cmd_review)
+    p = command("log", cmd_log, h("file"))
+    p.arg("--json", action="store_true", help=h("log_json"))
 
-    p = sub.add_parser("export", help="export the timeline and the summary: csv, markdown or json")
-    p.add_argument("file", metavar="FILE", help="the session file")
-    p.add_argument("--format", required=True, choices=("csv", "markdown", "json"),
-                   help="csv (two files: PREFIX-timeline.csv, PREFIX-summary.csv), markdown (reads well in a chat) "
-                        "or json")
-    p.add_argument("--out", "-o", metavar="NAME",
-                   help="the file to write (the extension is added if missing), or for csv the files' prefix; "
-                        "default: the session's name in the current folder (friday.json -> friday.export.json, "
-                        "friday.export.md, friday-timeline.csv and friday-summary.csv); - for standard output "
-                        "(markdown, json). An existing file is refused")
-    p.add_argument("--force", action="store_true",
-                   help="replace an existing ordinary file (never the session file, its journal or its lock)")
-    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="the texts' language: en, ru or uk")
-    p.set_defaults(func=cmd_export)
+    p = command("cards", cmd_cards)
+    p.arg("--edition", default="classic-us", metavar=h("edition_metavar"), help=h("cards_edition"))
+    p.arg("--json", action="store_true", help=h("cards_json"))
 
-    p = sub.add_parser("audit", help="replay the log and check every entry, money and buildings; exit 1 if not")
-    p.add_argument("file", metavar="FILE", help="the session file")
-    p.set_defaults(func=cmd_audit)
+    p = command("open", cmd_open, h("file"))
+    p.arg("--lang", choices=LANGS, default=argparse.SUPPRESS, help=h("lang_screen"))
 
-    p = sub.add_parser("serve", help="serve the players' read-only table view on the local network (prints its "
-                                     "address and QR code; Ctrl+C stops it)")
-    p.add_argument("file", metavar="FILE", help="the session file (only read)")
-    p.add_argument("--host", help="the address to listen on and to put in the URL (default: this machine's LAN "
-                                  "address; 0.0.0.0 listens on every interface)")
-    p.add_argument("--port", type=_port, default=0, help="the port (default: 0, any free port)")
-    p.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="the page's language: en, ru or uk")
-    p.set_defaults(func=cmd_serve)
-    for name, command in sub.choices.items():  # every command speaks the banker's language, given before or after it
+    p = command("repair", cmd_repair, h("file"))
+    p.arg("--yes", "-y", action="store_true", help=h("repair_yes"))
+    p.arg("--accept-changes", action="store_true", help=h("repair_accept_changes"))
+
+    p = command("review", cmd_review, h("review_file"))
+    p.arg("--lang", choices=LANGS, default=argparse.SUPPRESS, help=h("lang_screen"))
+
+    p = command("export", cmd_export, h("file"))
+    p.arg("--format", required=True, choices=("csv", "markdown", "json"), help=h("export_format"))
+    p.arg("--out", "-o", metavar=h("name_metavar"), help=h("export_out"))
+    p.arg("--force", action="store_true", help=h("export_force"))
+    p.arg("--lang", choices=LANGS, default=argparse.SUPPRESS, help=h("lang_texts"))
+
+    p = command("audit", cmd_audit, h("file"))
+
+    p = command("serve", cmd_serve, h("serve_file"))
+    p.arg("--host", metavar=h("host_metavar"), help=h("serve_host"))
+    p.arg("--port", type=port, default=0, metavar=h("port_metavar"), help=h("serve_port"))
+    p.arg("--lang", choices=LANGS, default=argparse.SUPPRESS, help=h("lang_page"))
+    for name, p in parser.commands.items():  # every command speaks the banker's language, given before or after it
         if name not in ("open", "review", "export", "serve"):
-            command.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS,
-                                 help="the language of what it says: en, ru or uk")
+            p.arg("--lang", choices=LANGS, default=argparse.SUPPRESS, help=h("lang_command"))
     return parser
 
 
@@ -706,10 +698,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a name from bytes that were not UTF-8 is escaped, never fatal
         if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
             stream.reconfigure(errors="backslashreplace")
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(lang_in(argv))
     try:
         args = parser.parse_args(argv)
-    except _UsageExit as e:
+    except UsageExit as e:
         return e.code
     if args.command is None:
         return _run_app(None, args.lang)
@@ -722,34 +715,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say_error(f"banker {args.command}: {text}")
         return EXIT_REFUSED
     except KeyboardInterrupt:
-        _say_error("banker: interrupted; every action acknowledged so far is recorded")
+        _say_error("banker: " + translator(args)("cli_said.interrupted"))
         return 130
     except BrokenPipeError:  # `banker log game.json | head`: a reader that has seen enough
         _silence_stdout()
         return EXIT_OK
     except OSError as e:  # anything the session log did not turn into a sentence of its own
         where = f" ({e.filename})" if getattr(e, "filename", None) else ""
-        _say_error(f"banker {args.command}: {e.strerror or e}{where}; every action acknowledged before this is kept")
+        _say_error(f"banker {args.command}: " + translator(args)("cli_said.os_error", error=e.strerror or e, where=where))
         return EXIT_REFUSED
     except RecursionError:
-        _say_error(f"banker {args.command}: the input is nested too deeply to read; nothing was recorded from it")
+        _say_error(f"banker {args.command}: " + translator(args)("cli_said.too_deep"))
         return EXIT_REFUSED
     except ValueError as e:
         if "integer string conversion" not in str(e) or os.environ.get("BANKER_TRACEBACK"):
-            return _unexpected(args.command, e)
+            return _unexpected(args, e)
         # a number of over 4,300 digits in a log written before amounts were bounded
-        _say_error(f"banker {args.command}: the session holds an amount too large to write out (recorded before "
-                   "amounts were bounded); `banker state` shows it by its size, and undoing that action in the "
-                   "console removes it")
+        _say_error(f"banker {args.command}: " + translator(args)("cli_said.too_large"))
         return EXIT_REFUSED
     except Exception as e:  # a bug: one line, never a traceback (BANKER_TRACEBACK=1 shows it)
-        return _unexpected(args.command, e)
+        return _unexpected(args, e)
 
 
-def _unexpected(command: str, e: Exception) -> int:
-    """A bug: one line, never a traceback (``BANKER_TRACEBACK=1`` shows it)."""
+def _unexpected(args: argparse.Namespace, e: Exception) -> int:
+    """A bug: one line, never a traceback (``BANKER_TRACEBACK=1`` shows it); the exception's own words (a
+    programmer's, for the report) inside the banker's sentence."""
     if os.environ.get("BANKER_TRACEBACK"):
         raise e
-    _say_error(f"banker {command}: unexpected error ({type(e).__name__}: {_cut(str(e), 200)}); every action "
-               "recorded before it stays recorded; please report it (BANKER_TRACEBACK=1 shows the details)")
+    _say_error(f"banker {args.command}: " + translator(args)("cli_said.unexpected",
+                                                             error=f"{type(e).__name__}: {_cut(str(e), 200)}"))
     return EXIT_INTERNAL

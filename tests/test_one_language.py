@@ -87,7 +87,7 @@ def test_every_command_speaks_the_bankers_language(capsys, samples, lang: str) -
     said.append(out)
     Path("k.jsonl").write_text('{"op": "roll", "player": "Оля", "dice": [1, 2]}\nnot json\n', encoding="utf-8")
     code, out, err = run(capsys, "--lang", lang, "apply", "kyiv.json", "k.jsonl")
-    said.append(out + err.replace("Expecting value", ""))  # the JSON parser's own words, quoted
+    said.append(out + err)
     said.append(run(capsys, "--lang", lang, "state", "kyiv.json")[1])
     text = "\n".join(said)
     assert latin_words(text) == set(), text
@@ -432,3 +432,341 @@ def test_the_session_logs_messages_in_the_bankers_language(capsys, tmp_path: Pat
     said.append(out + err)
     for text in said:
         assert not _said_words(text), (text, _said_words(text))
+
+
+# --------------------------------------------------------------------------- the banker command's own words
+COMMANDS = ("new", "apply", "state", "log", "cards", "open", "repair", "review", "export", "audit", "serve")
+
+
+def _typed_words() -> set[str]:
+    """The Latin words a help text may show because they are typed as they are: the commands, the editions, the
+    variants, the house rules, the languages, the export formats (an id's parts: "classic-us" is "classic", "us")."""
+    from banker.boards import EDITIONS, load_variants
+    from banker.rules import HouseRules
+
+    ids = [*COMMANDS, *EDITIONS, *load_variants(), *HouseRules.names(), *LANGS, "csv", "markdown", "json", "Ctrl"]
+    return {w for i in ids for w in LATIN.findall(i)}
+
+
+def _help_words(text: str) -> set[str]:
+    """Latin words of a help or an error, outside what is typed as it is: options (--players, -h), a choice list
+    ({en,ru,uk}), a quoted value ('nwe'), file names and paths (docs/commands.md, friday.export.json)."""
+    text = re.sub(r"\{[^}]*\}", " ", text)
+    text = re.sub(r"'[^']*'", " ", text)
+    text = re.sub(r"(?<![\w-])--?[A-Za-z][\w-]*", " ", text)
+    text = re.sub(r"\S*[./]\S*", " ", text)
+    return latin_words(text) - _typed_words()
+
+
+def _pieces(tr: Translator, key: str) -> list[str]:
+    """The words of a catalog sentence between its placeholders (each must be in what is said)."""
+    import string
+
+    template = tr._ui[key] if isinstance(tr._ui[key], str) else tr._ui[key][-1]
+    return [literal.strip() for literal, *_ in string.Formatter().parse(template) if literal.strip()]
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_every_commands_help_in_the_bankers_language(capsys, monkeypatch, lang: str) -> None:
+    """`banker --help` and every subcommand's --help in Russian and Ukrainian: the usage line, the section
+    titles, -h's own line, every help text and metavar; only what is typed as it is (options, commands, ids,
+    file names) stays Latin. --lang before or after the subcommand, or the locale, chooses the language."""
+    monkeypatch.setenv("COLUMNS", "500")  # one line an argument: no id cut at its hyphen
+    tr = Translator(lang)
+    for argv in ([], *([c] for c in COMMANDS)):
+        code, out, err = run(capsys, "--lang", lang, *argv, "--help")
+        assert code == 0 and not err, err
+        assert out.startswith(tr("cli_help.usage") + " banker"), out
+        assert tr("cli_help.help") in out and tr("cli_help.options") in out
+        assert _help_words(out) == set(), (argv, sorted(_help_words(out)), out)
+        if argv:
+            assert tr(f"cli_help.cmd_{argv[0]}") in out  # what the command does, under its usage
+            assert run(capsys, *argv, "--help", f"--lang={lang}")[1] == out  # after the subcommand too
+    monkeypatch.setenv("LC_ALL", {"ru": "ru_RU.UTF-8", "uk": "uk_UA.UTF-8"}[lang])
+    code, out, _ = run(capsys, "new", "--help")
+    assert out.startswith(tr("cli_help.usage")) and tr("cli_help.new_follow")[:20] in out
+
+
+def test_the_english_help_stays_english(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "500")
+    code, out, _ = run(capsys, "--lang", "en", "new", "--help")
+    assert code == 0 and out.startswith("usage: banker new [-h] [--edition EDITION]"), out
+    assert "positional arguments:\n  FILE " in out and "  -h, --help " in out and "show this help message and exit" in out
+    assert "player names in seating order, comma-separated: Ann,Bob,Cid" in out
+    code, out, _ = run(capsys, "--lang", "en", "--help")
+    assert "commands:\n  COMMAND\n    new " in out
+
+
+def _usage_cases(lang: str) -> list[tuple[str, list[str], str, str, dict]]:
+    """(kind, argv, the parser's prog, the [cli_usage] key, its parameters): one case per kind of usage error
+    argparse can raise in `banker` (the rest: test_argparses_own_messages_are_all_read_back)."""
+    commands = ", ".join(repr(c) for c in COMMANDS)
+    return [
+        ("required", ["new", "x.json"], "banker new", "required", {"args": "--players"}),
+        ("invalid choice (command)", ["nwe", "x.json"], "banker", "invalid_choice",
+         {"value": "'nwe'", "choices": commands}),
+        ("invalid choice (option)", ["export", "k.json", "--format", "xml"], "banker export", "invalid_choice",
+         {"value": "'xml'", "choices": "'csv', 'markdown', 'json'"}),
+        ("a port", ["serve", "k.json", "--port", "abc"], "banker serve", "port", {"value": "'abc'"}),
+        ("unrecognized", ["log", "k.json", "--bogus"], "banker log", "unrecognized", {"args": "--bogus"}),
+        ("expected one argument", ["new", "y.json", "--players"], "banker new", "expected_one", {}),
+        ("ambiguous", ["new", "y.json", "--e", "kyiv", "--players", "A,B"], "banker new", "ambiguous",
+         {"option": "--e", "matches": "--edition, --end-time"}),
+        ("ignored explicit argument", ["new", "y.json", "--players", "A,B", "--follow=yes"], "banker new",
+         "ignored_explicit", {"value": "'yes'"}),
+    ]
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_usage_errors_in_the_bankers_language(capsys, tmp_path: Path, monkeypatch, lang: str) -> None:
+    """Each kind of usage error argparse raises in `banker` (a required argument, an invalid choice, our own port
+    check, an unrecognized argument, a missing value, an ambiguous or an abbreviated option, a value a flag does
+    not take) is one line in Russian and Ukrainian, with its "(see banker X --help)" hint: exactly the catalog's
+    sentence, never the fallback that quotes argparse's English."""
+    monkeypatch.chdir(tmp_path)
+    tr = Translator(lang)
+    for kind, argv, prog, key, params in _usage_cases(lang):
+        code, out, err = run(capsys, "--lang", lang, *argv)
+        problem = tr(f"cli_usage.{key}", **params)
+        if kind.startswith("invalid choice") or kind in ("a port", "expected one argument", "ignored explicit argument"):
+            name = {"invalid choice (command)": tr("cli_help.command_metavar"), "invalid choice (option)": "--format",
+                    "a port": "--port", "expected one argument": "--players", "ignored explicit argument": "--follow"}
+            problem = tr("cli_usage.argument", argument=name[kind], problem=problem)
+        assert code == 2 and not out, kind
+        assert err == tr("cli_usage.error", prog=prog, problem=problem) + "\n", (kind, err)
+        assert _help_words(err) == set(), (kind, err)
+    monkeypatch.setenv("LC_ALL", {"ru": "ru_RU.UTF-8", "uk": "uk_UA.UTF-8"}[lang])
+    code, out, err = run(capsys, "--lang", "fr", "state", "x.json")  # not a language: the locale's says so
+    assert code == 2 and err.startswith("banker: " + _pieces(tr, "cli_usage.argument")[0]), err
+    assert _pieces(tr, "cli_usage.invalid_choice")[0] in err and _help_words(err) == set(), err
+
+
+def test_english_usage_errors_read_as_before(capsys) -> None:
+    code, out, err = run(capsys, "--lang", "en", "nwe", "x.json")
+    assert err.startswith("banker: argument COMMAND: invalid choice: 'nwe' (choose from 'new', 'apply'"), err
+    assert err.endswith(") (see banker --help)\n")
+    code, out, err = run(capsys, "--lang", "en", "log", "k.json", "--bogus")
+    assert err == "banker log: unrecognized arguments: --bogus (see banker log --help)\n"  # the subcommand's help
+    code, out, err = run(capsys, "--lang", "en", "serve", "k.json", "--port", "x")
+    assert err == ("banker serve: argument --port: not a port number: 'x' (0 to 65535; 0 takes any free port) "
+                   "(see banker serve --help)\n")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_argparses_own_messages_are_all_read_back(capsys, lang: str) -> None:
+    """Every message of argparse that banker's parser can meet, made by argparse itself (so that a Python that
+    rewords one fails here rather than leak English to a banker), is read back into its [cli_usage] key: the
+    kinds `banker`'s own arguments cannot raise today (an int argument, two arguments that exclude each
+    other, one of them required, several values) on a parser of the same class."""
+    from banker.cliparse import TEMPLATES, Parser, UsageExit
+
+    tr = Translator(lang)
+    parser = Parser(prog="banker test", tr=tr)
+    parser.arg("--count", type=int)
+    parser.arg("--many", nargs="+")
+    parser.arg("--two", nargs=2)
+    either = parser.add_mutually_exclusive_group()
+    either.add_argument("--this", action="store_true")
+    either.add_argument("--that", action="store_true")
+    needed = parser.add_mutually_exclusive_group(required=True)
+    needed.add_argument("--one", action="store_true")
+    needed.add_argument("--other", action="store_true")
+    cases = {
+        "invalid_type": (["--one", "--count", "x"], {"type": tr("cli_usage.type_int"), "value": "'x'"}, "--count"),
+        "not_allowed_with": (["--one", "--this", "--that"], {"other": "--this"}, "--that"),
+        "one_required": ([], {"args": "--one --other"}, None),
+        "expected_at_least_one": (["--one", "--many"], {}, "--many"),
+        "expected_n": (["--one", "--two", "a"], {"n": 2}, "--two"),
+    }
+    seen = set()
+    for key, (argv, params, argument) in cases.items():
+        with pytest.raises(UsageExit):
+            parser.parse_args(argv)
+        err = capsys.readouterr().err
+        problem = tr(f"cli_usage.{key}", **params)
+        if argument:
+            problem = tr("cli_usage.argument", argument=argument, problem=problem)
+        assert err == tr("cli_usage.error", prog="banker test", problem=problem) + "\n", (key, err)
+        seen.add(key)
+    kinds = {key for key, _ in TEMPLATES} - {"argument", "expected_at_most_one"}  # at most one: argparse's '?' never fails
+    assert kinds - seen <= {k for case in _usage_cases(lang) for k in [case[3]]}, kinds - seen
+
+
+def test_the_language_is_read_from_the_arguments_as_argparse_reads_them() -> None:
+    """The pre-scan that chooses the parser's language agrees with what argparse then parses."""
+    from banker.cli import build_parser
+    from banker.cliparse import lang_in
+
+    for argv, lang in [(["--lang", "ru", "log", "g.json"], "ru"), (["log", "g.json", "--lang=uk"], "uk"),
+                       (["--lang", "ru", "log", "g.json", "--lang", "uk"], "uk"), (["--la", "uk", "state", "g"], "uk"),
+                       (["state", "g.json"], None), (["new", "g.json", "--players", "A,B", "--name", "--lang"], None)]:
+        assert lang_in(argv) == lang, argv
+        if lang is not None:
+            assert build_parser(lang).parse_args(argv).lang == lang
+    assert lang_in(["--lang", "fr", "state"]) is None and lang_in(["state", "--", "--lang", "ru"]) is None
+
+
+def test_every_board_error_carries_a_key_of_the_catalogs() -> None:
+    """Every BoardError raised in banker/ names its [board_error] sentence (a key, with the sentence's
+    parameters): the boards layer has no words of its own, the command line and the console say them."""
+    import ast
+
+    english = catalog("en")["ui"]
+    found = 0
+    for file in Path(cli.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "BoardError":
+                found += 1
+                assert len(node.args) == 2 and isinstance(node.args[1], ast.Constant), f"{file.name}:{node.lineno}"
+                key = f"board_error.{node.args[1].value}"
+                assert key in english, f"{file.name}:{node.lineno}: {key}"
+                assert {k.arg for k in node.keywords} == _fields(english[key]), f"{file.name}:{node.lineno}"
+    assert found >= 10
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_board_errors_in_the_bankers_language(capsys, tmp_path: Path, monkeypatch, lang: str) -> None:
+    """An unknown edition or variant (through `new`, where the session log wraps it, and `cards`), a board file
+    that is missing, a folder, not TOML, or against its schema: said in Russian and Ukrainian. What the file's
+    schema says (msgspec's detail, named by the file's own keys) stays a parameter, for whoever edits it."""
+    monkeypatch.chdir(tmp_path)
+    tr = Translator(lang)
+    Path("folder.toml").mkdir()
+    Path("broken.toml").write_text("id = \n", encoding="utf-8")
+    Path("schema.toml").write_text('surprise = 1\n', encoding="utf-8")
+    cases = [
+        (["new", "x.json", "--players", "Аня,Боря", "--edition", "kiev"], "unknown_edition"),
+        (["new", "x.json", "--players", "Аня,Боря", "--variant", "long"], "unknown_variant"),
+        (["cards", "--edition", "kiev"], "unknown_edition"),
+        (["cards", "--edition", "nowhere.toml"], "no_file"),
+        (["cards", "--edition", "folder.toml"], "folder"),
+        (["cards", "--edition", "broken.toml"], "not_toml"),
+        (["cards", "--edition", "schema.toml"], "invalid"),
+    ]
+    for argv, key in cases:
+        code, out, err = run(capsys, "--lang", lang, *argv)
+        assert code == 1 and not Path("x.json").exists(), err
+        for piece in _pieces(tr, f"board_error.{key}"):
+            assert piece in err, (key, piece, err)
+        if key in ("not_toml", "invalid"):  # the parser's or the schema's own words, quoted for the file's editor
+            with pytest.raises(BoardError) as e:
+                load_edition(argv[-1])
+            for name in ("problem", "where"):
+                detail = str(e.value.params.get(name, ""))
+                assert detail in err, (detail, err)
+                err = err.replace(detail, "")
+        assert _help_words(err.replace(f"banker {argv[0]}:", "").replace("TOML", "")) == set(), (key, err)
+
+
+def test_a_board_error_inside_a_session_error_keeps_its_english() -> None:
+    from banker.boards import load_variant
+    from banker.ledger import SessionError
+
+    with pytest.raises(BoardError) as e:
+        load_variant("long")
+    wrapped = SessionError(f"cannot create x.json: {e.value}", key="cannot_create", path="x.json", reason=e.value)
+    assert Translator("en").session(wrapped) == str(wrapped) == \
+        "cannot create x.json: unknown variant 'long'; variants: classic, short, timed, speed-die"
+    assert "неизвестный вариант 'long'" in Translator("ru").session(wrapped)
+
+
+JSON_LINES = [("xx", "value", 1), ('{"op" "buy"}', "colon", 7), ('{"op": "buy" "x"}', "comma", 14),
+              ("{op: 1}", "name", 2), ('{"op": "bu', "string", 8), ('{"op": "b\\q"}', "escape", 10),
+              ('{"op": "a\tb"}', "control", 10), ("{} {}", "extra", 4)]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_a_line_that_is_not_json_says_what_and_where_in_the_bankers_words(capsys, tmp_path: Path, monkeypatch,
+                                                                          lang: str) -> None:
+    """`banker apply`: a line that is not JSON says where (its column) and what kind of mistake, in the banker's
+    words: never the json module's English ("Expecting value")."""
+    monkeypatch.chdir(tmp_path)
+    tr = Translator(lang)
+    assert run(capsys, "new", "g.json", "--players", "Ann,Bob")[0] == 0
+    for text, key, column in JSON_LINES:
+        Path("s.jsonl").write_text(text + "\n", encoding="utf-8")
+        code, out, err = run(capsys, "--lang", lang, "apply", "g.json", "s.jsonl")
+        problem = tr("cli_json.at", problem=tr(f"cli_json.{key}"), column=column)
+        assert code == 1 and err == tr("cli.line", n=1, error=problem) + "\n", (text, err)
+        if lang != "en":
+            assert _help_words(err) == set(), err
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_the_commands_other_refusals_in_the_bankers_language(capsys, tmp_path: Path, monkeypatch, lang: str) -> None:
+    """An unknown house rule, an export that would replace a file or write two files to standard output, the
+    table screen missing: the command's own sentences, in Russian and Ukrainian."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(SAMPLES / "ru-short.json", "игра.json")
+    said = []
+    code, out, err = run(capsys, "--lang", lang, "new", "x.json", "--players", "Аня,Боря", "--house-rule", "double")
+    assert code == 1 and "double" in err
+    said.append(err.replace("double", ""))
+    code, out, err = run(capsys, "--lang", lang, "export", "игра.json", "--format", "csv", "--out", "-")
+    assert code == 1
+    said.append(err)
+    Path("игра.export.json").write_text("{}", encoding="utf-8")
+    code, out, err = run(capsys, "--lang", lang, "export", "игра.json", "--format", "json")
+    assert code == 1 and "игра.export.json" in err
+    said.append(err)
+    code, out, err = run(capsys, "--lang", lang, "export", "игра.json", "--format", "json", "--out", "игра.json", "--force")
+    assert code == 1
+    said.append(err)
+    for text in said:
+        assert _help_words(text.replace("banker new:", "").replace("banker export:", "")) == set(), text
+
+
+async def test_the_start_screen_says_a_board_error_in_the_bankers_language(tmp_path: Path, monkeypatch) -> None:
+    """A board the new game's form cannot set up (here a variant its board file lacks) is refused on the form in
+    the banker's words, and nothing is written (the form used to let the BoardError through)."""
+    import banker.boards
+    from banker.boards import load_variant
+    from banker.ui.screens.start import StartScreen
+
+    from .ui_helpers import screen_text
+
+    def unknown(setup: object) -> GameState:
+        return new_game("kyiv", load_variant("marathon").id, ["Олена", "Тарас"])
+
+    monkeypatch.setattr(banker.boards, "game_from_setup", unknown)
+    app = BankerApp(lang="uk", data_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("ctrl+n")
+        assert isinstance(app.screen, StartScreen)
+        error = screen_text(app.screen.query_one("#start-error"))
+    assert error.startswith("невідомий варіант 'marathon'; варіанти: classic"), error
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_banker_serve_speaks_the_bankers_language(capsys, tmp_path: Path, monkeypatch, lang: str) -> None:
+    """`banker serve`: what it prints around the address and the code, its goodbye, and a port it cannot take."""
+    import socket
+    import types
+
+    import banker.tableview.cli as serve_cli
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(SAMPLES / "ru-short.json", "игра.json")
+
+    def interrupted(seconds: float) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(serve_cli, "time", types.SimpleNamespace(sleep=interrupted))  # Ctrl+C at once
+    out = io.StringIO()
+    assert serve_cli.serve("игра.json", "127.0.0.1", 0, lang, out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[1].strip().startswith("http://127.0.0.1:")
+    said = "\n".join([lines[0], lines[2], *lines[-2:]])  # the address and the code aside
+    tr = Translator(lang)
+    assert tr("serve_said.scan") in said and tr("serve_said.stopped") in said
+    assert _help_words(said.replace("127.0.0.1", "")) == set(), said
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, err = run(capsys, "--lang", lang, "serve", "игра.json", "--host", "127.0.0.1", "--port", str(port))
+    assert code == 1 and err == f"banker serve: {tr('serve_said.port_in_use', port=port, host='127.0.0.1')}\n", err
+    assert _help_words(err.replace("banker serve:", "").replace("127.0.0.1", "")) == set(), err

@@ -34,26 +34,28 @@ def _read_board_file(path: Path, label: str) -> str:
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        raise BoardError(f"{label}: no such file") from None
+        raise BoardError(f"{label}: no such file", "no_file", label=label) from None
     except OSError as e:
-        raise BoardError(f"{label}: cannot read it ({e.strerror})") from None
+        raise BoardError(f"{label}: cannot read it ({e.strerror})", "cannot_read", label=label, reason=e.strerror) from None
     if not stat.S_ISREG(st.st_mode):
-        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a special file (a pipe or a device)"
-        raise BoardError(f"{label}: is {kind}, not a board file")
+        if stat.S_ISDIR(st.st_mode):
+            raise BoardError(f"{label}: is a folder, not a board file", "folder", label=label)
+        raise BoardError(f"{label}: is a special file (a pipe or a device), not a board file", "special", label=label)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
-        raise BoardError(f"{label}: cannot read it ({e.strerror})") from None
+        raise BoardError(f"{label}: cannot read it ({e.strerror})", "cannot_read", label=label, reason=e.strerror) from None
     with os.fdopen(fd, "rb") as f:
         if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise BoardError(f"{label}: is a special file (a pipe or a device), not a board file")
+            raise BoardError(f"{label}: is a special file (a pipe or a device), not a board file", "special", label=label)
         data = f.read(MAX_BOARD_BYTES + 1)
     if len(data) > MAX_BOARD_BYTES:
-        raise BoardError(f"{label}: is larger than any board file ({MAX_BOARD_BYTES // 1024} KB at most)")
+        raise BoardError(f"{label}: is larger than any board file ({MAX_BOARD_BYTES // 1024} KB at most)", "too_large",
+                         label=label, kb=MAX_BOARD_BYTES // 1024)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise BoardError(f"{label}: not UTF-8 text") from None
+        raise BoardError(f"{label}: not UTF-8 text", "not_utf8", label=label) from None
 
 
 def _read_toml(path: Path | resources.abc.Traversable, label: str) -> dict[str, Any]:
@@ -61,11 +63,11 @@ def _read_toml(path: Path | resources.abc.Traversable, label: str) -> dict[str, 
         text = _read_board_file(path, label) if isinstance(path, Path) else path.read_text(encoding="utf-8")
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise BoardError(f"{label}: not valid TOML: {exc}") from None
+        raise BoardError(f"{label}: not valid TOML: {exc}", "not_toml", label=label, problem=str(exc)) from None
     except RecursionError:
-        raise BoardError(f"{label}: not valid TOML: nested too deeply") from None
+        raise BoardError(f"{label}: not valid TOML: nested too deeply", "too_deep", label=label) from None
     except FileNotFoundError:
-        raise BoardError(f"{label}: no such file") from None
+        raise BoardError(f"{label}: no such file", "no_file", label=label) from None
 
 
 @cache
@@ -75,7 +77,8 @@ def load_edition(name: str) -> Edition:
         path = Path(name)
         return edition_from_dict(_read_toml(path, str(path)), source=path.name)
     if name not in EDITIONS:
-        raise BoardError(f"unknown edition {name!r}; editions: {', '.join(EDITIONS)}")
+        raise BoardError(f"unknown edition {name!r}; editions: {', '.join(EDITIONS)}", "unknown_edition", name=repr(name),
+                         editions=", ".join(EDITIONS))
     file = resources.files(__package__) / f"{name}.toml"
     return edition_from_dict(parsed(file, partial(_read_toml, file, f"{name}.toml")), source=f"{name}.toml")
 
@@ -89,7 +92,8 @@ def load_variants() -> dict[str, Variant]:
 def load_variant(name: str) -> Variant:
     variants = load_variants()
     if name not in variants:
-        raise BoardError(f"unknown variant {name!r}; variants: {', '.join(variants)}")
+        raise BoardError(f"unknown variant {name!r}; variants: {', '.join(variants)}", "unknown_variant", name=repr(name),
+                         variants=", ".join(variants))
     return variants[name]
 
 

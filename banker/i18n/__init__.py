@@ -18,7 +18,7 @@ from typing import Any
 
 from banker.datacache import parsed
 from banker.rules.edition import Edition
-from banker.rules.errors import Refused
+from banker.rules.errors import BoardError, Refused
 from banker.rules.messages import Msg, plural_index, render_parts
 from banker.rules.state import BANK, POT
 
@@ -137,11 +137,24 @@ class Translator:
     def _said_value(self, value: Any) -> Any:
         if isinstance(value, Refused):
             return self.refusal(value)
+        if isinstance(value, BoardError):
+            return self.board(value)
         if isinstance(value, Exception) and hasattr(value, "key") and hasattr(value, "params"):
             return self.said(value.key, value.params, str(value))  # a SessionError inside another
         if hasattr(value, "key") and hasattr(value, "params") and hasattr(value, "text"):
             return self.said(value.key, value.params, value.text)  # a Said (banker.ledger cannot be imported here)
         return "" if value is None else str(value) if not isinstance(value, int) else value
+
+    def board(self, error: BoardError) -> str:
+        """A board file's mistake (:class:`banker.rules.errors.BoardError`) in this language (``[board_error]``);
+        its English when it carries no key the catalogs have."""
+        key = f"board_error.{error.key}"
+        if error.key is None or (key not in self._ui and key not in self._en):
+            return str(error)
+        try:
+            return self(key, **error.params)
+        except (KeyError, IndexError):  # parameters that do not fit the sentence: the English as raised
+            return str(error)
 
     def session(self, error: Any) -> str:
         """A :class:`banker.ledger.SessionError` (or a ``Said``) in this language."""

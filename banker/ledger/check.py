@@ -32,7 +32,7 @@ def game(path: Path, setup: Setup) -> GameState:
     try:
         return game_from_setup(setup)
     except BoardError as e:
-        raise SessionError(f"{path}: cannot set up its game: {e}", key="no_game", path=path, reason=str(e)) from None
+        raise SessionError(f"{path}: cannot set up its game: {e}", key="no_game", path=path, reason=e) from None
     except Refused as e:
         raise SessionError(f"{path}: its setup is refused by the rules: {e}", key="setup_refused", path=path,
                            refusal=e) from None

@@ -106,7 +106,7 @@ class SessionWriter(SessionLog):
                 setup = replace(setup, end_time=check_stored(setup.end_time))
             game_from_setup(setup).check_new()  # an agreed end exactly when the variant has a time limit
         except BoardError as e:
-            raise SessionError(f"cannot create {path}: {e}", key="cannot_create", path=path, reason=str(e)) from None
+            raise SessionError(f"cannot create {path}: {e}", key="cannot_create", path=path, reason=e) from None
         lock = _acquire(path)
         doc = sealed_doc({"format": FORMAT, "version": VERSION, "created": created or now(), "id": os.urandom(16).hex(),
                           "name": name, **setup.to_mapping()}, [], None)

@@ -465,7 +465,7 @@ def _convert(data: Mapping[str, Any], schema: type[_T], source: str) -> _T:
         return msgspec.convert(dict(data), schema, strict=True)
     except msgspec.ValidationError as e:
         where, problem = _explain(str(e), data, mi.type_info(schema))
-        raise BoardError(f"{source}: {where}: {problem}") from None
+        raise BoardError(f"{source}: {where}: {problem}", "invalid", source=source, where=where, problem=problem) from None
 
 
 def _segments(path: str) -> list[str | int]:
@@ -648,7 +648,7 @@ def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Editio
     file = _convert(data, _EditionFile, source)
 
     def fail(where: str, problem: str) -> BoardError:
-        return BoardError(f"{source}: {where}: {problem}")
+        return BoardError(f"{source}: {where}: {problem}", "invalid", source=source, where=where, problem=problem)
 
     try:
         file.money(1500)
@@ -726,6 +726,7 @@ def variants_from_dict(data: Mapping[str, Any], source: str = "<data>") -> dict[
     out: dict[str, Variant] = {}
     for variant in _convert(data, _VariantsFile, source).variant:
         if variant.id in out:
-            raise BoardError(f"{source}: variant {variant.id}: id used twice")
+            raise BoardError(f"{source}: variant {variant.id}: id used twice", "invalid", source=source,
+                             where=f"variant {variant.id}", problem="id used twice")
         out[variant.id] = variant
     return out

@@ -37,4 +37,13 @@ class Refused(Exception):
 
 
 class BoardError(ValueError):
-    """An edition data file with a mistake; the message names file, space and problem."""
+    """An edition data file with a mistake; the message names file, space and problem.
+
+    ``str()`` is the English sentence; ``key`` (of the catalogs' ``[board_error]`` table) and ``params`` say it
+    again for the translator (``Translator.board``), the way the session log's ``SessionError`` does: the boards
+    layer has no words of its own (it may not import ``banker.i18n``)."""
+
+    def __init__(self, message: str, key: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params

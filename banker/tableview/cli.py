@@ -12,7 +12,7 @@ import sys
 import time
 from typing import TextIO
 
-from banker.i18n import detect_lang
+from banker.i18n import Translator, detect_lang
 
 from .qr import ansi_qr_text, qr_text
 from .server import TableServer
@@ -27,7 +27,9 @@ def serve(path: str, host: str | None = None, port: int = 0, lang: str | None = 
     """Serve the page of the session at ``path`` until interrupted. Raises ``SessionError`` for
     the file and ``ServeError`` for the address, before anything is printed."""
     out = out or sys.stdout
-    server = TableServer(path, host=host, port=port, lang=lang or detect_lang())
+    lang = lang or detect_lang()
+    tr = Translator(lang)
+    server = TableServer(path, host=host, port=port, lang=lang)
     server.start()
     previous = None
     try:
@@ -38,22 +40,23 @@ def serve(path: str, host: str | None = None, port: int = 0, lang: str | None = 
         name = server.source.session.name if server.source else path
         tty = out.isatty()
         code = ansi_qr_text(server.url) if tty else qr_text(server.url)
-        print(f"banker serve: the table of {name} ({path}), read-only, at", file=out)
+        print("banker serve: " + tr("serve_said.head", name=name, path=path), file=out)
         print(f"  {server.url}", file=out)
-        print("scan this with a phone on the same network:", file=out)
+        print(tr("serve_said.scan"), file=out)
         print(code, file=out)
-        where = "every interface" if server.host in ("0.0.0.0", "::") else f"{server.host} only"
-        print(f"listening on {where}, port {server.port}; Ctrl+C stops it", file=out, flush=True)
+        if server.host in ("0.0.0.0", "::"):
+            print(tr("serve_said.listening_all", port=server.port), file=out, flush=True)
+        else:
+            print(tr("serve_said.listening_host", host=server.host, port=server.port), file=out, flush=True)
         said = None
         while True:
             time.sleep(1.0)
             fault = server.fault
             if fault and fault != said:  # a fault in banker: the page shows the last good table, and says so
-                print(f"banker serve: the page cannot show the table as it stands ({fault}); it shows the last "
-                      "good one and says so", file=out, flush=True)
+                print("banker serve: " + tr("serve_said.fault", fault=fault), file=out, flush=True)
             said = fault
     except KeyboardInterrupt:
-        print("banker serve: stopped (the session file was only read)", file=out, flush=True)
+        print("banker serve: " + tr("serve_said.stopped"), file=out, flush=True)
         return 0
     finally:
         server.stop()

@@ -106,7 +106,13 @@ def _same_address(name: str, local: str) -> bool:
 
 
 class ServeError(Exception):
-    """The page server cannot start (address in use, not an address of this machine...): one line."""
+    """The page server cannot start (address in use, not an address of this machine...): one line; ``key`` (of
+    the catalogs' ``[serve_said]`` table) and ``params`` say it again in the banker's language."""
+
+    def __init__(self, message: str, key: str, **params: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
 
 
 # --------------------------------------------------------------------------- the snapshot
@@ -539,7 +545,8 @@ class TableServer:
         try:
             infos = socket.getaddrinfo(host, self.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
         except socket.gaierror as e:
-            raise ServeError(f"cannot listen on {host}: {e.strerror or e}") from None
+            raise ServeError(f"cannot listen on {host}: {e.strerror or e}", "cannot_listen", host=host,
+                             reason=e.strerror or e) from None
         family, _t, _p, _c, address = infos[0]
         try:
             return _HTTPServer((str(address[0]), self.port), self, family)
@@ -548,12 +555,14 @@ class TableServer:
 
             if e.errno == errno.EADDRINUSE:
                 raise ServeError(f"port {self.port} on {host} is already in use; choose another with --port "
-                                 "(0 takes any free port)") from None
+                                 "(0 takes any free port)", "port_in_use", port=self.port, host=host) from None
             if e.errno == errno.EADDRNOTAVAIL:
-                raise ServeError(f"cannot listen on {host}: not an address of this machine") from None
+                raise ServeError(f"cannot listen on {host}: not an address of this machine", "not_here", host=host) from None
             if e.errno == errno.EACCES:
-                raise ServeError(f"port {self.port} needs privileges; choose one above 1023 with --port") from None
-            raise ServeError(f"cannot listen on {host} port {self.port}: {e.strerror or e}") from None
+                raise ServeError(f"port {self.port} needs privileges; choose one above 1023 with --port", "privileged",
+                                 port=self.port) from None
+            raise ServeError(f"cannot listen on {host} port {self.port}: {e.strerror or e}", "cannot_listen_port", host=host,
+                             port=self.port, reason=e.strerror or e) from None
 
     def _watch(self) -> None:
         """Look for new entries every ``interval`` seconds; a failure is logged, never raised."""

@@ -192,6 +192,9 @@ class StartScreen(BankerScreen[None]):
         except Refused as e:
             error.update(tr.refusal(e))
             return
+        except BoardError as e:  # an edition or a variant its board file cannot give
+            error.update(tr.board(e))
+            return
         given = self.query_one("#path", Input).value.strip()
         if given:  # the banker's own file: created as given, or refused if anything is there
             path = Path(given).expanduser()
