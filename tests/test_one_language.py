@@ -622,4 +622,33 @@ def test_an_engine_refusal_or_message_inside_a_session_sentence_is_said_in_the_l
     assert not latin_words(russian), russian
     parts = [Msg("log.undone", reason="ошибка")]
     text = Said("its text reads \"x\" where the rules write \"y\"", "explain_text", text="x", rules=parts)
-    assert Translator("uk").session(text) == f"її текст каже «x», а за правилами «{Translator('uk').msg(parts[0])}»"
+    assert Translator("uk").session(text) == f"його текст каже «x», а за правилами «{Translator('uk').msg(parts[0])}»"
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_a_log_that_cannot_be_followed_is_said_in_the_bankers_language(tmp_path: Path, lang: str) -> None:
+    """An undo entry whose undone entry does not stand: `banker audit` says the log cannot be followed there, and
+    opening it refuses, in the banker's language (the ledger raised English ValueErrors)."""
+    import json as jsonlib
+
+    from banker.ledger import Session, SessionError
+    from banker.ledger.audit import audit
+    from banker.report import audit_lines
+
+    path = make_session(tmp_path / "игра.json", RU_PLAYERS, edition="ru", commands=RU_GAME[:3])
+    with Session.open(path) as session:
+        session.undo("ошибка")  # entry 4 undoes entry 3
+    data = jsonlib.loads(path.read_text(encoding="utf-8"))
+    data["entries"]["4"]["undoes"] = 2  # it now says it undoes entry 2, which a later entry stands on
+    data["entries"]["4"]["effects"] = []
+    path.write_text(jsonlib.dumps(data, ensure_ascii=False), encoding="utf-8")
+    tr = Translator(lang)
+    lines = audit_lines(audit(path), tr)
+    broken = [line for line in lines if {"ru": "запись 2", "uk": "запис 2"}[lang] in line]
+    assert broken, lines
+    with pytest.raises(SessionError) as info:
+        Session.open(path, readonly=True)
+    said = [line.replace(str(tmp_path), "папка") for line in [*lines, tr.session(info.value)]]
+    assert "it undoes entry 2" in str(info.value)  # the ledger's own English, for logs and tests
+    for text in said:
+        assert not _said_words(text), (text, _said_words(text))

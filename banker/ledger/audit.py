@@ -120,7 +120,7 @@ def audit(path: str | os.PathLike[str]) -> AuditReport:
         try:
             finding, _parts = replay.step(entry)
         except Unfollowable as e:
-            problems.append(Problem(entry.seq, "broken", Finding(entry.seq, "broken", error=str(e))))
+            problems.append(Problem(entry.seq, "broken", Finding(entry.seq, "broken", error=e.said)))
             break
         if finding is not None:
             problems.append(Problem(entry.seq, finding.kind, finding))

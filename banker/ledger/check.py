@@ -60,6 +60,34 @@ def inverses(effects: Sequence[Any]) -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- following the log
+class NotFollowed(ValueError):
+    """An entry the log itself cannot follow (an undo of an entry that does not stand): :attr:`said` says why."""
+
+    def __init__(self, said: Said) -> None:
+        super().__init__(said.text)
+        self.said = said
+
+
+def _none_standing(seq: int | None) -> Said:
+    return Said(f"it undoes entry {seq}, but no entry stands", "follow_none_standing", seq=seq)
+
+
+def _not_followed(e: Exception) -> Said:
+    """Why the log cannot be followed at an entry: the log's own reason, or what the state could not take (a
+    hand-edited effect: the exception's class and its text, as Python says them)."""
+    if isinstance(e, NotFollowed):
+        return e.said
+    return Said(f"{type(e).__name__}: {e}", "follow_error", error=f"{type(e).__name__}: {e}")
+
+
+def _described(entry: Entry) -> list[Msg] | str:
+    """What an entry says, as the engine's messages (said in the banker's language), else its stored text."""
+    try:
+        return [Msg.from_json(p) for p in entry.parts] if entry.parts else entry.text
+    except Exception:  # a hand-edited description: the text it stores
+        return entry.text
+
+
 def follow(state: GameState, standing: list[int], entry: Entry) -> None:
     """Put ``entry`` on ``state`` as recorded: its effects pushed as they are, or for an undo
     entry the move it took back popped. ``standing`` holds the seqs of the moves on the
@@ -67,14 +95,15 @@ def follow(state: GameState, standing: list[int], entry: Entry) -> None:
     Raises ValueError (or whatever the state raises) when the log cannot be followed."""
     if entry.is_undo:
         if not standing:
-            raise ValueError(f"it undoes entry {entry.undoes}, but no entry stands")
+            raise NotFollowed(_none_standing(entry.undoes))
         if entry.undoes not in standing:
-            raise ValueError(f"it undoes entry {entry.undoes}, which does not stand (the last standing one is "
-                             f"{standing[-1]})")
+            raise NotFollowed(Said(f"it undoes entry {entry.undoes}, which does not stand (the last standing one is "
+                                   f"{standing[-1]})", "follow_not_standing", seq=entry.undoes, last=standing[-1]))
         index = standing.index(entry.undoes)
         if index != len(standing) - 1 and inverses(state.history[index].effects) != entry.effects:
-            raise ValueError(f"it undoes entry {entry.undoes}, but its effects are not those of entry {entry.undoes} "
-                             f"taken back (the last standing one is {standing[-1]})")
+            raise NotFollowed(Said(f"it undoes entry {entry.undoes}, but its effects are not those of entry "
+                                   f"{entry.undoes} taken back (the last standing one is {standing[-1]})",
+                                   "follow_other_effects", seq=entry.undoes, last=standing[-1]))
         state.remove(index)  # an earlier entry: the writer checked that no later one depends on it
         del standing[index]
     else:
@@ -89,9 +118,10 @@ def restore(path: Path, state: GameState, standing: list[int], entries: Iterable
         try:
             follow(state, standing, entry)
         except Exception as e:  # a hand-edited effect the state cannot take
-            raise SessionError(f"{path}: entry {entry.seq} ({entry.text}) cannot be restored "
-                               f"({type(e).__name__}: {e}); the file was left untouched", key="cannot_restore", path=path,
-                               seq=entry.seq, text=entry.text, reason=f"{type(e).__name__}: {e}") from None
+            reason = _not_followed(e)
+            raise SessionError(f"{path}: entry {entry.seq} ({entry.text}) cannot be restored ({reason}); the file was "
+                               "left untouched", key="cannot_restore", path=path, seq=entry.seq, reason=reason,
+                               text=_described(entry)) from None
         into.append(entry)
 
 
@@ -122,7 +152,11 @@ class Finding:
 
 
 class Unfollowable(Exception):
-    """The log's own effects cannot be applied at an entry (a hand-edited log)."""
+    """The log's own effects cannot be applied at an entry (a hand-edited log): :attr:`said` says why."""
+
+    def __init__(self, said: Said) -> None:
+        super().__init__(said.text)
+        self.said = said
 
 
 class Replay:
@@ -167,12 +201,12 @@ class Replay:
         try:  # the rules disagree: the state follows the log, so that the next entry is judged on its own
             follow(state, self.standing, entry)
         except Exception as e:
-            raise Unfollowable(f"{type(e).__name__}: {e}") from None
+            raise Unfollowable(_not_followed(e)) from None
         return finding, parts
 
     def _undo(self, entry: Entry) -> tuple[Finding | None, list[dict[str, Any]] | None]:
         if not self.standing:
-            raise Unfollowable(f"it undoes entry {entry.undoes}, but no entry stands")
+            raise Unfollowable(_none_standing(entry.undoes))
         finding: Finding | None = None
         undone = self.standing[-1]
         if entry.undoes in self.standing and entry.undoes != undone:
@@ -187,7 +221,7 @@ class Replay:
         try:
             move = self.state.remove(index)
         except Exception as e:  # pragma: no cover - the standing seqs follow the engine's stack
-            raise Unfollowable(f"{type(e).__name__}: {e}") from None
+            raise Unfollowable(_not_followed(e)) from None
         del self.standing[index]
         computed = inverses(move.effects)
         if finding is None and computed != entry.effects:
@@ -249,7 +283,7 @@ def replay_check(path: Path, setup: Setup, entries: Iterable[Entry], *, snapshot
         try:
             finding, _parts = replay.step(entry)
         except Unfollowable as e:
-            findings.append(Finding(entry.seq, "broken", error=str(e)))
+            findings.append(Finding(entry.seq, "broken", error=e.said))
             break
         if finding is not None:
             findings.append(finding)

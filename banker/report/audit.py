@@ -49,7 +49,7 @@ def problem_what(problem: Problem, tr: Translator | None = None) -> str:
             return first_difference(f.logged, f.computed, tr)
         if f.kind == "snapshot":
             return tr("audit.snapshot", error=tr.session(f.error))
-        return tr("audit.broken", error=f.error)
+        return tr("audit.broken", error=tr.session(f.error))
     if kind == "money":
         return tr("audit.money", delta=f"{p['delta']:+d}")
     if kind == "cash":
