@@ -770,3 +770,222 @@ def test_banker_serve_speaks_the_bankers_language(capsys, tmp_path: Path, monkey
         code, _, err = run(capsys, "--lang", lang, "serve", "игра.json", "--host", "127.0.0.1", "--port", str(port))
     assert code == 1 and err == f"banker serve: {tr('serve_said.port_in_use', port=port, host='127.0.0.1')}\n", err
     assert _help_words(err.replace("banker serve:", "").replace("127.0.0.1", "")) == set(), err
+
+# --------------------------------------------------------------------------- the session log's findings, worded
+RU_PLAYERS = ("Аня", "Боря", "Вика")
+RU_GAME = [{"op": "buy", "player": "Аня", "space": 37}, {"op": "buy", "player": "Аня", "space": 39},
+           {"op": "rent", "payer": "Боря", "space": 39}, {"op": "salary", "player": "Вика"},
+           {"op": "transfer", "from": "Аня", "to": "Боря", "amount": 25, "memo": "долг"}]
+
+
+def _game(path: Path) -> Path:
+    return make_session(path, RU_PLAYERS, edition="ru", commands=RU_GAME)
+
+
+def _tamper(path: Path, change, *, snapshot_sum: bool = False) -> None:
+    """Change the session file by hand, as a person or a tool would (the checksums left as they were; with
+    ``snapshot_sum`` the snapshot's own checksum made anew, so that only the entries can tell it is wrong)."""
+    import json as jsonlib
+
+    from banker.ledger import checksum
+    from banker.ledger import snapshot as snapshots
+
+    data = jsonlib.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    if snapshot_sum:
+        record = data["snapshot"]["1"]
+        record["sum"] = checksum.fmt(snapshots.digest(record))
+    path.write_text(jsonlib.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+def _changed_entries(data: dict) -> None:
+    data["entries"]["3"]["effects"][0]["amount"] = 350  # the rent Боря paid, written as 350: the effects differ
+    data["entries"]["2"]["ts"] = "2020-01-01T00:00:00.000+00:00"  # what the rules cannot check
+    data["entries"]["4"]["command"]["player"] = "Зоя"  # a command the rules refuse (no such player)
+
+
+def _more_cash(data: dict) -> None:
+    data["snapshot"]["1"]["state"]["cash"]["Аня"] += 1000
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_an_edited_entry_and_a_tampered_snapshot_are_said_in_the_bankers_language(capsys, tmp_path: Path, monkeypatch,
+                                                                                  lang: str) -> None:
+    """`banker audit` on a session whose entries were edited (an amount: what the effect says and what the rules
+    give, the effects in words; a time: what the rules cannot check; a command the rules refuse, their refusal) and
+    on one whose checkpoint's snapshot was edited (with its checksum made anew: which part of the state differs;
+    without: its checksum); `banker state` and `banker repair` on them. Before, the explanations, the effects
+    ({t: pay, from: ...}), the snapshot's findings and "(FIFO)"-like clauses reached the banker in English."""
+    monkeypatch.chdir(tmp_path)
+    edited, snap, snap_sum = _game(Path("правка.json")), _game(Path("снимок.json")), _game(Path("сумма.json"))
+    _tamper(edited, _changed_entries)
+    _tamper(snap, _more_cash, snapshot_sum=True)
+    _tamper(snap_sum, _more_cash)
+    said = []
+    code, out, err = run(capsys, "--lang", lang, "audit", str(edited))
+    assert code == 1 and len(out.splitlines()) >= 5, out + err
+    assert {"ru": "сумма: 350", "uk": "сума: 350"}[lang] in out and {"ru": "аренда", "uk": "оренда"}[lang] in out
+    assert "Зоя" in out
+    said.append(out + err)
+    for path in (snap, snap_sum):
+        code, out, err = run(capsys, "--lang", lang, "audit", str(path))
+        assert code == 1 and {"ru": "снимок", "uk": "знімок"}[lang] in out, out + err
+        said.append(out + err)
+    assert {"ru": "деньги игроков", "uk": "гроші гравців"}[lang] in said[1]
+    code, out, err = run(capsys, "--lang", lang, "state", str(edited))
+    assert code == 0 and err
+    said.append(err)
+    code, out, err = run(capsys, "--lang", lang, "repair", str(edited))
+    assert code != 0
+    said.append(out + err)
+    for path in (snap, snap_sum):
+        code, out, err = run(capsys, "--lang", lang, "repair", str(path))
+        assert code == 0 and out, err
+        said.append(out + err)
+    for text in said:
+        assert not _said_words(text), (text, _said_words(text))
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_a_file_that_is_not_a_session_file_is_said_in_the_bankers_language(capsys, tmp_path: Path, monkeypatch,
+                                                                           lang: str) -> None:
+    """`banker state` on a named pipe, on a session whose journal is a folder, on a device and on a file over the
+    size banker reads: the refusal (banker.ledger.storage.FileRefused) was English ("a named pipe (FIFO)", "MB")."""
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo("канал.json")
+    _game(Path("игра.json"))
+    Path("игра.json.journal").unlink(missing_ok=True)
+    Path("игра.json.journal").mkdir()
+    Path("устройство.json").symlink_to(os.devnull)
+    with open("большой.json", "wb") as f:
+        f.truncate(65 * 2**20)  # sparse: no disk used
+    Path("папка.json").mkdir()
+    said = []
+    for name in ("канал.json", "игра.json", "устройство.json", "большой.json", "папка.json"):
+        code, out, err = run(capsys, "--lang", lang, "state", name)
+        assert code != 0 and err, name
+        said.append(err.replace(os.devnull, "устройство").replace(".json.journal", ".json"))  # file names are names
+    assert {"ru": "именованный канал", "uk": "іменований канал"}[lang] in said[0]
+    assert {"ru": "папка", "uk": "тека"}[lang] in said[1] and "МБ" in said[3]
+    for text in said:
+        assert not _said_words(text), (text, _said_words(text))
+
+
+def test_file_refusals_keep_their_english() -> None:
+    """The ledger's English (its str(), for logs and tests) is the English catalog's sentence."""
+    from banker.ledger.storage import FileRefused, _not_regular, _size
+
+    tr = Translator("en")
+    refused = _not_regular(Path("x.json"), 0o010644)  # a FIFO's mode
+    assert str(refused) == "x.json is a named pipe (FIFO), not a file banker reads" == tr.session(refused)
+    big = FileRefused("x", key="file_too_big", path="x.json", size=_size(65 * 2**20), limit=_size(2**26))
+    assert tr.session(big) == "x.json is 65.0 MB, more than banker reads in such a file (64.0 MB)"
+    assert Translator("ru").session(FileRefused("x", key="file_grew", path="x.json", limit=_size(3))) == \
+        "x.json больше, чем banker читает в таком файле (3 байта)"
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_the_pages_fault_is_said_in_the_pages_language(tmp_path: Path, monkeypatch, lang: str) -> None:
+    """The players' page and the console said a fault as Python's English ("ValueError: Exceeds the limit (4300
+    digits) for integer string conversion..."; a session error's str()): now in the page's language."""
+    import os
+
+    from banker.ledger import SessionError
+    from banker.rules import parse as parse_module
+    from banker.tableview.server import TableSource
+
+    path = tmp_path / "старая.json"
+    with monkeypatch.context() as m:
+        m.setattr(parse_module, "check_command", lambda state, cmd: None)  # as recorded before amounts were bounded
+        make_session(path, RU_PLAYERS, edition="ru", commands=[{"op": "transfer", "from": "bank", "to": "Аня",
+                                                                "amount": int("9" * 4300)}])
+    source = TableSource(path, lang)
+    try:
+        assert source.fault and source.current[2] == -1
+        said = [source.fault, __import__("json").loads(source.current[0])["error_text"]]
+        source.report(SessionError("english", key="replaced", path=path.name))  # a fault outside the build
+        said.append(source.fault)
+        assert {"ru": "больше не содержит", "uk": "більше не містить"}[lang] in source.fault
+    finally:
+        source.close()
+    game = _game(tmp_path / "игра.json")
+    source = TableSource(game, lang)
+    try:
+        game.unlink()
+        os.mkfifo(game)  # the file replaced by a pipe while the page shows it: said in the page's language
+        source.update()
+        assert source.error
+        said.append(source.error.replace(str(tmp_path), "папка"))
+    finally:
+        source.close()
+    for text in said:
+        assert latin_words(text) == set(), (text, latin_words(text))
+
+
+def test_every_effect_and_part_of_the_state_has_its_words() -> None:
+    """An effect's kind and fields and the state's parts a snapshot holds are said from the catalogs in every
+    language (an id the catalogs lack would reach the banker as it is stored)."""
+    from banker.boards import new_game
+    from banker.rules import effects
+    from banker.rules.snapshot import to_plain
+
+    kinds = [c for c in vars(effects).values() if isinstance(c, type) and issubclass(c, effects.Effect)
+             and c is not effects.Effect]
+    tags = {c.__struct_config__.tag for c in kinds}
+    fields = {f for c in kinds for f in c.__struct_encode_fields__}
+    parts = set(to_plain(new_game("classic-us", "classic", ["Ann", "Bob"])))
+    assert "pay" in tags and "amount" in fields and "cash" in parts
+    for lang in LANGS:
+        ui = catalog(lang)["ui"]
+        assert not {t for t in tags if f"session.effect.{t}" not in ui}, lang
+        assert not {f for f in fields if f"session.field.{f}" not in ui}, lang
+        assert not {p for p in parts if f"session.part.{p}" not in ui}, lang
+        assert {"session.account.bank", "session.account.pot", "session.why.rent"} <= set(ui), lang
+
+
+def test_an_engine_refusal_or_message_inside_a_session_sentence_is_said_in_the_language() -> None:
+    """A clause may carry the engine's own refusal or messages (explain_changes: "its command is refused by the
+    rules (...)"; the rules' text of an entry): they are said by the engine's catalogs, not as English str()."""
+    from banker.ledger.format import Said
+
+    refusal = Refused("pot", Msg("pot.empty"))
+    said = Said(f"its command is refused by the rules ({refusal}): its command was changed", "explain_refused",
+                refusal=refusal)
+    assert Translator("en").session(said) == str(said)
+    russian = Translator("ru").session(said)
+    assert russian == f"правила отклоняют её команду ({Translator('ru').refusal(refusal)}): команду правили"
+    assert not latin_words(russian), russian
+    parts = [Msg("log.undone", reason="ошибка")]
+    text = Said("its text reads \"x\" where the rules write \"y\"", "explain_text", text="x", rules=parts)
+    assert Translator("uk").session(text) == f"його текст каже «x», а за правилами «{Translator('uk').msg(parts[0])}»"
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_a_log_that_cannot_be_followed_is_said_in_the_bankers_language(tmp_path: Path, lang: str) -> None:
+    """An undo entry whose undone entry does not stand: `banker audit` says the log cannot be followed there, and
+    opening it refuses, in the banker's language (the ledger raised English ValueErrors)."""
+    import json as jsonlib
+
+    from banker.ledger import Session, SessionError
+    from banker.ledger.audit import audit
+    from banker.report import audit_lines
+
+    path = make_session(tmp_path / "игра.json", RU_PLAYERS, edition="ru", commands=RU_GAME[:3])
+    with Session.open(path) as session:
+        session.undo("ошибка")  # entry 4 undoes entry 3
+    data = jsonlib.loads(path.read_text(encoding="utf-8"))
+    data["entries"]["4"]["undoes"] = 2  # it now says it undoes entry 2, which a later entry stands on
+    data["entries"]["4"]["effects"] = []
+    path.write_text(jsonlib.dumps(data, ensure_ascii=False), encoding="utf-8")
+    tr = Translator(lang)
+    lines = audit_lines(audit(path), tr)
+    broken = [line for line in lines if {"ru": "запись 2", "uk": "запис 2"}[lang] in line]
+    assert broken, lines
+    with pytest.raises(SessionError) as info:
+        Session.open(path, readonly=True)
+    said = [line.replace(str(tmp_path), "папка") for line in [*lines, tr.session(info.value)]]
+    assert "it undoes entry 2" in str(info.value)  # the ledger's own English, for logs and tests
+    for text in said:
+        assert not _said_words(text), (text, _said_words(text))

@@ -166,8 +166,9 @@ def test_the_audit_finds_a_changed_amount_at_its_entry(game: Path) -> None:
     first = report.problems[0]
     assert first.seq == 5
     assert first.kind == "effects" and first.finding.logged[0]["amount"] == 500  # data, worded by banker.report
-    assert "the log has {t: pay, from: Bob, to: Cid, amount: 500" in problem_what(first)
-    assert "the rules give {t: pay, from: Bob, to: Cid, amount: 50," in problem_what(first)
+    # the effect in words (issue #12: its kind, fields and reason from the catalogs, no raw JSON keys)
+    assert "the log has payment (from Bob, to Cid, amount 500, for rent)" in problem_what(first)
+    assert "the rules give payment (from Bob, to Cid, amount 50, for rent)" in problem_what(first)
 
 
 def test_the_audit_finds_buildings_that_appear_from_nowhere(tmp_path: Path) -> None:

@@ -128,7 +128,8 @@ class Translator:
 
     def said(self, key: str, params: Mapping[str, Any], english: str) -> str:
         """A sentence of the session log (``[session]`` table): its parameters said likewise (a clause is a
-        ``Said``, a refusal the engine's sentence); ``english`` (the ledger's own words) when no catalog has it."""
+        ``Said``, a refusal or a ``Msg`` the engine's sentence, a list its items one after the other: with commas, or
+        engine messages as a logged description is said); ``english`` (the ledger's own words) when no catalog has it."""
         values = {k: self._said_value(v) for k, v in params.items()}
         if f"session.{key}" not in self._ui and f"session.{key}" not in self._en:
             return english
@@ -139,6 +140,12 @@ class Translator:
             return self.refusal(value)
         if isinstance(value, BoardError):
             return self.board(value)
+        if isinstance(value, Msg):
+            return self.msg(value)
+        if isinstance(value, list | tuple):  # clauses one after the other; engine messages as a logged description
+            if value and all(isinstance(v, Msg) for v in value):
+                return "; ".join(self.msg(v) for v in value)
+            return ", ".join(str(self._said_value(v)) for v in value)
         if isinstance(value, Exception) and hasattr(value, "key") and hasattr(value, "params"):
             return self.said(value.key, value.params, str(value))  # a SessionError inside another
         if hasattr(value, "key") and hasattr(value, "params") and hasattr(value, "text"):

@@ -49,8 +49,8 @@ class Problem:
     ``seq`` is the last entry it covers). ``params`` the figures of the other
     kinds: money (``delta``), cash (``player``, ``cash``), stock (``houses``, ``hotels``), houses
     and hotels (``out``, ``bank``, ``total``), lot (``space``: its name, ``houses``, ``hotel``),
-    no-owner (``space``), not-player (``space``, ``owner``), damage (``text``: what is damaged,
-    ``path``: the session file).
+    no-owner (``space``), not-player (``space``, ``owner``), damage (``text``: what is damaged, a
+    :class:`~banker.ledger.format.Said` whose ``str()`` is English, ``path``: the session file).
     """
 
     seq: int | None
@@ -120,7 +120,7 @@ def audit(path: str | os.PathLike[str]) -> AuditReport:
         try:
             finding, _parts = replay.step(entry)
         except Unfollowable as e:
-            problems.append(Problem(entry.seq, "broken", Finding(entry.seq, "broken", error=str(e))))
+            problems.append(Problem(entry.seq, "broken", Finding(entry.seq, "broken", error=e.said)))
             break
         if finding is not None:
             problems.append(Problem(entry.seq, finding.kind, finding))
@@ -137,7 +137,7 @@ def audit(path: str | os.PathLike[str]) -> AuditReport:
     report.recomputed = replay.recomputed
     # damage found on reading (checksums, a damaged journal line): listed after the rules' findings
     for line in damage_lines(read.damage, setup, entries):
-        problems.append(Problem(None, "damage", params={"text": str(line), "path": str(read.path)}))
+        problems.append(Problem(None, "damage", params={"text": line, "path": str(read.path)}))  # a Said: worded by the report
     del problems[MAX_PROBLEMS:]
     return report
 

@@ -60,6 +60,34 @@ def inverses(effects: Sequence[Any]) -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- following the log
+class NotFollowed(ValueError):
+    """An entry the log itself cannot follow (an undo of an entry that does not stand): :attr:`said` says why."""
+
+    def __init__(self, said: Said) -> None:
+        super().__init__(said.text)
+        self.said = said
+
+
+def _none_standing(seq: int | None) -> Said:
+    return Said(f"it undoes entry {seq}, but no entry stands", "follow_none_standing", seq=seq)
+
+
+def _not_followed(e: Exception) -> Said:
+    """Why the log cannot be followed at an entry: the log's own reason, or what the state could not take (a
+    hand-edited effect: the exception's class and its text, as Python says them)."""
+    if isinstance(e, NotFollowed):
+        return e.said
+    return Said(f"{type(e).__name__}: {e}", "follow_error", error=f"{type(e).__name__}: {e}")
+
+
+def _described(entry: Entry) -> list[Msg] | str:
+    """What an entry says, as the engine's messages (said in the banker's language), else its stored text."""
+    try:
+        return [Msg.from_json(p) for p in entry.parts] if entry.parts else entry.text
+    except Exception:  # a hand-edited description: the text it stores
+        return entry.text
+
+
 def follow(state: GameState, standing: list[int], entry: Entry) -> None:
     """Put ``entry`` on ``state`` as recorded: its effects pushed as they are, or for an undo
     entry the move it took back popped. ``standing`` holds the seqs of the moves on the
@@ -67,14 +95,15 @@ def follow(state: GameState, standing: list[int], entry: Entry) -> None:
     Raises ValueError (or whatever the state raises) when the log cannot be followed."""
     if entry.is_undo:
         if not standing:
-            raise ValueError(f"it undoes entry {entry.undoes}, but no entry stands")
+            raise NotFollowed(_none_standing(entry.undoes))
         if entry.undoes not in standing:
-            raise ValueError(f"it undoes entry {entry.undoes}, which does not stand (the last standing one is "
-                             f"{standing[-1]})")
+            raise NotFollowed(Said(f"it undoes entry {entry.undoes}, which does not stand (the last standing one is "
+                                   f"{standing[-1]})", "follow_not_standing", seq=entry.undoes, last=standing[-1]))
         index = standing.index(entry.undoes)
         if index != len(standing) - 1 and inverses(state.history[index].effects) != entry.effects:
-            raise ValueError(f"it undoes entry {entry.undoes}, but its effects are not those of entry {entry.undoes} "
-                             f"taken back (the last standing one is {standing[-1]})")
+            raise NotFollowed(Said(f"it undoes entry {entry.undoes}, but its effects are not those of entry "
+                                   f"{entry.undoes} taken back (the last standing one is {standing[-1]})",
+                                   "follow_other_effects", seq=entry.undoes, last=standing[-1]))
         state.remove(index)  # an earlier entry: the writer checked that no later one depends on it
         del standing[index]
     else:
@@ -89,9 +118,10 @@ def restore(path: Path, state: GameState, standing: list[int], entries: Iterable
         try:
             follow(state, standing, entry)
         except Exception as e:  # a hand-edited effect the state cannot take
-            raise SessionError(f"{path}: entry {entry.seq} ({entry.text}) cannot be restored "
-                               f"({type(e).__name__}: {e}); the file was left untouched", key="cannot_restore", path=path,
-                               seq=entry.seq, text=entry.text, reason=f"{type(e).__name__}: {e}") from None
+            reason = _not_followed(e)
+            raise SessionError(f"{path}: entry {entry.seq} ({entry.text}) cannot be restored ({reason}); the file was "
+                               "left untouched", key="cannot_restore", path=path, seq=entry.seq, reason=reason,
+                               text=_described(entry)) from None
         into.append(entry)
 
 
@@ -122,7 +152,11 @@ class Finding:
 
 
 class Unfollowable(Exception):
-    """The log's own effects cannot be applied at an entry (a hand-edited log)."""
+    """The log's own effects cannot be applied at an entry (a hand-edited log): :attr:`said` says why."""
+
+    def __init__(self, said: Said) -> None:
+        super().__init__(said.text)
+        self.said = said
 
 
 class Replay:
@@ -167,12 +201,12 @@ class Replay:
         try:  # the rules disagree: the state follows the log, so that the next entry is judged on its own
             follow(state, self.standing, entry)
         except Exception as e:
-            raise Unfollowable(f"{type(e).__name__}: {e}") from None
+            raise Unfollowable(_not_followed(e)) from None
         return finding, parts
 
     def _undo(self, entry: Entry) -> tuple[Finding | None, list[dict[str, Any]] | None]:
         if not self.standing:
-            raise Unfollowable(f"it undoes entry {entry.undoes}, but no entry stands")
+            raise Unfollowable(_none_standing(entry.undoes))
         finding: Finding | None = None
         undone = self.standing[-1]
         if entry.undoes in self.standing and entry.undoes != undone:
@@ -187,7 +221,7 @@ class Replay:
         try:
             move = self.state.remove(index)
         except Exception as e:  # pragma: no cover - the standing seqs follow the engine's stack
-            raise Unfollowable(f"{type(e).__name__}: {e}") from None
+            raise Unfollowable(_not_followed(e)) from None
         del self.standing[index]
         computed = inverses(move.effects)
         if finding is None and computed != entry.effects:
@@ -208,12 +242,15 @@ def snapshot_finding(state: GameState, standing: Sequence[int], snapshot: Opened
     attribute that differs."""
     seq, stored, stored_standing = snapshot
     if list(standing) != list(stored_standing):
-        return Finding(seq, "snapshot", error=f"the actions standing differ from entries 1-{seq}'s",
+        return Finding(seq, "snapshot", error=Said(f"the actions standing differ from entries 1-{seq}'s", "snapshot_standing",
+                                                   seq=seq),
                        logged=list(stored_standing)[-5:], computed=list(standing)[-5:])
     given = to_plain(state)
     for name in dict.fromkeys([*given, *stored]):
         if given.get(name) != stored.get(name):
-            return Finding(seq, "snapshot", error=f"its {name} differs from what entries 1-{seq} give",
+            part = Said(name, f"part.{name}")  # the state's attribute: [session.part] names it (else its id)
+            return Finding(seq, "snapshot", error=Said(f"its {name} differs from what entries 1-{seq} give", "snapshot_differs",
+                                                       part=part, seq=seq),
                            logged=stored.get(name), computed=given.get(name))
     return None
 
@@ -246,7 +283,7 @@ def replay_check(path: Path, setup: Setup, entries: Iterable[Entry], *, snapshot
         try:
             finding, _parts = replay.step(entry)
         except Unfollowable as e:
-            findings.append(Finding(entry.seq, "broken", error=str(e)))
+            findings.append(Finding(entry.seq, "broken", error=e.said))
             break
         if finding is not None:
             findings.append(finding)
@@ -257,7 +294,59 @@ def replay_check(path: Path, setup: Setup, entries: Iterable[Entry], *, snapshot
 
 
 # --------------------------------------------------------------------------- damage, explained
-def _effect_change(logged: list[Any], computed: list[Any]) -> str:
+#: the fields of an effect that name an account (a player, the bank or the pot: ``[session.account]``)
+_ACCOUNT_FIELDS = frozenset({"from", "to", "creditor", "player", "winner"})
+
+
+def effect_said(effect: Any) -> Said:
+    """An effect as logged (``{"t": "pay", "from": "Bob", ...}``) in words: its kind, then each field and its
+    value (``pay (from Bob, to Ann, amount 100, for rent)``); the kinds, fields and reasons are keys of the
+    catalogs' ``[session.effect]``, ``[session.field]`` and ``[session.why]`` tables (an unknown one is said
+    as it is stored)."""
+    if not isinstance(effect, dict):
+        return _value_said(None, effect)
+    kind = effect.get("t")
+    fields = [_field_said(k, v) for k, v in effect.items() if k != "t"]
+    kind_said = _kind_said(kind)
+    if kind is None:
+        return Said(", ".join(fields), "effect_fields", fields=fields)
+    return Said(f"{kind_said} ({', '.join(fields)})", "effect_in_words", kind=kind_said, fields=fields)
+
+
+def _kind_said(kind: Any) -> Said:
+    return Said(str(kind), f"effect.{kind}") if isinstance(kind, str) else _value_said(None, kind)
+
+
+def _field_said(key: str, value: Any) -> Said:
+    name = Said(key, f"field.{key}")
+    shown = _value_said(key, value)
+    return Said(f"{name} {shown}", "effect_field", field=name, value=shown)
+
+
+def _value_said(key: str | None, value: Any) -> Said:
+    """One value of an effect: an account, a reason (``for``), yes or no, nothing, a list or an object of
+    them; a name, a number or any other text as it is (clipped)."""
+    if value is None:
+        return Said("none", "value_none")
+    if value is True or value is False:
+        return Said(json.dumps(value), "value_yes" if value else "value_no")
+    if isinstance(value, str):
+        if key in _ACCOUNT_FIELDS or key in ("old", "new"):
+            return Said(clip(value, 60), f"account.{value}")  # the bank and the pot by name; a player as named
+        if key == "for":
+            return Said(clip(value, 60), f"why.{value}")
+        return Said(clip(value, 60), "value_text", text=clip(value, 60))
+    if isinstance(value, list):
+        items = [_value_said(key, v) for v in value[:6]]
+        more = [Said("…", "value_text", text="…")] if len(value) > 6 else []
+        return Said(f"[{', '.join([*items, *more])}]", "value_list", items=[*items, *more])
+    if isinstance(value, dict):
+        fields = [_field_said(k, v) for k, v in list(value.items())[:8]]
+        return Said(f"{{{', '.join(fields)}}}", "value_object", fields=fields)
+    return Said(_short(value), "value_text", text=_short(value))
+
+
+def _effect_change(logged: list[Any], computed: list[Any]) -> Said:
     for i in range(max(len(logged), len(computed))):
         a = logged[i] if i < len(logged) else None
         b = computed[i] if i < len(computed) else None
@@ -265,13 +354,18 @@ def _effect_change(logged: list[Any], computed: list[Any]) -> str:
             continue
         if isinstance(a, dict) and isinstance(b, dict) and a.get("t") == b.get("t"):
             keys = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
-            said = ", ".join(f"{k} {_short(a.get(k))}" for k in keys)
-            given = ", ".join(f"{_short(b.get(k))}" for k in keys)
-            return f"its effect {i + 1} ({a.get('t')}) says {said} where the rules give {given}"
+            said = [_field_said(k, a.get(k)) for k in keys]
+            given = [_value_said(k, b.get(k)) for k in keys]
+            kind = _kind_said(a.get("t"))
+            return Said(f"its effect {i + 1} ({kind}) says {', '.join(said)} where the rules give {', '.join(given)}",
+                        "explain_effect", i=i + 1, kind=kind, said=said, given=given)
         if a is None:
-            return f"it lists {len(logged)} effects where the rules give {len(computed)}"
-        return f"its effect {i + 1} says {_short(a)} where the rules give {_short(b)}"
-    return "its effects differ from the rules'"  # pragma: no cover
+            return Said(f"it lists {len(logged)} effects where the rules give {len(computed)}", "explain_count",
+                        n=len(logged), computed=len(computed))
+        was, given_one = effect_said(a), effect_said(b)
+        return Said(f"its effect {i + 1} says {_short(a)} where the rules give {_short(b)}", "explain_other_effect",
+                    i=i + 1, said=was, given=given_one)
+    return Said("its effects differ from the rules'", "explain_differ")  # pragma: no cover
 
 
 def _short(value: Any) -> str:
@@ -279,18 +373,20 @@ def _short(value: Any) -> str:
     return clip(text, 60)
 
 
-def explain_changes(setup: Setup, entries: Sequence[Entry], seqs: Iterable[int]) -> dict[int, str]:
+def explain_changes(setup: Setup, entries: Sequence[Entry], seqs: Iterable[int]) -> dict[int, Said]:
     """What is known about each changed entry in ``seqs``: the rules replay the log and say
     where the entry disagrees with them (its effects, its undo, its text) or that it agrees,
     so that the change is in what the rules cannot check (its time, notes or checksum)."""
     wanted = set(seqs)
-    out: dict[int, str] = {}
+    out: dict[int, Said] = {}
     if not wanted:
         return out
     try:
         replay = Replay(game_from_setup(setup))
     except (BoardError, Refused) as e:
-        return {seq: f"(the rules cannot set up its game: {e})" for seq in wanted}
+        # a refusal is the engine's sentence; a board error the board file's (English: which key of the file is wrong)
+        reason: object = e if isinstance(e, Refused) else str(e)
+        return {seq: Said(f"(the rules cannot set up its game: {e})", "explain_no_game", reason=reason) for seq in wanted}
     last = max(wanted)
     for entry in entries:
         seq = entry.seq
@@ -300,23 +396,30 @@ def explain_changes(setup: Setup, entries: Sequence[Entry], seqs: Iterable[int])
             finding, parts = replay.step(entry)
         except Unfollowable:
             if seq in wanted:
-                out[seq] = "its effects cannot be applied: its effects were changed"
-            return out | {s: "(not checked: an earlier entry cannot be followed)" for s in wanted if s not in out}
+                out[seq] = Said("its effects cannot be applied: its effects were changed", "explain_unfollowable")
+            not_checked = Said("(not checked: an earlier entry cannot be followed)", "explain_not_checked")
+            return out | {s: not_checked for s in wanted if s not in out}
         if seq not in wanted:
             continue
         if finding is not None and finding.kind == "refused":
-            out[seq] = f"its command is refused by the rules ({finding.refusal}): its command was changed"
+            out[seq] = Said(f"its command is refused by the rules ({finding.refusal}): its command was changed",
+                            "explain_refused", refusal=finding.refusal)
         elif finding is not None and finding.kind == "error":
-            out[seq] = f"its command cannot be run ({(finding.error or '').split(':')[0]}): its command was changed"
+            # the exception's class (an id such as KeyError): what the engine choked on
+            error = (finding.error or "").split(":")[0]
+            out[seq] = Said(f"its command cannot be run ({error}): its command was changed", "explain_error", error=error)
         elif finding is not None and finding.kind == "undoes":
-            out[seq] = f"it says it undoes entry {finding.logged} where the rules undo entry {finding.computed}"
+            out[seq] = Said(f"it says it undoes entry {finding.logged} where the rules undo entry {finding.computed}",
+                            "explain_undoes", logged=finding.logged, computed=finding.computed)
         elif finding is not None:
             out[seq] = _effect_change(finding.logged, finding.computed)
         elif parts is not None and (text := text_of(parts)) != entry.text:
-            out[seq] = f'its text reads "{clip(entry.text, 60)}" where the rules write "{clip(text, 60)}"'
+            # the entry's text as it is stored (quoted); the rules' as their messages, said in the banker's language
+            out[seq] = Said(f'its text reads "{clip(entry.text, 60)}" where the rules write "{clip(text, 60)}"',
+                            "explain_text", text=clip(entry.text, 60), rules=[Msg.from_json(p) for p in parts])
         else:
-            out[seq] = ("its command, effects and text agree with the rules, so the change is in what they cannot "
-                        "check (its time, notes or the checksum itself)")
+            out[seq] = Said("its command, effects and text agree with the rules, so the change is in what they cannot "
+                            "check (its time, notes or the checksum itself)", "explain_agree")
     return out
 
 
@@ -357,5 +460,5 @@ def damage_lines(damage: list[Damage], setup: Setup, entries: Sequence[Entry]) -
 
 
 __all__ = ["Finding", "OpenedFrom", "Replay", "Unfollowable", "builtins", "damage_lines", "damage_message",
-           "explain_changes", "follow", "follow_all", "game", "inverses", "replay_check", "restore", "snapshot_finding",
-           "text_of", "undo_parts"]
+           "effect_said", "explain_changes", "follow", "follow_all", "game", "inverses", "replay_check", "restore",
+           "snapshot_finding", "text_of", "undo_parts"]

@@ -44,6 +44,7 @@ from banker.rules import Setup
 from . import checksum
 from . import snapshot as snapshots
 from .journal import JOURNAL_FORMAT, Damaged, JournalCorrupt, Scan, scan
+from .said import Said
 from .storage import FileRefused, dumps, read_regular
 
 FORMAT = "banker-session"
@@ -58,29 +59,6 @@ MAX_FILE_BYTES = 64 * 2**20
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
-
-
-class Said(str):
-    """A sentence of the session log as a key of the catalogs' ``[session]`` table and its parameters, for the
-    command line and the console to say in the banker's language (the ledger holds no words of its own but the
-    English of its messages, for logs and tests). It is that English ``str``; a parameter may be a :class:`Said`
-    too (a clause)."""
-
-    key: str
-    params: dict[str, object]
-
-    def __new__(cls, text: str, key: str, /, **params: object) -> Said:
-        said = super().__new__(cls, text)
-        said.key = key
-        said.params = params
-        return said
-
-    @property
-    def text(self) -> str:
-        return str.__str__(self)
-
-    def __repr__(self) -> str:
-        return f"Said({self.key!r}, {self.params!r})"
 
 
 class SessionError(Exception):
@@ -753,7 +731,7 @@ def _read(path: Path, what: Said) -> tuple[bytes, os.stat_result]:
     try:
         return read_regular(path, MAX_FILE_BYTES, nofollow=True)
     except FileRefused as e:
-        raise SessionError(f"{e}; {what}", key="refused_file", reason=str(e), what=what) from None
+        raise SessionError(f"{e}; {what}", key="refused_file", reason=e, what=what) from None  # e: keyed, said likewise
 
 
 def _damaged_line_text(jpath: Path, line: Damaged, raw: bytes, seq: int) -> Said:
@@ -944,7 +922,7 @@ def checkpoint_document(doc: dict[str, Any], snapshot: dict[str, Any] | None, ta
     return b'{"%s":{"1":%s}%s,"%s":%s}' % (SESSION_TABLE.encode(), dumps(doc), snap, ENTRIES_TABLE.encode(), table)
 
 
-__all__ = ["CHANGED", "ENTRY_KEYS", "FORMAT", "MAX_FILE_BYTES", "VERSION", "Damage", "Entries", "Entry", "Loaded",
+__all__ = ["CHANGED", "ENTRY_KEYS", "FORMAT", "MAX_FILE_BYTES", "VERSION", "Damage", "Entries", "Entry", "Loaded", "Said",
            "SessionDamaged", "SessionError", "check_path", "checkpoint_document", "clip", "document", "entries_table",
            "is_seq", "journal_path", "load", "load_for_reader", "no_gc", "now", "resolve", "seal_entries", "sealed_doc",
            "sig", "tables", "to_entries", "verify_entry", "why"]

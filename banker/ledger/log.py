@@ -57,7 +57,9 @@ class SessionLog:
             try:
                 restore_state(self.state, snap.state, len(snap.standing), self._move_at)
             except ValueError as e:  # a snapshot this engine cannot take: not used, and said
-                self.snapshot_problem = (snap.seq, f"the checkpoint's snapshot cannot be used ({e})")
+                # the engine's reason (English: which attribute of the state it cannot take) is said as it is
+                self.snapshot_problem = (snap.seq, Said(f"the checkpoint's snapshot cannot be used ({e})", "snapshot_unusable",
+                                                        reason=str(e)))
                 self.state = game(self.path, loaded.setup)
             else:
                 self._standing = list(snap.standing)

@@ -39,6 +39,7 @@ from banker.rules import GameState
 from banker.rules.snapshot import to_plain
 
 from . import checksum
+from .said import Said
 
 TABLE = "snapshot"
 
@@ -71,33 +72,54 @@ def make(state: GameState, standing: Sequence[int], seq: int, last: int, table: 
     return record
 
 
-def parse(stored: Any) -> Snapshot | str:
+def parse(stored: Any) -> Snapshot | Said:
     """The snapshot of a FILE's ``snapshot`` table, or why it cannot be used (a sentence)."""
     record = stored.get("1") if isinstance(stored, dict) else None
     if not isinstance(record, dict):
-        return "the checkpoint's snapshot is damaged (not a JSON object)"
+        return Said("the checkpoint's snapshot is damaged (not a JSON object)", "snapshot_not_object")
     try:
         snap = msgspec.convert(record, Snapshot)
     except msgspec.ValidationError as e:
-        return f"the checkpoint's snapshot is damaged ({e})"
+        return _invalid(str(e))
     try:
         made = digest(record)
     except (TypeError, ValueError, OverflowError, msgspec.EncodeError):
         made = None
     if checksum.parse(snap.sum) != made:
-        return "the checkpoint's snapshot is not what its checksum was made over"
+        return Said("the checkpoint's snapshot is not what its checksum was made over", "snapshot_sum")
     if len(snap.index) != snap.seq or len(snap.standing) > snap.seq:
-        return "the checkpoint's snapshot is damaged (its index or its standing entries do not fit its entries)"
+        return Said("the checkpoint's snapshot is damaged (its index or its standing entries do not fit its entries)",
+                    "snapshot_index")
     return snap
 
 
-def fits(snap: Snapshot, seq: int, last: int | None) -> str | None:
+def _invalid(error: str) -> Said:
+    """msgspec's reason (English: "Expected `int`, got `str` - at `$.seq`", "Object missing required field
+    `sum`") as the field it names (a key of the stored JSON, an id) and what is wrong with it."""
+    where = error.rsplit(" - at `", 1)[1].rstrip("`").removeprefix("$.") if " - at `" in error else ""
+    if not where and error.count("`") >= 2:
+        where = error.split("`")[-2]
+    where = _clip(where or "?", 40)
+    if error.startswith("Object missing required field"):
+        return Said(f"the checkpoint's snapshot is damaged (no {where})", "snapshot_missing", field=where)
+    if error.startswith("Object contains unknown field"):
+        return Said(f"the checkpoint's snapshot is damaged (unknown {where})", "snapshot_unknown", field=where)
+    return Said(f"the checkpoint's snapshot is damaged (bad {where})", "snapshot_bad", field=where)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def fits(snap: Snapshot, seq: int, last: int | None) -> Said | None:
     """Why ``snap`` is not the snapshot of entries 1..``seq`` ending with the chained sum ``last``
     (None: it is)."""
     if snap.seq != seq:
-        return f"the checkpoint's snapshot is of entries 1-{snap.seq}, but the checkpoint holds {seq}"
+        return Said(f"the checkpoint's snapshot is of entries 1-{snap.seq}, but the checkpoint holds {seq}",
+                    "snapshot_other_seq", covers=snap.seq, n=seq)
     if last is None or checksum.parse(snap.last) != last:
-        return f"the checkpoint's snapshot was not made over these entries (entry {seq}'s checksum differs)"
+        return Said(f"the checkpoint's snapshot was not made over these entries (entry {seq}'s checksum differs)",
+                    "snapshot_other_entries", seq=seq)
     return None
 
 

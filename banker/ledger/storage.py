@@ -17,6 +17,8 @@ from typing import Any
 
 from tinydb.storages import Storage
 
+from .said import Said
+
 #: errors that mean "this file system cannot sync a directory at all" (not that a sync failed)
 _DIR_SYNC_UNSUPPORTED = {errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP}
 
@@ -111,22 +113,34 @@ def _link_new(tmp: Path, path: Path) -> None:
 
 
 class FileRefused(Exception):
-    """A file that is not a plain file of a sane size: the message says which and why."""
+    """A file that is not a plain file of a sane size: the message says which and why. ``key`` (of the
+    catalogs' ``[session]`` table) and ``params`` say it again for the translator, as a
+    :class:`~banker.ledger.format.SessionError` does; ``str()`` stays English."""
+
+    def __init__(self, message: str, *, key: str, **params: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
 
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
-def _kind(mode: int) -> str:
+def _kind(mode: int) -> Said:
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return Said("a folder", "kind_folder")
     if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
+        return Said("a named pipe (FIFO)", "kind_fifo")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return Said("a device", "kind_device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return Said("a socket", "kind_socket")
+    return Said("not a regular file", "kind_not_regular")
+
+
+def _not_regular(path: Path, mode: int) -> FileRefused:
+    kind = _kind(mode)
+    return FileRefused(f"{path} is {kind}, not a file banker reads", key="file_not_regular", path=path, kind=kind)
 
 
 def read_regular(path: Path, limit: int, *, nofollow: bool = False, offset: int = 0) -> tuple[bytes, os.stat_result]:
@@ -145,16 +159,18 @@ def read_regular(path: Path, limit: int, *, nofollow: bool = False, offset: int 
         st = None
     if st is not None:
         if nofollow and stat.S_ISLNK(st.st_mode):
-            raise FileRefused(f"{path} is a symbolic link")
+            raise FileRefused(f"{path} is a symbolic link", key="file_symlink", path=path)
         if not stat.S_ISREG(st.st_mode):
-            raise FileRefused(f"{path} is {_kind(st.st_mode)}, not a file banker reads")
+            raise _not_regular(path, st.st_mode)
     fd = os.open(path, _READ_FLAGS | (getattr(os, "O_NOFOLLOW", 0) if nofollow else 0))
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise FileRefused(f"{path} is {_kind(st.st_mode)}, not a file banker reads")
+            raise _not_regular(path, st.st_mode)
         if st.st_size > limit:
-            raise FileRefused(f"{path} is {_size(st.st_size)}, more than banker reads in such a file ({_size(limit)})")
+            size, most = _size(st.st_size), _size(limit)
+            raise FileRefused(f"{path} is {size}, more than banker reads in such a file ({most})", key="file_too_big",
+                              path=path, size=size, limit=most)
         if offset:
             os.lseek(fd, offset, os.SEEK_SET)
         chunks = []
@@ -166,14 +182,18 @@ def read_regular(path: Path, limit: int, *, nofollow: bool = False, offset: int 
             chunks.append(chunk)
             got += len(chunk)
             if got > limit:
-                raise FileRefused(f"{path} is larger than banker reads in such a file ({_size(limit)})")
+                most = _size(limit)
+                raise FileRefused(f"{path} is larger than banker reads in such a file ({most})", key="file_grew",
+                                  path=path, limit=most)
         return b"".join(chunks), st
     finally:
         os.close(fd)
 
 
-def _size(n: int) -> str:
-    return f"{n / 2**20:.1f} MB" if n >= 2**20 else f"{n} bytes"
+def _size(n: int) -> Said:
+    if n >= 2**20:
+        return Said(f"{n / 2**20:.1f} MB", "size_mb", size=f"{n / 2**20:.1f}")
+    return Said(f"{n} bytes" if n != 1 else "1 byte", "size_bytes", n=n)
 
 
 def dumps(data: Any) -> bytes:

@@ -514,7 +514,7 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> lis
 
 
 def snapshot_wrong(path: Path, setup: Setup, entries: Sequence[Entry], snap: snapshots.Snapshot | None,
-                   problem: str | None) -> str | None:
+                   problem: str | None) -> Said | str | None:
     """Why a checkpoint's snapshot cannot stand (``problem``: it failed its checks on reading; or it
     is not what its entries give: every entry followed), or None."""
     if problem is not None:
@@ -522,7 +522,9 @@ def snapshot_wrong(path: Path, setup: Setup, entries: Sequence[Entry], snap: sna
     if snap is None:
         return None
     _state, _standing, wrong = follow_all(path, setup, entries, (snap.seq, snap.state, snap.standing))
-    return f"the checkpoint's snapshot is wrong: {wrong.error}" if wrong is not None else None
+    if wrong is None:
+        return None
+    return Said(f"the checkpoint's snapshot is wrong: {wrong.error}", "snapshot_wrong", error=wrong.error)
 
 
 def _remake_snapshot(path: Path, loaded: Loaded) -> list[Said]:

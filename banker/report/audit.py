@@ -10,14 +10,15 @@ from typing import Any
 
 from banker.i18n import Translator
 from banker.ledger.audit import AuditReport, Problem
+from banker.ledger.check import effect_said
 
 
 def _describe(effect: Any, tr: Translator) -> str:
+    """An effect as logged, in words: ``pay (from Bob, to Ann, amount 100, for rent)`` (its kind, fields and
+    reasons from the catalogs' ``[session.effect]``, ``[session.field]`` and ``[session.why]``)."""
     if effect is None:
         return tr("audit.nothing")
-    if not isinstance(effect, dict):
-        return str(effect)
-    return "{" + ", ".join(f"{k}: {v}" for k, v in effect.items()) + "}"
+    return tr.session(effect_said(effect))
 
 
 def first_difference(logged: list[Any], computed: list[Any], tr: Translator | None = None) -> str:
@@ -47,8 +48,8 @@ def problem_what(problem: Problem, tr: Translator | None = None) -> str:
         if f.kind == "effects":
             return first_difference(f.logged, f.computed, tr)
         if f.kind == "snapshot":
-            return tr("audit.snapshot", error=f.error)
-        return tr("audit.broken", error=f.error)
+            return tr("audit.snapshot", error=tr.session(f.error))
+        return tr("audit.broken", error=tr.session(f.error))
     if kind == "money":
         return tr("audit.money", delta=f"{p['delta']:+d}")
     if kind == "cash":
@@ -64,7 +65,7 @@ def problem_what(problem: Problem, tr: Translator | None = None) -> str:
     if kind == "not-player":
         return tr("audit.not_player", space=p["space"], owner=p["owner"])
     if kind == "damage":
-        return tr("audit.damage", text=p["text"], path=p["path"])
+        return tr("audit.damage", text=tr.session(p["text"]), path=p["path"])
     raise ValueError(f"unknown audit problem {kind!r}")  # pragma: no cover
 
 

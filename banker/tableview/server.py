@@ -42,6 +42,8 @@ from typing import Any
 
 from banker.i18n import Translator
 from banker.ledger import SessionError, SessionReader
+from banker.ledger.storage import FileRefused
+from banker.rules import Refused
 
 from .snapshot import PAGE_LABELS, build_snapshot
 
@@ -139,7 +141,7 @@ class TableSource:
             body = self._encode(doc)
         except Exception as e:  # a bug (or a number no JSON can hold): said on the page and to the console
             log.exception("building the table view failed")
-            self.fault = _fault(e)
+            self.fault = _fault(e, self.tr)
             doc = self._fault_document()
             body = self._encode(doc)
         else:
@@ -180,7 +182,7 @@ class TableSource:
                 try:
                     session = SessionReader.open(self.path)
                 except SessionError as e2:
-                    error = str(e2)
+                    error = self.tr.session(e2)
                 else:
                     self.session.close()
                     self.session, changed = session, True
@@ -194,7 +196,7 @@ class TableSource:
     def report(self, e: BaseException) -> None:
         """A fault outside the build (reading the session): shown as a build fault is."""
         with self._lock:
-            fault = _fault(e)
+            fault = _fault(e, self.tr)
             if fault != self.fault:
                 self.fault = fault
                 body = self._encode(self._fault_document())
@@ -206,11 +208,25 @@ class TableSource:
             self.session.close()
 
 
-def _fault(e: BaseException) -> str:
-    text = " ".join(str(e).split())
-    if len(text) > 200:
-        text = text[:199] + "…"
+def _fault(e: BaseException, tr: Translator) -> str:
+    """A fault as one line in the page's language: what the session log or the rules say, in their words;
+    an amount too large to write out (an old log), said; an OS error by the system's own text (``strerror``, as
+    the system words it); a bug by its class and its own text (for the report: a bug has no words of ours)."""
+    if isinstance(e, Refused):
+        return _one_line(tr.refusal(e))
+    if isinstance(e, SessionError | FileRefused):
+        return _one_line(tr.session(e))
+    if isinstance(e, ValueError) and "integer string conversion" in str(e):
+        return tr("tableview_fault.huge_amount")
+    if isinstance(e, OSError) and e.strerror:
+        return _one_line(tr("session.cannot_read", path=e.filename or "", reason=e.strerror))
+    text = _one_line(str(e))
     return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+def _one_line(text: str) -> str:
+    text = " ".join(text.split())
+    return text[:199] + "…" if len(text) > 200 else text
 
 
 # --------------------------------------------------------------------------- HTTP

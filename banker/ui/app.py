@@ -29,6 +29,7 @@ from textual.worker import Worker
 
 from banker.i18n import Translator, detect_lang
 from banker.ledger import Entry, Session, SessionDamaged, SessionError, SessionReader, SessionWriter
+from banker.ledger.storage import FileRefused
 from banker.rules import Move, Refused, Setup
 
 from .keys import ACTIONS, shown_key
@@ -304,7 +305,7 @@ class BankerApp(App[None]):
 
     def refuse(self, error: Exception) -> None:
         text = (self.tr.console_refusal(error) if isinstance(error, Refused)
-                else self.tr.session(error) if isinstance(error, SessionError) else str(error))
+                else self.tr.session(error) if isinstance(error, SessionError | FileRefused) else str(error))
         self.show_message(text, error=True)
         self.bell()
 

@@ -18,6 +18,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, Static
 
+from banker.ledger import SessionError
+
 from ..keys import with_layouts
 from .dialogs import Dialog
 
@@ -91,7 +93,8 @@ class TableViewScreen(Dialog[None]):
         try:
             self.server = self.app.start_table_server()
         except Exception as e:  # an address in use, a network down...: said, never fatal
-            self._show_error(self.app.tr("tableview.failed", error=str(e)))
+            said = self.app.tr.session(e) if isinstance(e, SessionError) else str(e)  # a ServeError: its own line
+            self._show_error(self.app.tr("tableview.failed", error=said))
             return
         self.qr = qr_text(self.server.url)
         lines = self.qr.split("\n")
