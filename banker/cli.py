@@ -57,7 +57,10 @@ class CliError(Exception):
         self.params = params
 
     def text(self, tr: Translator) -> str:
-        return tr(self.key, **self.params) if self.key else str(self)
+        """Said in ``tr``'s language; a parameter that is a session log's sentence or error (a ``Said``, an
+        ``OutputError``, a refusal) said in it too."""
+        return tr(self.key, **{k: tr.session(v) if hasattr(v, "key") else v for k, v in self.params.items()}) \
+            if self.key else str(self)
 
 
 def translator(args: argparse.Namespace) -> Translator:
@@ -535,12 +538,14 @@ DEFAULT_EXPORT_NAMES = {".json": ".export.json", ".md": ".export.md"}
 def export_targets(session: Path, out: str | None, suffixes: Iterable[str]) -> list[Path]:
     """Where ``banker export`` writes each of the export's files (``suffixes``: ".json", ".md",
     "-timeline.csv"...). Default: in the current folder, after the session's name
-    (:data:`DEFAULT_EXPORT_NAMES`); ``--out NAME``: the file (its extension added when missing), or
-    the prefix of the CSV files."""
+    (:data:`DEFAULT_EXPORT_NAMES`), or in the folder ``--out`` names; ``--out NAME``: the file (its extension
+    added when missing), or the prefix of the CSV files."""
     suffixes = list(suffixes)
-    if out is None:
-        stem = session.stem
-        return [Path(stem + DEFAULT_EXPORT_NAMES.get(suffix, suffix)) for suffix in suffixes]
+    if out is None or os.path.isdir(out):  # --out a folder: the default names, in that folder
+        folder = Path(out or "")
+        return [folder / (session.stem + DEFAULT_EXPORT_NAMES.get(suffix, suffix)) for suffix in suffixes]
+    if out.endswith(("/", os.sep)):  # meant as a folder, and there is none
+        raise CliError(key="cli_said.out_no_folder", out=out)
     base = Path(out)
     if not base.name or base.name in (".", ".."):
         raise CliError(key="cli_said.out_folder", out=out, example=Path(out) / session.stem)

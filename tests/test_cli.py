@@ -428,6 +428,59 @@ def test_csv_is_refused_before_either_file_is_written(capsys, tmp_path, monkeypa
     assert code == 0 and out.splitlines() == ["sub/week-timeline.csv", "sub/week-summary.csv"], err
 
 
+@pytest.mark.parametrize("fmt", ["json", "markdown", "csv"])
+@pytest.mark.parametrize("out", ["exports", "exports/", "{abs}/exports", "."])
+def test_out_a_folder_writes_the_default_names_in_it(capsys, tmp_path, monkeypatch, fmt, out):
+    """`--out exports` where exports is a folder: the files go in it under their default names (it used to take the
+    folder's name as a prefix and write exports-timeline.csv next to it, or /tmp-timeline.csv for --out /tmp)."""
+    writer = open_game(tmp_path)
+    writer.close()
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path if out == "." else tmp_path / "exports"
+    folder.mkdir(exist_ok=True)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, stdout, err = run(capsys, "export", "friday.json", "--format", fmt, "--out", out.format(abs=tmp_path))
+    assert code == 0, err
+    expected = ["friday" + suffix for suffix in EXPORT_NAMES[fmt]]
+    assert [Path(line).name for line in stdout.splitlines()] == expected
+    assert all((folder / name).is_file() for name in expected)
+    if folder != tmp_path:
+        assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing beside the folder
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "banker export: --out nowhere/ names a folder that does not exist; nothing was written"),
+    ("ru", "banker export: --out nowhere/ — папка, которой нет; ничего не записано"),
+    ("uk", "banker export: --out nowhere/ — тека, якої немає; нічого не записано")])
+def test_out_a_folder_that_does_not_exist_is_refused(capsys, tmp_path, monkeypatch, lang, said):
+    writer = open_game(tmp_path)
+    writer.close()
+    monkeypatch.chdir(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, stdout, err = run(capsys, "--lang", lang, "export", "friday.json", "--format", "csv", "--out", "nowhere/")
+    assert_one_line_error(code, err)
+    assert err.startswith(said), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "cannot write sub/week-timeline.csv: the folder sub does not exist; nothing was written"),
+    ("ru", "не удаётся записать sub/week-timeline.csv: папки sub нет; ничего не записано"),
+    ("uk", "не вдається записати sub/week-timeline.csv: теки sub немає; нічого не записано")])
+def test_a_file_that_cannot_be_written_is_said_in_the_bankers_language(capsys, tmp_path, monkeypatch, lang, said):
+    writer = open_game(tmp_path)
+    writer.close()
+    monkeypatch.chdir(tmp_path)
+    code, stdout, err = run(capsys, "--lang", lang, "export", "friday.json", "--format", "csv", "--out", "sub/week.csv")
+    assert_one_line_error(code, err)
+    assert err == f"banker export: {said}\n"
+    (tmp_path / "sub" / "week-summary.csv").mkdir(parents=True)
+    code, stdout, err = run(capsys, "--lang", lang, "export", "friday.json", "--format", "csv", "--out", "sub/week.csv")
+    assert_one_line_error(code, err)
+    assert "sub/week-summary.csv" in err and ("is a folder" if lang == "en" else "—") in err, err
+    assert not (tmp_path / "sub" / "week-timeline.csv").exists()
+
+
 @pytest.mark.parametrize(("fmt", "out", "what"), [
     ("json", "friday", "the session file friday.json itself"),
     ("json", "friday.json", "the session file friday.json itself"),

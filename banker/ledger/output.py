@@ -30,29 +30,34 @@ from pathlib import Path
 from .format import FORMAT, journal_path
 from .journal import JOURNAL_FORMAT
 from .lock import lock_path
+from .said import Said
 from .storage import fsync_dir, write_all
 
 
 class OutputError(Exception):
-    """A file that cannot be written; the message is one line naming it."""
+    """A file that cannot be written; the message is one line naming it, and ``key`` and ``params`` (of the
+    catalogs' ``[session]`` table) say it again for the translator, as a :class:`SessionError` does."""
 
-    def __init__(self, path: Path, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, path: Path, said: Said) -> None:
+        super().__init__(said.text)
         self.path = path
+        self.key = said.key
+        self.params = said.params
 
 
 class OutputExists(OutputError):
     """The target exists and ``force`` was not given."""
 
     def __init__(self, path: Path) -> None:
-        super().__init__(path, f"{path} already exists")
+        super().__init__(path, Said(f"{path} already exists", "output.exists", path=path))
 
 
 class OutputProtected(OutputError):
-    """The target is a session's own file: never replaced, not even with ``force``."""
+    """The target is a session's own file: never replaced, not even with ``force``. The command line words
+    ``what`` itself (a session's, a journal's or a lock's)."""
 
     def __init__(self, path: Path, what: str) -> None:
-        super().__init__(path, f"{path} is {what}")
+        super().__init__(path, Said(f"{path} is {what}", "output.protected", path=path, what=what))
         self.what = what
 
 
@@ -130,18 +135,20 @@ def _check(target: Path, protect: Mapping[Path, str], force: bool) -> bool:
         raise OutputProtected(target, what)
     if not os.path.lexists(target):
         if not target.parent.is_dir():
-            raise OutputError(target, f"cannot write {target}: the folder {target.parent} does not exist")
+            raise OutputError(target, Said(f"cannot write {target}: the folder {target.parent} does not exist",
+                                           "output.missing_folder", path=target, folder=target.parent))
         return False
     try:
         st = os.stat(target)
     except OSError:
         st = None  # a dangling link: replaced by the file, with force
     if st is not None and stat.S_ISDIR(st.st_mode):
-        raise OutputError(target, f"{target} is a folder")
+        raise OutputError(target, Said(f"{target} is a folder", "output.folder", path=target))
     if not force:
         raise OutputExists(target)
     if st is not None and not stat.S_ISREG(st.st_mode):
-        raise OutputError(target, f"{target} is not an ordinary file; it is never replaced")
+        raise OutputError(target, Said(f"{target} is not an ordinary file; it is never replaced", "output.not_ordinary",
+                                       path=target))
     what = _banker_file(target)
     if what is not None:
         raise OutputProtected(target, what)
@@ -210,7 +217,9 @@ def write_new_files(files: Mapping[Path, bytes], *, protect: Mapping[Path, str] 
             except FileExistsError:  # appeared since the check
                 raise OutputExists(target) from None
             except OSError as e:
-                raise OutputError(target, f"cannot write {target}: {e.strerror}") from None
+                # the system's own words for the error (strerror) pass through as a parameter
+                raise OutputError(target, Said(f"cannot write {target}: {e.strerror}", "output.cannot_write", path=target,
+                                               error=e.strerror or str(e))) from None
             if not replacing[target]:
                 created.append(target)
     except BaseException:
