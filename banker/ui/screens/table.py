@@ -152,11 +152,7 @@ class TableScreen(BankerScreen[None]):
         self.query_one(TurnBar).show(state, tr)
         self.query_one(PlayersPanel).show(state, tr)
         self.query_one(BankPanel).show(state, tr)
-        log = self.query_one(LogPanel)
-        log.show_entries(session.entries, tr, limit=max(3, log.size.height or 6))
-
-    def on_resize(self) -> None:
-        self.refresh_table()
+        self.query_one(LogPanel).show_entries(session.entries, tr)  # as many as fit: the panel works it out
 
     def action_act(self, op: str) -> None:
         self.post_message(ActionRequested(op))

@@ -182,13 +182,27 @@ class BankPanel(Static):
 
 
 class LogPanel(Static):
-    """The last actions, newest at the bottom; undone ones struck through."""
+    """The last actions, newest at the bottom; undone ones struck through. As many as its height holds: worked out
+    when it is drawn, when its height is known (so its first frame already holds them all)."""
 
-    def show_entries(self, entries: Sequence[Entry], tr: Translator, limit: int = 8) -> None:
-        shown = entries[-limit:]
+    _entries: Sequence[Entry] = ()
+    _tr: Translator | None = None
+
+    def show_entries(self, entries: Sequence[Entry], tr: Translator) -> None:
+        """Show the last of ``entries`` (the session's own list: read again each time the panel is drawn)."""
+        self._entries = entries
+        self._tr = tr
+        self.refresh()
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        tr = self._tr
+        if tr is None:
+            return text
+        entries = self._entries
+        shown = entries[-max(3, self.size.height or 6):]
         # an undo always comes after what it undoes: the undone among the shown are undone by shown entries
         undone = {e.undoes for e in shown if e.undoes}
-        text = Text(no_wrap=True, overflow="ellipsis")
         for entry in shown:
             if text:
                 text.append("\n")
@@ -198,4 +212,4 @@ class LogPanel(Static):
             text.append(line, style)
         if not entries:
             text.append(tr("log.empty"), "dim")
-        self.update(text)
+        return text
