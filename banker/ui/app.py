@@ -258,6 +258,7 @@ class BankerApp(App[None]):
         """Check the opened log with the rules engine, in the background; load the action flows.
         The table keeps showing what was recorded: an entry the rules give differently today is reported."""
         import banker.ui.actions  # noqa: F401  (so the first action does not wait for the import)
+        import banker.ui.quick  # noqa: F401  (nor the command line's first word)
 
         if not upto:
             return

@@ -20,7 +20,6 @@ from banker.ledger.clock import clock_text, countdown, end_of, left
 
 from ..keys import ACTIONS, shown_key, with_layouts
 from ..messages import ActionRequested, MessageShown, TimeUp
-from ..quick import QuickError, parse
 from ..widgets.command_line import CommandLine, QuickSuggester
 from ..widgets.footer import BankFooter
 from ..widgets.table import BankPanel, LogPanel, PlayersPanel, TurnBar
@@ -200,6 +199,8 @@ class TableScreen(BankerScreen[None]):
         line = event.value.strip()
         if not line:
             return
+        from ..quick import QuickError, parse  # loaded after the first frame (with the action flows), not before it
+
         try:
             parsed = parse(self.session.state, line)
         except QuickError as e:
