@@ -160,6 +160,10 @@ class BankerApp(App[None]):
             self.push_screen(StartScreen())
 
     def _open_first(self, path: Path) -> None:
+        # the table's code loaded first: the interpreter busy with that while the session opening in its thread
+        # still waits on the disk and on zlib
+        from .screens import table  # noqa: F401
+
         if not self.open_session(path):
             self.exit(return_code=1)
 
@@ -237,7 +241,7 @@ class BankerApp(App[None]):
 
     def open_review(self, path: Path) -> None:
         """`banker review`: the session read-only (no lock: a game may be going on), on the review screen."""
-        from .screens.review import ReviewScreen
+        from .screens.review import ReviewScreen  # loaded while the session opens (see _open_first)
 
         try:
             self.session = self._open(path, readonly=True)
