@@ -32,8 +32,8 @@ class DeedLines:
     """A player's deeds, one a line: the name on the left (cut short with "…" when it does not fit) and its
     buildings or mortgage mark on the right; laid out cell for cell as ``rich``'s ``Table.grid(expand=True)``
     with a ``ratio=1, no_wrap, overflow="ellipsis"`` column and a ``justify="right", no_wrap`` one lays them out
-    (tests/test_ui_console.py compares them), in one pass: the table measured every cell of every card first,
-    the most of the table's first frame in a long game."""
+    (tests/test_quick_open.py compares them), in one pass: the table measures every cell before drawing any,
+    which was most of the cost of drawing the cards of a long game."""
 
     def __init__(self, rows: list[tuple[Text, Text]]) -> None:
         self.rows = rows
