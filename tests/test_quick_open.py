@@ -267,3 +267,161 @@ async def test_full_collections_wait_for_the_idle_moment_while_a_session_is_show
         assert isinstance(app.screen, TableScreen)
         assert gc.get_threshold() == (before[0], before[1], before[2] * appmod.HELD_FULL_GC)
     assert gc.get_threshold() == before
+
+
+def _first_table_frame(app: BankerApp, noted: dict[str, Any] | None = None) -> list[str]:
+    """The text of the frames of the table the console draws (those a batch throws away left out), noting in
+    ``noted`` what the session's entries were at the first one."""
+    import re
+
+    frames: list[str] = []
+    display = app._display
+
+    def hooked(screen: Any, renderable: Any) -> None:
+        display(screen, renderable)
+        if renderable is not None and not app._batch_count and isinstance(screen, TableScreen):
+            if not frames and noted is not None:
+                noted["pending"] = app.current_session.entries.pending
+            frames.append(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", renderable.render_segments(app.console)))
+
+    app._display = hooked  # type: ignore[method-assign]
+    return frames
+
+
+async def test_the_tables_first_frame_has_as_many_last_actions_as_the_log_holds(tmp_path: Path) -> None:
+    """The log panel shows as many of the last actions as its height holds, and the first frame of the table
+    already has them all: the panel works the number out when it is drawn, its height known (before, it was
+    worked out when the table was made, from a height not known yet: the first frame had six lines of nine, and
+    the rest came a frame later)."""
+    from banker.ui.widgets.table import LogPanel
+
+    path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS)
+    app = BankerApp(path, lang="en")
+    frames = _first_table_frame(app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        for _ in range(100):
+            await pilot.pause()
+            if frames:
+                break
+        held = app.screen.query_one(LogPanel).size.height
+        n = len(app.current_session.entries)
+    assert held == 9 and n == len(COMMANDS) > held
+    first = frames[0]
+    assert all(f"{seq:>4} " in first for seq in range(n - held + 1, n + 1)), first
+    assert f"{n - held:>4} " not in first
+
+
+async def test_opening_a_long_game_decodes_only_the_entries_the_first_frame_shows(tmp_path: Path) -> None:
+    """A checkpointed session opens from its snapshot: up to the first frame, the only entries of FILE decoded
+    are the last ones, which the log panel shows (the rest wait for the background check, after that frame)."""
+    path = make_session(tmp_path / "g.json", PLAYERS, commands=[{"op": "salary", "player": PLAYERS[i % 3]}
+                                                                 for i in range(300)])
+    app = BankerApp(path, lang="en")
+    noted: dict[str, Any] = {}
+    frames = _first_table_frame(app, noted)
+    async with app.run_test(size=(120, 36)) as pilot:
+        for _ in range(100):
+            await pilot.pause()
+            if frames:
+                break
+        await app.workers.wait_for_complete()
+        assert app.current_session.entries.pending == 0  # the background check has read them all since
+    assert noted["pending"] == 300 - 9  # nine lines in the log panel at 120x36
+
+
+def test_the_session_opens_in_a_thread_while_textual_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`banker open` and `banker review` (BankerApp.run): the session named on the command line is opened in a
+    thread of its own from the start of the run (reading and checking the file overlaps Textual's start), and
+    that session is the one the console shows; opened once."""
+    import threading
+
+    from banker.ui import app as appmod
+
+    path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS)
+    opened: list[tuple[str, bool]] = []
+    real_open = appmod.Session.open
+
+    def noted(p: Any, readonly: bool = False) -> Any:
+        opened.append((threading.current_thread().name, readonly))
+        return real_open(p, readonly=readonly)
+
+    monkeypatch.setattr(appmod.Session, "open", staticmethod(noted))
+    shown: dict[str, Any] = {}
+    for readonly, screen in ((False, TableScreen), (True, ReviewScreen)):
+        opened.clear()
+        shown.clear()
+
+        async def auto_pilot(pilot: Any, screen: type = screen) -> None:
+            for _ in range(200):
+                await pilot.pause()
+                if isinstance(pilot.app.screen, screen):
+                    break
+            shown["screen"] = type(pilot.app.screen)
+            shown["entries"] = len(pilot.app.current_session.entries)
+            pilot.app.exit()
+
+        app = BankerApp(path, lang="en", review=readonly)
+        app.run(headless=True, size=(100, 30), auto_pilot=auto_pilot)
+        assert opened == [("banker-open", readonly)]
+        assert shown == {"screen": screen, "entries": len(COMMANDS)}
+    with Session.open(path) as session:  # the console let go of the writer's lock
+        assert len(session.entries) == len(COMMANDS)
+
+
+def test_a_session_that_cannot_be_opened_is_said_as_before(tmp_path: Path) -> None:
+    """Opened in the thread, a session that cannot be opened is refused as opened in the console's own: the
+    console says why and ends with exit code 1."""
+    app = BankerApp(tmp_path / "nowhere.json", lang="en")
+    app.run(headless=True, size=(100, 30))
+    assert app.return_code == 1 and "no session file" in app.open_error
+
+
+def test_a_session_opened_for_the_console_but_not_taken_lets_go_of_its_lock(tmp_path: Path) -> None:
+    """If the run ends before the console takes the session opened for it (or asks for another), that session
+    is closed: its writer's lock is let go, and the game can be opened again at once."""
+    from banker.ledger import SessionError
+    from banker.ui.app import Opening
+
+    path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS[:3])
+    opening = Opening(path)
+    assert len(opening.result().entries) == 3  # the writer, opened in the thread
+    with pytest.raises(SessionError):  # it holds the lock
+        Session.open(path)
+    opening.discard()
+    with Session.open(path) as session:
+        assert len(session.entries) == 3
+    with pytest.raises(SessionError) as raised:
+        Opening(tmp_path / "nowhere.json").result()
+    assert raised.value.key == "missing"
+
+
+def test_deed_lines_are_laid_out_as_richs_grid_lays_them_out() -> None:
+    """A player card's deeds (DeedLines, laid out in one pass) are, segment for segment, what rich's
+    ``Table.grid`` with the same two columns draws (what the card drew before), at every width: names cut
+    short or padded, the marks right-aligned, no marks at all, too narrow a card."""
+    import random
+
+    from rich.console import Console, Group
+    from rich.text import Text
+
+    from banker.ui.widgets.table import DeedLines
+
+    console = Console(width=200, color_system="truecolor", legacy_windows=False, force_terminal=True)
+    names = ["Boardwalk", "Reading Railroad", "Улица Огарёва", "Станція метро «Вокзальна»", "Mediterranean Avenue",
+             "北京", "x"]
+    marks = ["", "(M)", "(З)", "⌂", "⌂⌂⌂⌂", "H"]
+    rnd = random.Random(14)
+    for _ in range(3000):
+        rows = []
+        for _ in range(rnd.randint(0, 6)):
+            name = Text(style=rnd.choice(["", "italic"]))
+            name.append(rnd.choice("█▌"), rnd.choice(["red", "#87ceeb"]))
+            name.append(" ")
+            name.append(rnd.choice(names), rnd.choice(["", "dim strike"]))
+            mark = Text(style=rnd.choice(["", "underline"]))
+            mark.append(rnd.choice(marks), rnd.choice(["dim", "bold red", "bold green"]))
+            rows.append((name, mark))
+        options = console.options.update_width(rnd.randint(1, 70))
+        lines = DeedLines(rows)
+        assert console.render_lines(Group(Text("$1,500"), lines), options) == \
+            console.render_lines(Group(Text("$1,500"), lines.table()), options), (options.max_width, rows)

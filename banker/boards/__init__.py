@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import os
 import stat
-import tomllib
 from collections.abc import Iterable, Mapping
 from functools import cache, partial
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +21,9 @@ from banker.rules.errors import BoardError
 from banker.rules.state import GameState, Setup
 
 EDITIONS = ("classic-us", "uk", "ru", "kyiv")
+#: where banker's own board files are (a folder of the installed package; importlib.resources would cost the
+#: console's start an import of zipfile for nothing)
+HERE = Path(__file__).parent
 #: an edition file is a few dozen KB; anything much larger is not one
 MAX_BOARD_BYTES = 2**20
 
@@ -58,10 +59,11 @@ def _read_board_file(path: Path, label: str) -> str:
         raise BoardError(f"{label}: not UTF-8 text", "not_utf8", label=label) from None
 
 
-def _read_toml(path: Path | resources.abc.Traversable, label: str) -> dict[str, Any]:
+def _read_toml(path: Path, label: str) -> dict[str, Any]:
+    import tomllib  # only when the parsed data is not in the cache (banker.datacache): not at every start
+
     try:
-        text = _read_board_file(path, label) if isinstance(path, Path) else path.read_text(encoding="utf-8")
-        return tomllib.loads(text)
+        return tomllib.loads(_read_board_file(path, label))
     except tomllib.TOMLDecodeError as exc:
         raise BoardError(f"{label}: not valid TOML: {exc}", "not_toml", label=label, problem=str(exc)) from None
     except RecursionError:
@@ -79,13 +81,13 @@ def load_edition(name: str) -> Edition:
     if name not in EDITIONS:
         raise BoardError(f"unknown edition {name!r}; editions: {', '.join(EDITIONS)}", "unknown_edition", name=repr(name),
                          editions=", ".join(EDITIONS))
-    file = resources.files(__package__) / f"{name}.toml"
+    file = HERE / f"{name}.toml"
     return edition_from_dict(parsed(file, partial(_read_toml, file, f"{name}.toml")), source=f"{name}.toml")
 
 
 @cache
 def load_variants() -> dict[str, Variant]:
-    file = resources.files(__package__) / "variants.toml"
+    file = HERE / "variants.toml"
     return variants_from_dict(parsed(file, partial(_read_toml, file, "variants.toml")), source="variants.toml")
 
 

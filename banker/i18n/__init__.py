@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import locale
 import os
-import tomllib
 from collections.abc import Mapping, Sequence
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from banker.datacache import parsed
@@ -51,7 +50,7 @@ def detect_lang(environ: Mapping[str, str] | None = None) -> str:
 def catalog(lang: str) -> dict[str, dict[str, Any]]:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; languages: {', '.join(LANGS)}")
-    files = resources.files(__package__)
+    files = Path(__file__).parent  # the catalogs: files of the installed package (see banker.boards.HERE)
     ui = _toml(files / f"{lang}.toml")
     engine = {}
     if lang != "en":
@@ -59,8 +58,13 @@ def catalog(lang: str) -> dict[str, dict[str, Any]]:
     return {"ui": _flatten(ui), "engine": engine}
 
 
-def _toml(file: Any) -> dict[str, Any]:
-    return parsed(file, lambda: tomllib.loads(file.read_text(encoding="utf-8")))
+def _toml(file: Path) -> dict[str, Any]:
+    def parse() -> dict[str, Any]:
+        import tomllib  # only when the parsed catalog is not in the cache (banker.datacache): not at every start
+
+        return tomllib.loads(file.read_text(encoding="utf-8"))
+
+    return parsed(file, parse)
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

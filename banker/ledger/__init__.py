@@ -21,6 +21,8 @@ log followed, and checked by the engine), ``reader`` (:class:`SessionReader`), `
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .check import Finding
 from .format import FORMAT, VERSION, Damage, Entry, SessionDamaged, SessionError, journal_path
 from .lock import lock_holder
@@ -28,8 +30,20 @@ from .log import SessionLog
 from .reader import SessionRead, SessionReader, read_entries, read_session, read_session_doc
 from .recent import default_session_dir, recent_sessions, session_info
 from .session import Session
-from .storage import AtomicJSONStorage
 from .writer import SessionWriter, repair
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .tinydb_storage import AtomicJSONStorage
+
+
+def __getattr__(name: str) -> object:
+    """``AtomicJSONStorage``, imported when first asked for (with TinyDB: nothing else here needs it)."""
+    if name == "AtomicJSONStorage":
+        from .tinydb_storage import AtomicJSONStorage
+
+        return AtomicJSONStorage
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "FORMAT", "VERSION", "AtomicJSONStorage", "Damage", "Entry", "Finding", "Session", "SessionDamaged", "SessionError",

@@ -1,9 +1,9 @@
 """Durable file writes: temp file + fsync + rename + directory fsync.
 
-:class:`AtomicJSONStorage` is a TinyDB :class:`~tinydb.storages.Storage` whose
-``write`` replaces the whole file atomically, so the file on disk is always either
-the previous complete JSON document or the new one, never a mixture. The session log
-writes its checkpoint through it in a single ``write`` call.
+A file so written is always either the previous complete document or the new one, never
+a mixture: the session log writes its checkpoint this way. TinyDB's own storage with the same
+writes is :class:`banker.ledger.tinydb_storage.AtomicJSONStorage` (a module of its own, so that
+opening a session does not import TinyDB).
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ import os
 import stat
 from pathlib import Path
 from typing import Any
-
-from tinydb.storages import Storage
 
 from .said import Said
 
@@ -202,32 +200,3 @@ def dumps(data: Any) -> bytes:
     ASCII-only, so plain ``tinydb.TinyDB(path)`` reads it whatever the locale's encoding.
     """
     return json.dumps(data, ensure_ascii=True, separators=(",", ":"), allow_nan=False).encode("ascii")
-
-
-class AtomicJSONStorage(Storage):
-    """A TinyDB storage that writes the whole database atomically (temp + fsync + rename).
-
-    TinyDB's default :class:`~tinydb.storages.JSONStorage` rewrites its file in place,
-    so a crash in the middle of a write leaves a torn file. This one never does. It
-    keeps no file open between calls.
-    """
-
-    def __init__(self, path: str | os.PathLike[str], **_: Any) -> None:
-        super().__init__()
-        self.path = Path(path)
-
-    def read(self) -> dict[str, dict[str, Any]] | None:
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            return None
-        if not raw.strip():
-            return None
-        data: dict[str, dict[str, Any]] = json.loads(raw)
-        return data
-
-    def write(self, data: dict[str, dict[str, Any]]) -> None:
-        write_durably(self.path, dumps(data))
-
-    def close(self) -> None:
-        pass

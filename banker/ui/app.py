@@ -12,6 +12,7 @@ import gc
 import os
 import random
 import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from functools import partial
@@ -99,6 +100,7 @@ class BankerApp(App[None]):
         self._idle_gc: Timer | None = None
         self._gc_threshold: tuple[int, int, int] | None = None  # the collector's thresholds before the console's
         self.table_server: TableServer | None = None  # the players' page (banker.tableview), started by its key
+        self._opening: Opening | None = None  # the session of the command line, opening in a thread (run)
 
     @property
     def current_session(self) -> SessionReader | SessionWriter:
@@ -121,14 +123,21 @@ class BankerApp(App[None]):
         drawn: what is made at the start (the widgets, the styles, the game) lives as long as the console, and
         a collection would walk all of it for nothing (a full one took 40 ms before a long game's review showed).
         Once the first frame is drawn, what there is is moved out of the collector's way (``gc.freeze``, as
-        :meth:`show_session` does) and the collector is back on; so it is too if the run ends before that."""
+        :meth:`show_session` does) and the collector is back on; so it is too if the run ends before that.
+
+        The session named on the command line starts opening at once, in a thread (:class:`Opening`), while
+        Textual starts: reading and checking the file mostly waits on the disk and on ``zlib``, which let the
+        interpreter go on with the console's start meanwhile."""
         self._gc_paused = gc.isenabled()
         if self._gc_paused:
             gc.disable()
+        if self.path is not None and self._opening is None:
+            self._opening = Opening(self.path, readonly=self.review_only)
         try:
             return super().run(**kwargs)
         finally:
             self._resume_gc()
+            self._drop_opening()
 
     def _resume_gc(self) -> None:
         if getattr(self, "_gc_paused", False):
@@ -140,15 +149,39 @@ class BankerApp(App[None]):
     def on_mount(self) -> None:
         self.title = "banker"
         self.call_after_refresh(self._resume_gc)  # the first frame drawn: the collector back on
+        # the session's screen is made once Textual's start is over (just after this): made during it, its
+        # first frame would be drawn and thrown away (Textual draws nothing while it starts), then drawn again
         if self.review_only and self.path is not None:
-            self.open_review(self.path)
+            self.call_later(self.open_review, self.path)
         elif self.path is not None:
-            if not self.open_session(self.path):
-                self.exit(return_code=1)
+            self.call_later(self._open_first, self.path)
         else:
             from .screens.start import StartScreen
 
             self.push_screen(StartScreen())
+
+    def _open_first(self, path: Path) -> None:
+        # the table's code loaded first: the interpreter busy with that while the session opening in its thread
+        # still waits on the disk and on zlib
+        from .screens import table  # noqa: F401
+
+        if not self.open_session(path):
+            self.exit(return_code=1)
+
+    def _open(self, path: Path, readonly: bool = False) -> SessionReader | SessionWriter:
+        """``Session.open(path, readonly)``: the one :meth:`run` started opening, if it is that one."""
+        opening, self._opening = self._opening, None
+        if opening is not None:
+            if opening.path == path and opening.readonly == readonly:
+                return opening.result()
+            opening.discard()
+        return Session.open(path, readonly=readonly)
+
+    def _drop_opening(self) -> None:
+        """The session opened for the run but never taken (the run ended first): closed, its lock let go."""
+        opening, self._opening = self._opening, None
+        if opening is not None:
+            opening.discard()
 
     def open_session(self, path: Path, setup: Setup | None = None, name: str | None = None) -> bool:
         """Create (with ``setup``; never over an existing file) or open a session and show the table.
@@ -156,7 +189,7 @@ class BankerApp(App[None]):
         session: SessionReader | SessionWriter
         try:
             # a session opens from its logged effects; the engine checks them just after (check_replay)
-            session = Session.create(path, setup, name=name) if setup else Session.open(path)
+            session = Session.create(path, setup, name=name) if setup else self._open(path)
         except SessionDamaged:
             # damage is shown, never dropped: the table opens read-only until the banker runs `banker repair`
             try:
@@ -209,10 +242,10 @@ class BankerApp(App[None]):
 
     def open_review(self, path: Path) -> None:
         """`banker review`: the session read-only (no lock: a game may be going on), on the review screen."""
-        from .screens.review import ReviewScreen
+        from .screens.review import ReviewScreen  # loaded while the session opens (see _open_first)
 
         try:
-            self.session = Session.open(path, readonly=True)
+            self.session = self._open(path, readonly=True)
         except SessionError as e:
             self.open_error = self.tr.session(e)
             self.exit(return_code=1, message=self.open_error)
@@ -230,6 +263,7 @@ class BankerApp(App[None]):
         """Check the opened log with the rules engine, in the background; load the action flows.
         The table keeps showing what was recorded: an entry the rules give differently today is reported."""
         import banker.ui.actions  # noqa: F401  (so the first action does not wait for the import)
+        import banker.ui.quick  # noqa: F401  (nor the command line's first word)
 
         if not upto:
             return
@@ -436,6 +470,38 @@ class BankerApp(App[None]):
         from .screens.help import HelpScreen
 
         self.push_screen(HelpScreen(self.session.state.edition if self.session is not None else None))
+
+
+class Opening:
+    """``Session.open(path, readonly)`` run in a thread of its own; :meth:`result` waits for it and gives the
+    session, or raises what opening raised, as a call in this thread would have."""
+
+    def __init__(self, path: Path, readonly: bool = False) -> None:
+        self.path = path
+        self.readonly = readonly
+        self._session: SessionReader | SessionWriter | None = None
+        self._error: Exception | None = None
+        self._thread = threading.Thread(target=self._run, name="banker-open", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._session = Session.open(self.path, readonly=self.readonly)
+        except Exception as e:  # given to the caller of result(), in its thread
+            self._error = e
+
+    def result(self) -> SessionReader | SessionWriter:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._session is not None
+        return self._session
+
+    def discard(self) -> None:
+        """Not wanted after all: the session, once open, is closed (a writer lets go of its lock)."""
+        self._thread.join()
+        if self._session is not None:
+            self._session.close()
 
 
 def _is_start_screen(screen: Screen[Any]) -> bool:

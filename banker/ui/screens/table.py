@@ -20,7 +20,6 @@ from banker.ledger.clock import clock_text, countdown, end_of, left
 
 from ..keys import ACTIONS, shown_key, with_layouts
 from ..messages import ActionRequested, MessageShown, TimeUp
-from ..quick import QuickError, parse
 from ..widgets.command_line import CommandLine, QuickSuggester
 from ..widgets.footer import BankFooter
 from ..widgets.table import BankPanel, LogPanel, PlayersPanel, TurnBar
@@ -152,11 +151,7 @@ class TableScreen(BankerScreen[None]):
         self.query_one(TurnBar).show(state, tr)
         self.query_one(PlayersPanel).show(state, tr)
         self.query_one(BankPanel).show(state, tr)
-        log = self.query_one(LogPanel)
-        log.show_entries(session.entries, tr, limit=max(3, log.size.height or 6))
-
-    def on_resize(self) -> None:
-        self.refresh_table()
+        self.query_one(LogPanel).show_entries(session.entries, tr)  # as many as fit: the panel works it out
 
     def action_act(self, op: str) -> None:
         self.post_message(ActionRequested(op))
@@ -204,6 +199,8 @@ class TableScreen(BankerScreen[None]):
         line = event.value.strip()
         if not line:
             return
+        from ..quick import QuickError, parse  # loaded after the first frame (with the action flows), not before it
+
         try:
             parsed = parse(self.session.state, line)
         except QuickError as e:

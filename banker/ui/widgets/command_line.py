@@ -8,8 +8,6 @@ from textual.binding import Binding, BindingType
 from textual.suggester import Suggester
 from textual.widgets import Input
 
-from ..quick import completions
-
 if TYPE_CHECKING:  # pragma: no cover
     from ..app import BankerApp
 
@@ -27,6 +25,8 @@ class QuickSuggester(Suggester):
         if session is None or not value.strip():
             suggestion = None
         else:
+            from ..quick import completions  # loaded after the first frame (with the action flows), not before it
+
             found = completions(session.state, value)
             suggestion = found[0] if found else None
         self._latest = (value, suggestion)

@@ -8,7 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -23,6 +26,56 @@ if TYPE_CHECKING:  # pragma: no cover
     from banker.rules import GameState
 
 HOUSE = "⌂"
+
+
+class DeedLines:
+    """A player's deeds, one a line: the name on the left (cut short with "…" when it does not fit) and its
+    buildings or mortgage mark on the right; laid out cell for cell as ``rich``'s ``Table.grid(expand=True)``
+    with a ``ratio=1, no_wrap, overflow="ellipsis"`` column and a ``justify="right", no_wrap`` one lays them out
+    (tests/test_quick_open.py compares them), in one pass: the table measures every cell before drawing any,
+    which was most of the cost of drawing the cards of a long game."""
+
+    def __init__(self, rows: list[tuple[Text, Text]]) -> None:
+        self.rows = rows
+
+    def table(self) -> Table:
+        """The same lines as a ``rich`` table (what is drawn where one pass cannot lay them out: too narrow)."""
+        grid = Table.grid(expand=True)
+        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        grid.add_column(justify="right", no_wrap=True)
+        for name, marks in self.rows:
+            grid.add_row(name, marks)
+        return grid
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        marks_width = max((marks.cell_len for _name, marks in self.rows), default=0)
+        if not self.rows:
+            return
+        if width - marks_width < 2:
+            yield self.table()
+            return
+        # the columns' widths as the table works them out: the marks as wide as the widest, the names the rest;
+        # without marks, the names as wide as the longest (at most the width)
+        first = width - marks_width if marks_width else min(width, max(name.cell_len for name, _marks in self.rows))
+        # each cell rendered as the table renders it (so the very same segments), without measuring them all first
+        style = console.get_style("") + Style.null()
+        name_options = options.update(width=first, justify="left", no_wrap=True, overflow="ellipsis", height=None,
+                                      highlight=False)
+        marks_options = options.update(width=marks_width, justify="right", no_wrap=True, overflow="ellipsis", height=None,
+                                       highlight=False)
+        empty = Segment("", style)  # the marks' column, when none has any: no width (rich pads the line after it)
+        new_line = Segment.line()
+        for name, marks in self.rows:
+            yield from console.render_lines(name, name_options, style=style)[0]
+            if marks_width:
+                yield from console.render_lines(marks, marks_options, style=style)[0]
+            else:
+                yield empty
+            yield new_line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.table())
 
 
 class PlayerCard(Static):
@@ -73,9 +126,7 @@ class PlayerCard(Static):
         jail = len(state.jail_cards_of(p))
         if jail:
             facts.append("\n" + tr("player.jail_cards", n=jail), "cyan")
-        grid = Table.grid(expand=True)
-        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-        grid.add_column(justify="right", no_wrap=True)
+        rows: list[tuple[Text, Text]] = []
         for pos in deeds:
             space = state.edition.spaces[pos]
             lot = state.lots[pos]
@@ -94,8 +145,8 @@ class PlayerCard(Static):
                 marks.append(tr("deed.hotel_mark"), "bold red")
             elif lot.houses:
                 marks.append(HOUSE * lot.houses, "bold green")
-            grid.add_row(name, marks)
-        self.update(Group(facts, grid))
+            rows.append((name, marks))
+        self.update(Group(facts, DeedLines(rows)))
 
 
 class TurnBar(Static):
@@ -182,13 +233,27 @@ class BankPanel(Static):
 
 
 class LogPanel(Static):
-    """The last actions, newest at the bottom; undone ones struck through."""
+    """The last actions, newest at the bottom; undone ones struck through. As many as its height holds: worked out
+    when it is drawn, when its height is known (so its first frame already holds them all)."""
 
-    def show_entries(self, entries: Sequence[Entry], tr: Translator, limit: int = 8) -> None:
-        shown = entries[-limit:]
+    _entries: Sequence[Entry] = ()
+    _tr: Translator | None = None
+
+    def show_entries(self, entries: Sequence[Entry], tr: Translator) -> None:
+        """Show the last of ``entries`` (the session's own list: read again each time the panel is drawn)."""
+        self._entries = entries
+        self._tr = tr
+        self.refresh()
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        tr = self._tr
+        if tr is None:
+            return text
+        entries = self._entries
+        shown = entries[-max(3, self.size.height or 6):]
         # an undo always comes after what it undoes: the undone among the shown are undone by shown entries
         undone = {e.undoes for e in shown if e.undoes}
-        text = Text(no_wrap=True, overflow="ellipsis")
         for entry in shown:
             if text:
                 text.append("\n")
@@ -198,4 +263,4 @@ class LogPanel(Static):
             text.append(line, style)
         if not entries:
             text.append(tr("log.empty"), "dim")
-        self.update(text)
+        return text
