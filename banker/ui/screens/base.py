@@ -10,7 +10,6 @@ the screens here give them translated there, so nothing of Textual's is patched 
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.binding import ActiveBinding, Binding
@@ -22,13 +21,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from banker.i18n import Translator
 
     from ..app import BankerApp
-
-def stylesheet(name: str) -> str:
-    """The rules of ``name``, a stylesheet beside banker.tcss, for the ``DEFAULT_CSS`` of the screens that use them
-    (unscoped: ``SCOPED_CSS = False``): Textual parses them when the first such screen is shown, not before the
-    console's first frame (which only the table's rules, in banker.tcss, are needed for)."""
-    return (Path(__file__).parent.parent / name).read_text(encoding="utf-8")
-
 
 #: bindings already translated, by language (a binding is a frozen dataclass: the same one each time)
 _translated: dict[tuple[str, Binding], Binding] = {}

@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 from ..keys import with_layouts
 from ..match import EXACT, fold, ranked
 from ..widgets.footer import BankFooter, release_when_removed
-from .base import localized, stylesheet
+from .base import localized
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual import getters
@@ -56,9 +56,6 @@ class Dialog(ModalScreen[ScreenResultType]):
     """A modal dialog: its keys, in the interface's language (see :mod:`.base`), in its own footer.
 
     ``back``: Escape steps back to the previous question of the action (its key says "Back"), not out of it."""
-
-    DEFAULT_CSS = stylesheet("dialogs.tcss")
-    SCOPED_CSS = False
 
     if TYPE_CHECKING:
         app = getters.app(BankerApp)

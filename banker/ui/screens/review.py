@@ -29,7 +29,7 @@ from banker.rules.review import Review, review, standings, table_count, timeline
 from ..keys import with_layouts
 from ..widgets.board import heat_map
 from ..widgets.footer import BankFooter
-from .base import BankerScreen, stylesheet
+from .base import BankerScreen
 
 #: the most points a chart draws (a long game is sampled evenly)
 #: the most ticks of a chart's vertical axis: room for them in the smallest terminal (and the same ticks
@@ -49,9 +49,6 @@ CHART_COLORS = ((0, 130, 200), (60, 180, 75), (230, 25, 75), (255, 225, 25), (24
 
 class ReviewScreen(BankerScreen[None]):
     """The session reviewed. ``standalone``: opened by `banker review` (closing it quits)."""
-
-    DEFAULT_CSS = stylesheet("review.tcss")
-    SCOPED_CSS = False
 
     # every tab by a visible key (its number); the search box by one key (/); while the search box has the
     # focus, letters and digits are typed there, never taken as these keys (check_action)

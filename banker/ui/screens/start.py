@@ -25,7 +25,7 @@ from banker.rules import BoardError, HouseRules, Refused, Setup
 from banker.rules.state import check_text
 
 from ..widgets.footer import BankFooter
-from .base import BankerScreen, stylesheet
+from .base import BankerScreen
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.ledger import SessionWriter
@@ -62,8 +62,6 @@ class RuleBox(Checkbox):
 
 
 class StartScreen(BankerScreen[None]):
-    DEFAULT_CSS = stylesheet("start.tcss")
-    SCOPED_CSS = False
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+n", "start", "Start"), Binding("ctrl+r", "resume", "Resume"),
                                             Binding("ctrl+q", "app.quit", "Quit")]
 
