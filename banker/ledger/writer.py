@@ -9,7 +9,6 @@ the engine pops its last move and the log records the reversal as an entry of it
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -52,7 +51,7 @@ from .format import (
     sealed_doc,
     why,
 )
-from .journal import encode_payload, frame, header_line
+from .journal import encode_payload, encode_stored, frame, header_line, json_copy
 from .lock import LockBusy, LockUnsafe, WriterLock, describe_holder, guard_journal
 from .log import SessionLog
 from .storage import fsync_dir, is_temp_of, write_all, write_durably
@@ -239,7 +238,7 @@ class SessionWriter(SessionLog):
         """
         self._check_writable()
         try:  # exactly what will be stored and replayed
-            cmd = json.loads(json.dumps(command, allow_nan=False))
+            cmd = json_copy(command)
         except (TypeError, ValueError) as e:
             raise Refused("input", f"the command cannot be recorded as JSON ({e})") from None
         except RecursionError:
@@ -315,9 +314,8 @@ class SessionWriter(SessionLog):
         try:
             # encoded once: the entry exactly as stored (tuples become lists), its sum then made over that
             # and put last, as ``encode_payload(stored)`` would write it (a dict keeps its keys in order)
-            unsealed = encode_payload(draft.to_json())
-            stored = json.loads(unsealed)
-            chained = checksum.entry_sum(stored, last)
+            unsealed, stored, plain = encode_stored(draft.to_json())
+            chained = checksum.stored_sum(stored, last, plain=plain)
             stored[checksum.SUM] = checksum.fmt(chained)
             entry = msgspec.convert(stored, Entry)
             body = sealed_body(unsealed, stored[checksum.SUM])
@@ -407,7 +405,9 @@ def sealed_body(unsealed: bytes, entry_sum: str) -> bytes:
     ``encode_payload`` gives for the entry with the sum, without encoding the entry again."""
     if not unsealed.endswith(b"}") or unsealed == b"{}":  # pragma: no cover - an entry always has its seq
         raise ValueError("not an encoded entry")
-    return unsealed[:-1] + b',"' + checksum.SUM.encode() + b'":' + encode_payload(entry_sum) + b"}"
+    # a sum is 8 hex digits (checksum.fmt): JSON writes ASCII letters and digits as they are, between quotes
+    value = b'"%s"' % entry_sum.encode() if entry_sum.isascii() and entry_sum.isalnum() else encode_payload(entry_sum)
+    return unsealed[:-1] + b',"' + checksum.SUM.encode() + b'":' + value + b"}"
 
 
 def _snapshot_of(state: GameState, standing: Sequence[int], seq: int, last: int, table: bytes,
