@@ -252,8 +252,8 @@ class SessionWriter(SessionLog):
         seq = len(self.entries) + 1
         try:
             parts = builtins(move.parts)
-            draft = Entry(seq=seq, ts=ts or now(), command=builtins(move.command), effects=builtins(move.effects),
-                          text=text_of(parts), parts=parts, info=builtins(move.info), undoes=None)
+            draft = _draft(seq=seq, ts=ts or now(), command=builtins(move.command), effects=builtins(move.effects),
+                           text=text_of(parts), parts=parts, info=builtins(move.info), undoes=None)
         except (TypeError, ValueError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
             self.state.pop()
             raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded",
@@ -297,16 +297,16 @@ class SessionWriter(SessionLog):
         try:
             undo_said = undo_parts(reason, builtins(move.parts))
             given = {"op": UNDO, "reason": reason, **({"seq": seq} if seq is not None else {})}
-            draft = Entry(seq=len(self.entries) + 1, ts=ts or now(), command=given,
-                          effects=inverses(move.effects), text=text_of(undo_said), parts=undo_said,
-                          info={"undone_command": command}, undoes=undone)
+            draft = _draft(seq=len(self.entries) + 1, ts=ts or now(), command=given,
+                           effects=inverses(move.effects), text=text_of(undo_said), parts=undo_said,
+                           info={"undone_command": command}, undoes=undone)
         except (TypeError, ValueError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
             put_back()
             raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded",
                                key="unstorable", reason=str(e)) from None
         return self._record(draft, take_back=put_back)
 
-    def _record(self, draft: Entry, take_back: Callable[[], Any]) -> Entry:
+    def _record(self, draft: dict[str, Any], take_back: Callable[[], Any]) -> Entry:
         """Seal ``draft`` and append it to the journal, fsynced; on failure ``take_back()`` undoes
         it in memory and :class:`SessionError` says nothing was recorded."""
         last = self._last_sum
@@ -314,7 +314,7 @@ class SessionWriter(SessionLog):
         try:
             # encoded once: the entry exactly as stored (tuples become lists), its sum then made over that
             # and put last, as ``encode_payload(stored)`` would write it (a dict keeps its keys in order)
-            unsealed, stored, plain = encode_stored(draft.to_json())
+            unsealed, stored, plain = encode_stored(draft)
             chained = checksum.stored_sum(stored, last, plain=plain)
             stored[checksum.SUM] = checksum.fmt(chained)
             entry = msgspec.convert(stored, Entry)
@@ -398,6 +398,14 @@ class SessionWriter(SessionLog):
         if self._lock is not None:
             self._lock.release()
             self._lock = None
+
+
+def _draft(*, seq: int, ts: str, command: dict[str, Any], effects: list[dict[str, Any]], text: str,
+           parts: list[dict[str, Any]], info: dict[str, Any], undoes: int | None) -> dict[str, Any]:
+    """A new entry before its sum, as stored: the keys in :class:`Entry`'s order (``Entry(...).to_json()``
+    without making the Entry; the stored one is made from the bytes written)."""
+    return {"seq": seq, "ts": ts, "command": command, "effects": effects, "text": text, "parts": parts, "info": info,
+            "undoes": undoes}
 
 
 def sealed_body(unsealed: bytes, entry_sum: str) -> bytes:
