@@ -120,3 +120,31 @@ async def test_a_long_evening_leaves_no_footer_keys_behind(game: Path) -> None:
         assert len(file_entries(game)) == 9
         mounted = len(app.screen.query("FooterKey"))
         assert mounted and footer_keys_alive() <= mounted + 5
+
+
+async def test_an_action_re_draws_only_the_part_of_a_card_it_changed(game: Path) -> None:
+    """Issue #14 (a key answers within a frame): a player's card is its cash (and debts, jail cards) above its
+    deeds, each drawn anew only when what it shows changes. A salary moves cash alone: Ann's deeds are not
+    drawn again, nor her card's border; a mortgage changes her deeds, which are drawn anew."""
+    app = BankerApp(game, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        card = app.screen.query_one("#player-0")
+        facts, deeds = card.query_one(".card-facts"), card.query_one(".card-deeds")
+        shown_deeds = deeds.content
+        redrawn: list[str] = []
+        for widget, name in ((card, "card"), (deeds, "deeds")):
+            def spy(*args, _real=widget.refresh, _name=name, **kwargs):
+                redrawn.append(_name)
+                return _real(*args, **kwargs)
+            widget.refresh = spy  # type: ignore[method-assign]
+        await b.command("salary ann")
+        await b.confirm()
+        assert "$1,300" in screen_text(facts) and "$1,300" in screen_text(card)  # 1,500 - 400 + 200
+        assert deeds.content is shown_deeds and redrawn == []
+        assert "Boardwalk" in screen_text(card)
+        await b.command("mortgage boardwalk")
+        await b.confirm()
+        assert deeds.content is not shown_deeds and "(M)" in screen_text(deeds) and "deeds" in redrawn
+        assert "$1,500" in screen_text(facts)  # 1,300 + 200 borrowed on Boardwalk

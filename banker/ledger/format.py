@@ -451,8 +451,20 @@ def no_gc(func: Callable[_P, _R]) -> Callable[_P, _R]:
     return wrapper
 
 
+#: the last whole second :func:`now` wrote, and how it wrote it (up to the fraction): one per second is enough
+_SECOND: tuple[int, str] = (-1, "")
+
+
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """The time now in UTC to the millisecond, as ``datetime.now(UTC).isoformat(timespec="milliseconds")``
+    writes it ("2024-05-01T18:22:04.123+00:00"; the fraction cut, not rounded), the date and time of day
+    made once a second (every recorded entry is stamped)."""
+    global _SECOND
+    second, fraction = divmod(time.time_ns(), 1_000_000_000)
+    made = _SECOND  # one tuple, read once: another thread may stamp an entry too
+    if made[0] != second:
+        made = _SECOND = (second, datetime.fromtimestamp(second, UTC).replace(tzinfo=None).isoformat(timespec="seconds"))
+    return f"{made[1]}.{fraction // 1_000_000:03d}+00:00"
 
 
 def why(e: OSError) -> str:

@@ -43,7 +43,10 @@ def fsync_dir(directory: Path) -> None:
 
 def write_all(fd: int, data: bytes) -> None:
     """``os.write`` until every byte is written (a write may be short)."""
-    view = memoryview(data)
+    n = os.write(fd, data)
+    if n == len(data):  # nearly always: one write
+        return
+    view = memoryview(data)[n:]
     while view:
         n = os.write(fd, view)
         view = view[n:]

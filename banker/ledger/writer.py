@@ -9,7 +9,6 @@ the engine pops its last move and the log records the reversal as an entry of it
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -52,7 +51,7 @@ from .format import (
     sealed_doc,
     why,
 )
-from .journal import encode_payload, frame, header_line
+from .journal import encode_payload, encode_stored, frame, header_line, json_copy
 from .lock import LockBusy, LockUnsafe, WriterLock, describe_holder, guard_journal
 from .log import SessionLog
 from .storage import fsync_dir, is_temp_of, write_all, write_durably
@@ -239,7 +238,7 @@ class SessionWriter(SessionLog):
         """
         self._check_writable()
         try:  # exactly what will be stored and replayed
-            cmd = json.loads(json.dumps(command, allow_nan=False))
+            cmd = json_copy(command)
         except (TypeError, ValueError) as e:
             raise Refused("input", f"the command cannot be recorded as JSON ({e})") from None
         except RecursionError:
@@ -253,8 +252,8 @@ class SessionWriter(SessionLog):
         seq = len(self.entries) + 1
         try:
             parts = builtins(move.parts)
-            draft = Entry(seq=seq, ts=ts or now(), command=builtins(move.command), effects=builtins(move.effects),
-                          text=text_of(parts), parts=parts, info=builtins(move.info), undoes=None)
+            draft = _draft(seq=seq, ts=ts or now(), command=builtins(move.command), effects=builtins(move.effects),
+                           text=text_of(parts), parts=parts, info=builtins(move.info), undoes=None)
         except (TypeError, ValueError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
             self.state.pop()
             raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded",
@@ -298,16 +297,16 @@ class SessionWriter(SessionLog):
         try:
             undo_said = undo_parts(reason, builtins(move.parts))
             given = {"op": UNDO, "reason": reason, **({"seq": seq} if seq is not None else {})}
-            draft = Entry(seq=len(self.entries) + 1, ts=ts or now(), command=given,
-                          effects=inverses(move.effects), text=text_of(undo_said), parts=undo_said,
-                          info={"undone_command": command}, undoes=undone)
+            draft = _draft(seq=len(self.entries) + 1, ts=ts or now(), command=given,
+                           effects=inverses(move.effects), text=text_of(undo_said), parts=undo_said,
+                           info={"undone_command": command}, undoes=undone)
         except (TypeError, ValueError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
             put_back()
             raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded",
                                key="unstorable", reason=str(e)) from None
         return self._record(draft, take_back=put_back)
 
-    def _record(self, draft: Entry, take_back: Callable[[], Any]) -> Entry:
+    def _record(self, draft: dict[str, Any], take_back: Callable[[], Any]) -> Entry:
         """Seal ``draft`` and append it to the journal, fsynced; on failure ``take_back()`` undoes
         it in memory and :class:`SessionError` says nothing was recorded."""
         last = self._last_sum
@@ -315,9 +314,8 @@ class SessionWriter(SessionLog):
         try:
             # encoded once: the entry exactly as stored (tuples become lists), its sum then made over that
             # and put last, as ``encode_payload(stored)`` would write it (a dict keeps its keys in order)
-            unsealed = encode_payload(draft.to_json())
-            stored = json.loads(unsealed)
-            chained = checksum.entry_sum(stored, last)
+            unsealed, stored, plain = encode_stored(draft)
+            chained = checksum.stored_sum(stored, last, plain=plain)
             stored[checksum.SUM] = checksum.fmt(chained)
             entry = msgspec.convert(stored, Entry)
             body = sealed_body(unsealed, stored[checksum.SUM])
@@ -402,12 +400,22 @@ class SessionWriter(SessionLog):
             self._lock = None
 
 
+def _draft(*, seq: int, ts: str, command: dict[str, Any], effects: list[dict[str, Any]], text: str,
+           parts: list[dict[str, Any]], info: dict[str, Any], undoes: int | None) -> dict[str, Any]:
+    """A new entry before its sum, as stored: the keys in :class:`Entry`'s order (``Entry(...).to_json()``
+    without making the Entry; the stored one is made from the bytes written)."""
+    return {"seq": seq, "ts": ts, "command": command, "effects": effects, "text": text, "parts": parts, "info": info,
+            "undoes": undoes}
+
+
 def sealed_body(unsealed: bytes, entry_sum: str) -> bytes:
     """An encoded entry (a JSON object, no sum) with its ``"sum"`` added as the last key: the bytes
     ``encode_payload`` gives for the entry with the sum, without encoding the entry again."""
     if not unsealed.endswith(b"}") or unsealed == b"{}":  # pragma: no cover - an entry always has its seq
         raise ValueError("not an encoded entry")
-    return unsealed[:-1] + b',"' + checksum.SUM.encode() + b'":' + encode_payload(entry_sum) + b"}"
+    # a sum is 8 hex digits (checksum.fmt): JSON writes ASCII letters and digits as they are, between quotes
+    value = b'"%s"' % entry_sum.encode() if entry_sum.isascii() and entry_sum.isalnum() else encode_payload(entry_sum)
+    return unsealed[:-1] + b',"' + checksum.SUM.encode() + b'":' + value + b"}"
 
 
 def _snapshot_of(state: GameState, standing: Sequence[int], seq: int, last: int, table: bytes,

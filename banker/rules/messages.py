@@ -152,6 +152,8 @@ def EN_render(msg: Msg, values: Mapping[str, str]) -> str:
 
 
 def _render(value: Any, catalog: Mapping[str, Template], lang: str) -> str:
+    if type(value) is str:
+        return value
     if isinstance(value, (Msg, Counted, Named)):
         return value.render(catalog, lang)
     if isinstance(value, (list, tuple)):
@@ -160,6 +162,8 @@ def _render(value: Any, catalog: Mapping[str, Template], lang: str) -> str:
 
 
 def _to_json(value: Any) -> Any:
+    if type(value) is str or type(value) is int:  # nearly every parameter: a name, a formatted amount, a count
+        return value
     if isinstance(value, Msg):
         return {"msg": value.to_json()}
     if isinstance(value, Counted):
@@ -196,8 +200,45 @@ def shown(value: Any, limit: int = 40) -> str:
 
 def render_parts(parts: Sequence[Mapping[str, Any]], catalog: Mapping[str, Template] | None = None,
                  lang: str = "en") -> str:
-    """A logged description (a list of message JSONs) as one line."""
-    return "; ".join(Msg.from_json(p).render(catalog, lang) for p in parts)
+    """A logged description (a list of message JSONs) as one line: ``Msg.from_json(p).render(catalog, lang)``
+    of each part, read straight from the JSON (no :class:`Msg` made on the way: every entry recorded and
+    every log line shown renders its parts)."""
+    catalog = catalog or EN
+    return "; ".join(_render_msg_json(p, catalog, lang) for p in parts)
+
+
+def _render_msg_json(data: Mapping[str, Any], catalog: Mapping[str, Template], lang: str) -> str:
+    """``Msg.from_json(data).render(catalog, lang)``, without making the :class:`Msg`."""
+    key = data["key"]
+    if key not in EN:  # as Msg() refuses it
+        raise KeyError(f"no English template for message {key!r}")
+    params = data.get("params", {})
+    template = catalog.get(key) or EN[key]
+    n = _from_json(params["n"]) if "n" in params else 0
+    if isinstance(template, list):
+        template = template[min(plural_index(lang, n), len(template) - 1)]
+    values = {k: _render_json(v, catalog, lang) for k, v in params.items()}
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError):  # a broken translation falls back to English
+        english = EN[key]
+        if isinstance(english, list):
+            english = english[plural_index("en", n)]
+        return english.format(**values)
+
+
+def _render_json(value: Any, catalog: Mapping[str, Template], lang: str) -> str:
+    """``_render(_from_json(value), catalog, lang)``, without making the objects."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        if "msg" in value:
+            return _render_msg_json(value["msg"], catalog, lang)
+        if "counted" in value:
+            return _render(_from_json(value), catalog, lang)
+    elif isinstance(value, list):
+        return ", ".join(_render_json(v, catalog, lang) for v in value)
+    return _render(value, catalog, lang)
 
 
 #: The English catalog: the source of every engine sentence.

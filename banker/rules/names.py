@@ -40,6 +40,8 @@ TEXT_LIMIT = 200
 
 def forbidden_char(text: str) -> str | None:
     """The first character of ``text`` that no name or memo may hold, as ``U+XXXX``; else None."""
+    if text.isprintable():  # every forbidden category is one ``str.isprintable`` refuses (Other, Separator)
+        return None
     for ch in text:
         if unicodedata.category(ch) in FORBIDDEN_CATEGORIES:
             return f"U+{ord(ch):04X}"

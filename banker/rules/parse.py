@@ -54,17 +54,18 @@ def check_command(state: GameState, cmd: Mapping[str, Any]) -> None:
         count += 1
         if count > SIZE_LIMIT:
             raise Refused("input", Msg("input.too-big", op=op_shown, limit=SIZE_LIMIT))
-        if isinstance(value, bool) or value is None or isinstance(value, float):
+        kind = type(value)  # plain text and whole numbers go straight to their checks
+        if kind is not str and kind is not int and (isinstance(value, bool) or value is None or isinstance(value, float)):
             continue
-        if isinstance(value, int):
+        if kind is int or (kind is not str and isinstance(value, int)):
             if not -limit <= value <= limit:
                 raise Refused("input", Msg("input.too-large", op=op_shown, key=path, limit=state.edition.fmt(limit)))
             continue
-        if isinstance(value, str):
+        if kind is str or isinstance(value, str):
             if value not in state.cash:  # a player's name as recorded at the start passes, whatever it holds
                 check_text(op_shown, path, value)
             continue
-        if isinstance(value, Mapping):
+        if kind is dict or isinstance(value, Mapping):
             items = list(value.items())
         elif isinstance(value, (list, tuple)):
             items = [(f"[{i}]", v) for i, v in enumerate(value)]
@@ -72,7 +73,7 @@ def check_command(state: GameState, cmd: Mapping[str, Any]) -> None:
             continue  # not JSON: the handler reading the field refuses it
         if depth >= DEPTH_LIMIT and items:
             raise Refused("input", Msg("input.too-deep", op=op_shown, key=path or op_shown, limit=DEPTH_LIMIT))
-        is_list = not isinstance(value, Mapping)
+        is_list = kind is not dict and not isinstance(value, Mapping)
         for key, item in reversed(items):
             if is_list:
                 sub = f"{path}{key}"

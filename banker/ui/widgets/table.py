@@ -8,14 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from banker.rules.turns import describe
@@ -78,8 +78,9 @@ class DeedLines:
         return Measurement.get(console, options, self.table())
 
 
-class PlayerCard(Static):
-    """One player's cash, debt, jail cards and deeds grouped by colour."""
+class PlayerCard(Vertical):
+    """One player's cash, debt, jail cards and deeds grouped by colour: two parts, each re-drawn only when
+    what it shows changes (most actions move cash alone: the deeds, most of the card's lines, stay drawn)."""
 
     DEFAULT_CLASSES = "player-card"
 
@@ -87,8 +88,20 @@ class PlayerCard(Static):
         super().__init__(**kwargs)
         self.player = player
         self.border_title = player
+        self._facts: RenderableType = ""
+        self._deeds: RenderableType = ""
 
     _shown: tuple[object, ...] | None = None
+    _shown_deeds: tuple[object, ...] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._facts, classes="card-facts")
+        yield Static(self._deeds, classes="card-deeds")
+
+    @property
+    def content(self) -> Group:
+        """What the card shows, its two parts one above the other."""
+        return Group(self._facts, self._deeds)
 
     def show(self, state: GameState, tr: Translator) -> None:
         p = self.player
@@ -98,34 +111,51 @@ class PlayerCard(Static):
         # follow mode: the token's space, jail, whose turn (nothing of it without follow mode)
         follow = state.follow and not state.over
         token = (state.positions[p], state.in_jail[p], state.jail_turns[p], state.current == p) if follow else None
-        key = (tr.lang, token, p in state.bankrupt, state.bankrupt_to.get(p), state.cash[p], tuple(state.debts.get(p, ())),
-               len(state.jail_cards_of(p)),
-               tuple((pos, lots[pos].houses, lots[pos].hotel, lots[pos].mortgaged,
-                      state.owns_group(p, state.edition.spaces[pos].group or "")) for pos in deeds))
-        if key == self._shown:
-            return
-        self._shown = key
+        bankrupt = p in state.bankrupt
+        key = (tr.lang, token, bankrupt, state.bankrupt_to.get(p), state.cash[p], tuple(state.debts.get(p, ())),
+               len(state.jail_cards_of(p)))
+        deeds_key = (tr.lang, bankrupt, tuple((pos, lots[pos].houses, lots[pos].hotel, lots[pos].mortgaged,
+                                               state.owns_group(p, state.edition.spaces[pos].group or "")) for pos in deeds))
+        if key != self._shown:
+            self._shown = key
+            self._show_facts(state, tr, token)
+        if deeds_key != self._shown_deeds:
+            self._shown_deeds = deeds_key
+            self._deeds = "" if bankrupt else self._deeds_grid(state, tr, deeds)
+            if self.is_mounted:
+                self.query_one(".card-deeds", Static).update(self._deeds)
+
+    def _show_facts(self, state: GameState, tr: Translator, token: tuple[int, bool, int, bool] | None) -> None:
+        p = self.player
         fmt = state.edition.fmt
         current = token is not None and token[3]
         self.set_class(current, "current")
-        self.border_title = f"▶ {p}" if current else p
+        title = f"▶ {p}" if current else p
+        if self.border_title != title:  # setting it, even to the same, re-draws the whole card
+            self.border_title = title
         self.set_class(p in state.bankrupt, "bankrupt")
         self.set_class(bool(state.debts.get(p)), "in-debt")
         # one line per fact, never wrapped: a long deed name is cut short, its buildings stay in view
         if p in state.bankrupt:
-            self.update(Text(tr("player.bankrupt", creditor=tr.account(state.bankrupt_to[p])), "bold red"))
-            return
-        facts = Text(fmt(state.cash[p]), "bold")
-        for creditor, amount, _why in state.debts.get(p, []):
-            facts.append("\n" + tr("player.owes", amount=fmt(amount), creditor=tr.account(creditor)), "bold red")
-        if token is not None:
-            if state.in_jail[p]:
-                facts.append("\n" + tr("follow.in_jail", n=state.jail_turns[p]), "bold magenta")
-            else:
-                facts.append("\n" + tr("follow.on_space", space=state.edition.spaces[state.positions[p]].name), "italic")
-        jail = len(state.jail_cards_of(p))
-        if jail:
-            facts.append("\n" + tr("player.jail_cards", n=jail), "cyan")
+            facts = Text(tr("player.bankrupt", creditor=tr.account(state.bankrupt_to[p])), "bold red")
+        else:
+            facts = Text(fmt(state.cash[p]), "bold")
+            for creditor, amount, _why in state.debts.get(p, []):
+                facts.append("\n" + tr("player.owes", amount=fmt(amount), creditor=tr.account(creditor)), "bold red")
+            if token is not None:
+                if state.in_jail[p]:
+                    facts.append("\n" + tr("follow.in_jail", n=state.jail_turns[p]), "bold magenta")
+                else:
+                    facts.append("\n" + tr("follow.on_space", space=state.edition.spaces[state.positions[p]].name), "italic")
+            jail = len(state.jail_cards_of(p))
+            if jail:
+                facts.append("\n" + tr("player.jail_cards", n=jail), "cyan")
+        self._facts = facts
+        if self.is_mounted:
+            self.query_one(".card-facts", Static).update(facts)
+
+    def _deeds_grid(self, state: GameState, tr: Translator, deeds: list[int]) -> DeedLines:
+        p = self.player
         rows: list[tuple[Text, Text]] = []
         for pos in deeds:
             space = state.edition.spaces[pos]
@@ -146,7 +176,7 @@ class PlayerCard(Static):
             elif lot.houses:
                 marks.append(HOUSE * lot.houses, "bold green")
             rows.append((name, marks))
-        self.update(Group(facts, DeedLines(rows)))
+        return DeedLines(rows)
 
 
 class TurnBar(Static):

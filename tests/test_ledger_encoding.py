@@ -1,0 +1,246 @@
+"""The quick ways of recording an action (issue #14: the cost per action close to one fsync) write
+exactly what the slow ways wrote: the same journal bytes, the same stored JSON, the same chained sums,
+the same copy of a command, the same refusals, the same words.
+
+Each quick way is msgspec where ``json`` was, taken only where the two agree (see
+``banker.ledger.journal.encode_stored``); these tests hold them side by side over every character,
+the awkward values (floats, NaN, tuples, keys that are not text, huge numbers) and every entry of
+the sample sessions."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import unicodedata
+from datetime import UTC, datetime, timedelta
+from enum import IntEnum
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from banker.i18n import Translator
+from banker.ledger import Session, checksum, journal_path
+from banker.ledger import format as ledger_format
+from banker.ledger.journal import encode_payload, encode_stored, json_copy
+from banker.ledger.writer import sealed_body
+from banker.rules import Refused, Setup
+from banker.rules.messages import EN, Msg, render_parts
+from banker.rules.names import FORBIDDEN_CATEGORIES, forbidden_char
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = sorted((ROOT / "sample_sessions").glob("*.json"))
+
+#: every Unicode scalar value (no lone surrogates: JSON text cannot be written with one)
+EVERY_CHAR = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+
+
+def slow_stored(payload: Any) -> tuple[bytes, Any]:
+    """What the writer did before: ``json`` both ways."""
+    body = encode_payload(payload)
+    return body, json.loads(body)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal, and of the same types all through (``1 == 1.0 == True`` is not enough here)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float):
+        return repr(a) == repr(b)
+    return bool(a == b)
+
+
+def sample_entries() -> list[dict[str, Any]]:
+    out = []
+    for path in SAMPLES:
+        out.extend(e.to_json() for e in Session.open(path, readonly=True).entries)
+    assert len(out) > 100
+    return out
+
+
+def _id(value: Any) -> str:
+    try:
+        return repr(value)[:60]
+    except ValueError:  # a number of over 4,300 digits has no repr
+        return "huge"
+
+
+class Level(IntEnum):
+    HOTEL = 5
+
+
+AWKWARD = [
+    {"a": 1.5}, {"a": 1e16}, {"a": -0.0}, {"a": 5e-324}, {"a": [0.1, 2.5e-7]},  # floats: spelled otherwise
+    {"a": (1, 2)}, {"a": [(1, {"b": ()})]},  # tuples: lists once stored
+    {1: "one"}, {"a": {2: 3}}, {1.5: "x"}, {1e16: "x"}, {True: 1, None: 2},  # keys that are not text: text once stored
+    {"a": Level.HOTEL}, {"a": True, "b": False, "c": None},
+    {"a": 10**18}, {"a": 2**64}, {"a": -(10**40)}, {"a": 10**4000},  # whole numbers of any size JSON writes
+    {"a": "\u2028\u2029\x7f\x1f\x00\"\\/é😀"}, {"": ""},
+]
+
+
+@pytest.mark.parametrize("payload", AWKWARD, ids=_id)
+def test_encode_stored_is_encode_payload_and_loads(payload):
+    body, stored, plain = encode_stored(payload)
+    old_body, old_stored = slow_stored(payload)
+    assert body == old_body
+    assert same_json(stored, old_stored)
+    assert checksum.stored_sum(stored, 7, plain=plain) == checksum.entry_sum(stored, 7)
+
+
+@pytest.mark.parametrize("payload", [{"a": float("nan")}, {"a": [float("inf")]}, {"a": -float("inf")},
+                                     {"a": 10**5000}, {"a": {1, 2}}, {"a": b"x"}, {"a": object()},
+                                     {"a": datetime(2024, 1, 1)}, {"a": "\ud800"}], ids=_id)
+def test_encode_stored_refuses_what_json_refuses(payload):
+    with pytest.raises((TypeError, ValueError)) as slow:
+        encode_payload(payload)
+    with pytest.raises(type(slow.value)):
+        encode_stored(payload)
+
+
+def test_every_character_is_written_as_json_writes_it_in_text_and_in_keys():
+    chunks = [EVERY_CHAR[i:i + 4096] for i in range(0, len(EVERY_CHAR), 4096)]
+    payload = {"texts": chunks, "keys": {c: i for i, c in enumerate(EVERY_CHAR[:0x3000])},
+               "more_keys": {c: 0 for c in EVERY_CHAR[0x3000::97]}}
+    body, stored, plain = encode_stored(payload)
+    assert plain and body == encode_payload(payload) and stored == payload
+    # sorted by code point in both (UTF-8's byte order), with the same escapes
+    assert checksum.stored_sum(stored, 0, plain=True) == checksum.entry_sum(stored, 0)
+    for c in EVERY_CHAR[::4099] + "\x00\x1f\"\\\x7f\u2028":
+        one = {c: c, "k" + c: [c + "a"]}
+        assert checksum.stored_sum(encode_stored(one)[1], 3, plain=True) == checksum.entry_sum(one, 3)
+
+
+def test_every_sample_entry_is_written_and_summed_as_before():
+    for entry in sample_entries():
+        unsealed = {k: v for k, v in entry.items() if k != checksum.SUM}
+        body, stored, plain = encode_stored(unsealed)
+        old_body, old_stored = slow_stored(unsealed)
+        assert body == old_body and same_json(stored, old_stored)
+        assert plain  # no float in any entry
+        assert checksum.stored_sum(stored, 12345, plain=True) == checksum.entry_sum(old_stored, 12345)
+        assert sealed_body(body, entry[checksum.SUM]) == encode_payload(entry)
+
+
+def test_a_recorded_journal_line_is_what_the_slow_way_writes(tmp_path):
+    """The bytes of each journal line: the entry as json wrote it, its chained sum last, as before."""
+    path = tmp_path / "g.json"
+    session = Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob")), name="g")
+    commands = [{"op": "salary", "player": "Ann"}, {"op": "buy", "player": "Bob", "space": 39},
+                {"op": "transfer", "from": "Ann", "to": "Bob", "amount": 7, "memo": "Zoë's “tea” \\ 😀"},
+                {"op": "rent", "payer": "Ann", "space": 39}, {"op": "undo", "reason": "misheard"},
+                {"op": "card", "player": "Bob", "card": next(iter(session.state.edition.cards)), "passed_go": True}]
+    for cmd in commands:
+        session.apply(cmd)
+    lines = journal_path(path).read_bytes().splitlines()[1:]
+    prev = checksum.seed(session.info.get("id"))
+    assert len(lines) == len(commands) == len(session.entries)
+    for line, entry in zip(lines, session.entries, strict=True):
+        stored = entry.to_json()
+        assert line[9:] == encode_payload(stored)  # keys in their stored order, the sum last
+        assert checksum.parse(stored[checksum.SUM]) == checksum.entry_sum(json.loads(line[9:]), prev)
+        prev = checksum.entry_sum(stored, prev)
+    session.close()
+    assert Session.open(path, readonly=True).entries == session.entries
+
+
+@pytest.mark.parametrize("value", [
+    {"op": "salary", "player": "Ann"}, {"op": "x", "a": (1, 2), "b": {1: 2}, "c": -0.0, "d": 1.0, "e": 1, "f": True},
+    {"op": "x", "a": Level.HOTEL, "b": 1e16, "c": [None, {"d": 2.5}], "e": 10**30}, [1, 2], "text", 5, None,
+    {1.5: 2, "é": "\u2028"}, {"a": "\ud800"}, {True: 1, None: 2}, {"op": "x", "nested": [[[[{"a": ()}]]]]},
+], ids=_id)
+def test_json_copy_is_the_json_round_trip(value):
+    copy = json_copy(value)
+    assert same_json(copy, json.loads(json.dumps(value, allow_nan=False)))
+    if isinstance(value, dict | list):
+        assert copy is not value
+
+
+@pytest.mark.parametrize("value", [{"a": float("nan")}, {"a": float("inf")}, {"a": {1, 2}}, {"a": datetime(2024, 1, 1)},
+                                   {"a": b"x"}, {"a": 10**5000}, {(1, 2): 3}], ids=_id)
+def test_json_copy_refuses_what_the_round_trip_refuses(value):
+    with pytest.raises((TypeError, ValueError)) as slow:
+        json.loads(json.dumps(value, allow_nan=False))
+    with pytest.raises(type(slow.value)):
+        json_copy(value)
+
+
+def test_json_copy_of_a_command_nested_too_deeply_raises_as_json_does():
+    deep: Any = 1
+    for _ in range(sys.getrecursionlimit() + 100):
+        deep = [deep]
+    with pytest.raises(RecursionError):
+        json.dumps(deep)
+    with pytest.raises(RecursionError):
+        json_copy({"op": "x", "a": deep})
+
+
+def test_a_command_json_cannot_hold_is_refused_as_before(tmp_path):
+    session = Session.create(tmp_path / "g.json", Setup("classic-us", "classic", ("Ann", "Bob")))
+    for bad in ({"op": "transfer", "from": "Ann", "to": "Bob", "amount": float("nan")},
+                {"op": "salary", "player": "Ann", "when": datetime(2024, 1, 1)}):
+        with pytest.raises(Refused, match="cannot be recorded as JSON"):
+            session.apply(bad)
+    assert session.entries == [] and journal_path(tmp_path / "g.json").read_bytes().count(b"\n") == 1
+    session.close()
+
+
+def test_forbidden_char_is_the_unicode_categories_for_every_character():
+    """Its quick way (``str.isprintable``) lets no character of a forbidden category through."""
+    for c in EVERY_CHAR + "\ud800\udfff":
+        expected = f"U+{ord(c):04X}" if unicodedata.category(c) in FORBIDDEN_CATEGORIES else None
+        assert forbidden_char(c) == expected, hex(ord(c))
+        assert forbidden_char("Ann " + c + "\u00a0x") == expected  # a no-break space: not printable, not forbidden
+
+
+def old_render_parts(parts, catalog=None, lang="en") -> str:
+    """render_parts as it was: each part made a Msg, then rendered."""
+    return "; ".join(Msg.from_json(p).render(catalog, lang) for p in parts)
+
+
+def test_render_parts_renders_as_the_messages_do_in_every_language():
+    entries = sample_entries()
+    for lang in ("en", "ru", "uk"):
+        tr = Translator(lang)
+        catalog = tr._engine if lang != "en" else None
+        for entry in entries:
+            parts = entry["parts"]
+            assert render_parts(parts, catalog, lang) == old_render_parts(parts, catalog, lang)
+    for entry in entries:
+        assert entry["text"] == render_parts(entry["parts"])
+
+
+def test_render_parts_handles_what_from_json_handles():
+    key = next(k for k, v in EN.items() if isinstance(v, list))  # a plural template
+    odd = [
+        {"key": key, "params": {"n": 3}},
+        {"key": "and-list", "params": {"items": [{"msg": {"key": "the-bank"}}, "Ann", 5, {"x": 1}, (1, 2), None]}},
+        {"key": "and-list",
+         "params": {"items": {"counted": {"key": "count.railroads", "n": 2, "forms": {"uk": ["a", "b", "c"]}}}}},
+        {"key": "and-list", "params": {"items": {"counted": {"key": "count.railroads", "n": 1}}}},
+        {"key": "debt-part"},  # its placeholders missing: the same KeyError
+    ]
+    broken = {"the-bank": "{nope}", "debt-part": "{amount}", key: ["{n} a", "{n} b", "{n} c"]}
+    for parts in odd[:-1]:
+        for catalog, lang in ((None, "en"), (broken, "uk"), ({}, "ru")):
+            assert render_parts([parts], catalog, lang) == old_render_parts([parts], catalog, lang)
+    with pytest.raises(KeyError):
+        render_parts(odd[-1:])
+    with pytest.raises(KeyError):
+        render_parts([{"key": "no-such-message", "params": {}}])
+
+
+def test_now_is_datetime_now_in_milliseconds():
+    pattern = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00")
+    before = datetime.now(UTC).replace(microsecond=datetime.now(UTC).microsecond // 1000 * 1000) - timedelta(seconds=1)
+    stamps = [ledger_format.now() for _ in range(2000)]
+    after = datetime.now(UTC)
+    assert all(pattern.fullmatch(s) for s in stamps)
+    parsed = [datetime.fromisoformat(s) for s in stamps]
+    assert parsed == sorted(parsed) and before <= parsed[0] and parsed[-1] <= after
+    assert stamps[-1] == parsed[-1].isoformat(timespec="milliseconds")
