@@ -234,7 +234,7 @@ def _render_json(value: Any, catalog: Mapping[str, Template], lang: str) -> str:
     if isinstance(value, dict):
         if "msg" in value:
             return _render_msg_json(value["msg"], catalog, lang)
-        if "counted" in value:
+        if "counted" in value or "named" in value:  # every kind of stored parameter _from_json makes an object of
             return _render(_from_json(value), catalog, lang)
     elif isinstance(value, list):
         return ", ".join(_render_json(v, catalog, lang) for v in value)
