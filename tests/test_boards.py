@@ -656,3 +656,20 @@ def test_invalid_toml_is_refused(tmp_path):
 def test_missing_file_is_refused(tmp_path):
     with pytest.raises(BoardError, match="nowhere.toml: no such file"):
         load_edition(str(tmp_path / "nowhere.toml"))
+
+
+def test_the_editions_structs_have_real_annotations_not_strings() -> None:
+    """msgspec reads a struct's annotations the first time it converts data to it; strings (what
+    ``from __future__ import annotations`` makes of every annotation) it has to evaluate first, some
+    120 of them for an edition, on the way to every console's first frame (issue #14). Real types
+    cost nothing to read."""
+    import msgspec
+
+    from banker.rules import edition
+
+    structs = [cls for cls in vars(edition).values()
+               if isinstance(cls, type) and issubclass(cls, msgspec.Struct) and cls.__module__ == edition.__name__]
+    assert len(structs) > 30
+    strings = [f"{cls.__name__}.{name}" for cls in structs for name, t in vars(cls).get("__annotations__", {}).items()
+               if isinstance(t, str)]
+    assert strings == []

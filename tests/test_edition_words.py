@@ -12,10 +12,10 @@ on it, a card case named for the wrong kind, a card's "advance to the nearest ..
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from banker import cli
 from banker.boards import load_edition, load_variant, new_game

@@ -425,3 +425,48 @@ def test_deed_lines_are_laid_out_as_richs_grid_lays_them_out() -> None:
         lines = DeedLines(rows)
         assert console.render_lines(Group(Text("$1,500"), lines), options) == \
             console.render_lines(Group(Text("$1,500"), lines.table()), options), (options.max_width, rows)
+
+
+def test_the_engines_modules_on_the_way_to_the_first_frame_make_no_dataclass_but_setup() -> None:
+    """Issue #14: making a ``dataclasses.dataclass`` writes and compiles its methods' source (``exec``), about
+    0.3-1.5 ms a class; the rules engine's records the console loads before its first frame (the edition, its
+    spaces and cards, the lots, the op specs, a count's differences, the log's findings...) are msgspec
+    Structs, made in C. ``Setup`` stays a dataclass (the session log's writer uses ``dataclasses.replace``).
+    In a fresh process: what ``import banker.ui.app`` loads of banker.rules, and banker.ledger's check and
+    reader."""
+    import subprocess
+    import sys
+
+    code = (
+        "import dataclasses, sys\n"
+        "import banker.ui.app\n"
+        "mods = [m for name, m in sorted(sys.modules.items())\n"
+        "        if name.startswith('banker.rules') or name in ('banker.ledger.check', 'banker.ledger.reader')]\n"
+        "print(sorted(f'{m.__name__}.{k}' for m in mods for k, v in vars(m).items()\n"
+        "             if isinstance(v, type) and v.__module__ == m.__name__ and dataclasses.is_dataclass(v)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['banker.rules.state.Setup']"
+
+
+def test_the_consoles_modules_load_with_the_collector_paused_and_leave_it_on() -> None:
+    """Issue #14: loading Textual, rich and banker's modules made the cyclic collector run some 90 passes over
+    objects that live as long as the process (about 12 ms of the console's start). In a fresh process, with
+    the collector on: ``import banker.ui.app`` runs no collection, and leaves the collector on, with what was
+    loaded frozen (out of its way); and a collector the process had turned off stays off."""
+    import subprocess
+    import sys
+
+    code = (
+        "import gc, sys\n"
+        "passes = []\n"
+        "gc.callbacks.append(lambda phase, info: phase == 'start' and passes.append(info['generation']))\n"
+        "if sys.argv[1] == 'off':\n"
+        "    gc.disable()\n"
+        "import banker.ui.app\n"
+        "print(len(passes), gc.isenabled(), gc.get_freeze_count() > 10000)\n"
+    )
+    on = subprocess.run([sys.executable, "-c", code, "on"], capture_output=True, text=True, check=True).stdout
+    off = subprocess.run([sys.executable, "-c", code, "off"], capture_output=True, text=True, check=True).stdout
+    assert on.split() == ["0", "True", "True"]
+    assert off.split() == ["0", "False", "True"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -129,8 +128,7 @@ def restore(path: Path, state: GameState, standing: list[int], entries: Iterable
 FindingKind = Literal["refused", "error", "effects", "undoes", "broken", "snapshot"]
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(msgspec.Struct, frozen=True):
     """An entry the rules, recomputing it today from the state the log records before it, do not
     give as it was recorded.
 

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from banker.rules import Setup
 
@@ -134,8 +135,7 @@ class SessionReader(SessionLog):
 
 
 # --------------------------------------------------------------------------- reading without a state
-@dataclass
-class SessionRead:
+class SessionRead(msgspec.Struct):
     """A read-only look at a session without rebuilding its state: see :func:`read_session`."""
 
     path: Path

@@ -15,10 +15,9 @@ still in the box).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from msgspec import UNSET
+from msgspec import UNSET, Struct
 
 from . import parse
 from .errors import Refused
@@ -32,8 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 FIGURES = ("houses", "hotels", "deeds", "cash")
 
 
-@dataclass(frozen=True)
-class Difference:
+class Difference(Struct, frozen=True):
     """One figure the table and the bank disagree on (``player`` for a player's deeds or cash)."""
 
     figure: str  # houses, hotels, deeds, cash
@@ -112,8 +110,7 @@ def run_count(state: GameState, tx: Tx, cmd: Count) -> None:
 
 
 # --------------------------------------------------------------------------- where a figure comes from
-@dataclass(frozen=True)
-class Source:
+class Source(Struct, frozen=True):
     """A log entry that changed a figure: its seq and by how much (a deed: +1 when it came, -1 when it went)."""
 
     seq: int

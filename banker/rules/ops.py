@@ -33,7 +33,6 @@ import functools
 import inspect as pyinspect
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
 
 import msgspec
@@ -331,8 +330,7 @@ LOG_OPS = frozenset({"undo"})
 
 
 # --------------------------------------------------------------------------- what derives from them
-@dataclass(frozen=True)
-class FieldSpec:
+class FieldSpec(Struct, frozen=True):
     """One key of an op, as the console, the quick-entry line and the docs see it."""
 
     name: str  # the attribute (``src``)
@@ -356,8 +354,7 @@ class FieldSpec:
         return not self.shown_required
 
 
-@dataclass(frozen=True)
-class OpSpec:
+class OpSpec(Struct, frozen=True):
     op: str
     cls: type[Struct]
     doc: str  # what the bank does, one paragraph (the class docstring)

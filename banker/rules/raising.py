@@ -27,8 +27,9 @@ in tests/test_rules_raising.py):
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct, field
 
 from .building import legal_sales
 from .effects import Pay
@@ -43,8 +44,7 @@ if TYPE_CHECKING:  # pragma: no cover
 RAISING = ("sell building", "mortgage")
 
 
-@dataclass
-class RaisePlan:
+class RaisePlan(Struct):
     """The commands, in order, and what each raises; ``total`` is their sum."""
 
     player: str

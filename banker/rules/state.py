@@ -77,8 +77,7 @@ __all__ = [
 ]
 
 
-@dataclass
-class Lot:
+class Lot(Struct):
     """What the bank knows about one deed: owner, buildings, mortgage."""
 
     owner: str | None = None
@@ -87,7 +86,7 @@ class Lot:
     mortgaged: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # a dataclass still: the session log's writer changes it with dataclasses.replace
 class Setup:
     edition: str
     variant: str

@@ -20,10 +20,9 @@ proposed, or None), :func:`describe` (the proposal in words, a :class:`~banker.r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from msgspec import UnsetType
+from msgspec import Struct, UnsetType
 
 from . import parse
 from .debts import require_no_debt
@@ -61,8 +60,7 @@ DOUBLES_TO_JAIL = 3
 TURN_OPS = (Roll, Place, EndTurn, FollowMode)
 
 
-@dataclass
-class Carry:
+class Carry(Struct):
     """What a move carries on with once its landing is settled (copied into a :class:`Due`)."""
 
     roll: int = 0  # the dice total a utility's rent uses (Speed Die: all three dice, Bus and Mr. Monopoly as 0)

@@ -8,6 +8,8 @@ ask for flows up as messages (:mod:`banker.ui.messages`). The App never reaches 
 
 from __future__ import annotations
 
+from . import loading  # isort: skip  (first: the collector paused while the console's modules load)
+
 import gc
 import os
 import random
@@ -515,3 +517,6 @@ def run_app(path: str | None = None, lang: str | None = None, review: bool = Fal
     app = BankerApp(path, lang, review=review)
     app.run()
     return app.return_code or 0
+
+
+loading.done()  # the console's modules are loaded: the collector back on (banker.ui.loading)
