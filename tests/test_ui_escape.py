@@ -423,3 +423,22 @@ async def test_the_bus_steps_back_to_the_roll_as_typed(tmp_path: Path) -> None:
         await b.choose(app.tr("turn.bus_both", n=3))
         assert last_command(path) == {"op": "roll", "dice": [1, 2], "speed": "bus", "move": 3}
         assert file_state(path)["players"]["Ann"]["position"] == 3
+
+
+async def test_a_long_question_wraps_in_its_dialog_and_is_never_cut(tmp_path: Path) -> None:
+    """Undo asks "Why undo «…»?" quoting the entry: a long entry made the question run past the dialog's edge, cut
+    mid-word with its question mark lost. The question wraps inside the dialog."""
+    path = make_session(tmp_path / "game.json", ("Аня", "Боря"), edition="ru",
+                        commands=[{"op": "transfer", "from": "Аня", "to": "Боря", "amount": 50,
+                                   "memo": "за проезд по улице и за чай с баранками у Бори на кухне"}])
+    app = BankerApp(path, lang="ru")
+    async with app.run_test(size=(100, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("u")
+        await b.settle()
+        assert isinstance(b.screen, AskScreen)
+        prompt = b.screen.query_one(".dialog-prompt")
+        dialog = b.screen.query_one(".dialog")
+        assert prompt.size.width <= dialog.content_region.width
+        assert prompt.size.height >= 2  # wrapped: all of it inside the dialog

@@ -212,7 +212,7 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
-            yield Label(self.prompt_text)
+            yield Label(self.prompt_text, classes="dialog-prompt")
             # a plain text field: an "integer" one drops a letter typed by mistake without a word ("8o" became 8)
             yield Input(value=self.value, id="answer")
             yield Static("", id="ask-error", classes="dialog-error")

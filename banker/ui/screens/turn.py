@@ -106,7 +106,7 @@ class RollScreen(Dialog["dict[str, Any] | None"]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog roll"):
             yield Label(self.title_text, classes="dialog-title")
-            yield Label(self.prompt_text)
+            yield Label(self.prompt_text, classes="dialog-prompt")
             yield Input(value=self.typed, id="dice")
             yield Static("", id="roll-preview", classes="dialog-note")
             yield Static("", id="roll-error", classes="dialog-error")
