@@ -252,3 +252,36 @@ async def test_the_speed_die_bus_and_three_of_a_kind(tmp_path: Path) -> None:
         assert b.options()[0].startswith("3: one die") and b.options()[-1].startswith("8: both dice")
         await b.choose("5")
         assert file_state(path)["players"]["Ann"]["position"] == 7
+
+
+async def test_the_dice_typed_while_the_rolls_question_opens_are_kept_for_it(tmp_path: Path, monkeypatch) -> None:
+    """A burst of keys (`3`, `5`, Enter) faster than the roll's question opens: the keys typed after the flow has
+    started but before the question is on screen reach the table, which keeps them for the question; the question
+    takes them when it is on screen. (They were taken at the flow's start: a `5` arriving after that started a
+    second roll, and the question showed "3" alone; tests/test_ui_terminal_follow.py met it under load.)"""
+    import asyncio
+
+    from banker.ui import actions
+
+    path = tmp_path / "burst.json"
+    Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"), follow=True)).close()
+    real_question = actions.Flow.question
+
+    async def slow_question(self, *args, **kwargs):  # the question opens late, as on a busy machine
+        await asyncio.sleep(0.3)
+        return await real_question(self, *args, **kwargs)
+
+    monkeypatch.setattr(actions.Flow, "question", slow_question)
+    app = BankerApp(str(path), lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.press("3")
+        await pilot.press("5", "enter")  # on the table still: the question is not on screen yet
+        assert isinstance(app.screen, TableScreen)
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, ProposalScreen):
+                break
+        entry = file_entries(path)[-1]
+        assert entry["command"]["op"] == "roll" and entry["command"]["dice"] == [3, 5], entry["command"]
+        assert where(path)["Ann"] == VERMONT

@@ -48,7 +48,7 @@ from .screens.count import CountScreen
 from .screens.debt import RaiseCashScreen
 from .screens.dialogs import AskScreen, Choice, ChooseScreen, ConfirmScreen, InfoScreen
 from .screens.trade import TradeScreen
-from .screens.turn import ProposalScreen, RollScreen
+from .screens.turn import ProposalScreen, RollScreen, typed_keys
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual.screen import Screen
@@ -607,8 +607,12 @@ class Flow:
         as it is typed; Enter records it (the token moves, a salary passing GO is paid in the same entry); then
         what the landing requires is proposed (:meth:`flow_settle`)."""
         state = self.state
-        typed, submit = typed_keys(cmd.pop("_typed", ""))
+        # what was typed on the table for it: taken by the roll's question once it is on screen (the keys typed
+        # until then are the table's to keep, never another action's), or dropped here if no question opens
+        typed = cmd.pop("_typed", "")
         cmd.pop("_quick", None)
+        if not state.follow or state.pending is not None or "dice" in cmd:
+            typed_keys(typed)
         if not state.follow:
             self.app.show_message(self.tr("turn.follow_off"), error=True)
             return None
@@ -626,7 +630,7 @@ class Flow:
                 prompt = self.tr("turn.roll_prompt_speed" if speed == "needed" else "turn.roll_prompt")
             value = await self.question(lambda previous, back: RollScreen(
                 self.tr("turn.roll_title", player=player), prompt, typed if previous is None else roll_text(previous), speed,
-                self.roll_preview, submit=submit and previous is None, back=back))
+                self.roll_preview, back=back))
             cmd.update(value)
         if self.speed_use() == "needed":
             d1, d2 = cmd["dice"]
@@ -1122,19 +1126,6 @@ def roll_text(roll: dict[str, Any]) -> str:
     speed = roll.get("speed")
     face = {"bus": "b", "mr-monopoly": "m"}.get(speed, str(speed)) if speed is not None else ""
     return "".join(str(d) for d in roll["dice"]) + face
-
-
-def typed_keys(typed: Any) -> tuple[str, bool]:
-    """What was typed on the table for the roll before its question opened (a string, or the table's
-    ``take_typed``): the text up to the first Enter, and whether Enter was pressed (the keys after it, typed
-    before anything could be shown, are dropped)."""
-    keys: list[str] = typed() if callable(typed) else list(str(typed))
-    text = ""
-    for key in keys:
-        if key == "enter":
-            return text, True
-        text = text[:-1] if key == "backspace" else text + key
-    return text, False
 
 
 def _is_street(space: Space) -> bool:

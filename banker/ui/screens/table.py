@@ -7,6 +7,7 @@ session) and ``status`` (the message line), and asks for actions by posting mess
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -160,10 +161,16 @@ class TableScreen(BankerScreen[None]):
         """A die typed on the idle table: the roll's question, with that die already typed (and whatever is
         typed while it opens: :meth:`on_key`)."""
         self.typed_ahead = [digit]
-        self.post_message(ActionRequested("roll", {"_typed": self.take_typed}))
+        self._roll_count += 1
+        self.post_message(ActionRequested("roll", {"_typed": partial(self.take_typed, self._roll_count)}))
 
-    def take_typed(self) -> list[str]:
-        """The keys typed since the first die, for the roll's question (which takes the keys from now on)."""
+    _roll_count = 0
+
+    def take_typed(self, roll: int | None = None) -> list[str]:
+        """The keys typed since the first die, for the roll's question once it is on screen (it takes the keys from
+        then on); ``roll``: which roll's keys (a later roll's are not taken by an earlier one's end)."""
+        if roll is not None and roll != self._roll_count:
+            return []
         keys, self.typed_ahead = self.typed_ahead or [], None
         return keys
 

@@ -87,19 +87,36 @@ def parse_roll(text: str, speed: SpeedUse) -> dict[str, Any] | RollError:
     return out
 
 
+def typed_keys(typed: Any) -> tuple[str, bool]:
+    """What was typed on the table for the roll before its question was on screen (a string, or the table's
+    ``take_typed``, which ends the table's keeping of them): the text up to the first Enter, and whether Enter was
+    pressed (the keys after it, typed before anything could be shown, are dropped)."""
+    keys: list[str] = typed() if callable(typed) else list(str(typed))
+    text = ""
+    for key in keys:
+        if key == "enter":
+            return text, True
+        text = text[:-1] if key == "backspace" else text + key
+    return text, False
+
+
+
 class RollScreen(Dialog["dict[str, Any] | None"]):
     """The roll, typed: the first die is often typed already (the key that opened it). ``preview`` says what
     the roll would do (its text, and whether the engine refuses it), shown as it is typed."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, prompt: str, typed: str, speed: SpeedUse,
-                 preview: Callable[[dict[str, Any]], tuple[str, bool]], submit: bool = False, back: bool = False) -> None:
+    def __init__(self, title: str, prompt: str, typed: str | Callable[[], list[str]], speed: SpeedUse,
+                 preview: Callable[[dict[str, Any]], tuple[str, bool]], back: bool = False) -> None:
         super().__init__(back)
-        self.submit = submit  # Enter was typed already (before the question was on screen)
+        #: the dice typed already: a text, or the table's keys typed since the first die (``take_typed``), taken
+        #: when this question is on screen, so that none typed while it opens is lost
+        self.typed_source = typed
+        self.typed = typed if isinstance(typed, str) else ""
+        self.submit = False  # Enter was typed already (before the question was on screen)
         self.title_text = title
         self.prompt_text = prompt
-        self.typed = typed
         self.speed = speed
         self.preview = preview
 
@@ -114,6 +131,8 @@ class RollScreen(Dialog["dict[str, Any] | None"]):
     def on_mount(self) -> None:
         answer = self.query_one("#dice", Input)
         answer.focus()
+        self.typed, self.submit = typed_keys(self.typed_source)
+        answer.value = self.typed
         answer.cursor_position = len(self.typed)
         self._show(self.typed)
         if self.submit:
