@@ -606,13 +606,18 @@ class Flow:
         """The roll: the dice typed (the first often with the key that opened the question), what it does shown
         as it is typed; Enter records it (the token moves, a salary passing GO is paid in the same entry); then
         what the landing requires is proposed (:meth:`flow_settle`)."""
-        state = self.state
         # what was typed on the table for it: taken by the roll's question once it is on screen (the keys typed
-        # until then are the table's to keep, never another action's), or dropped here if no question opens
+        # until then are the table's to keep, never another action's); however the roll ends, the table's keys
+        # are its own again (a no-op once the question took them)
         typed = cmd.pop("_typed", "")
-        cmd.pop("_quick", None)
-        if not state.follow or state.pending is not None or "dice" in cmd:
+        try:
+            return await self._roll(cmd, title, typed)
+        finally:
             typed_keys(typed)
+
+    async def _roll(self, cmd: dict[str, Any], title: str, typed: Any) -> Entry | None:
+        state = self.state
+        cmd.pop("_quick", None)
         if not state.follow:
             self.app.show_message(self.tr("turn.follow_off"), error=True)
             return None

@@ -400,10 +400,6 @@ class BankerApp(App[None]):
         except Exception as e:  # a bug must not close the bank mid-game; everything committed is safe
             self.log.error(f"action {op} failed", e)
             self.show_message(self.tr("flow.internal_error", error=f"{type(e).__name__}: {e}"), error=True)
-        finally:
-            take = (given or {}).get("_typed")
-            if callable(take):  # the roll's keys, if its question never took them: the table's keys again
-                take()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
