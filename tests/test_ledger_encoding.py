@@ -235,12 +235,22 @@ def test_render_parts_handles_what_from_json_handles():
         render_parts([{"key": "no-such-message", "params": {}}])
 
 
-def test_now_is_datetime_now_in_milliseconds():
+def test_now_is_datetime_now_in_milliseconds(monkeypatch):
+    """``now()`` writes an instant as ``datetime.isoformat(timespec="milliseconds")`` does (the fraction cut, not
+    rounded), its date and time of day made once a second. The instants are given, not read from the machine's
+    clock: within a second, across a second, a midnight and a year, and back again (a clock set back)."""
     pattern = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00")
-    before = datetime.now(UTC).replace(microsecond=datetime.now(UTC).microsecond // 1000 * 1000) - timedelta(seconds=1)
-    stamps = [ledger_format.now() for _ in range(2000)]
-    after = datetime.now(UTC)
+    second = 1_000_000_000
+    midnight = int(datetime(2026, 12, 31, tzinfo=UTC).timestamp()) * second + 86_400 * second
+    instants = [1_700_000_000 * second + f for f in (0, 1, 999_999, 1_000_000, 999_999_999)]
+    instants += [1_700_000_001 * second + 5_000_000, midnight - 1, midnight, midnight + 999_000_000,
+                 1_700_000_000 * second + 123_456_789]
+    clock = iter(instants)
+    monkeypatch.setattr(ledger_format.time, "time_ns", lambda: next(clock))
+    stamps = [ledger_format.now() for _ in instants]
     assert all(pattern.fullmatch(s) for s in stamps)
+    for ns, stamp in zip(instants, stamps, strict=True):
+        exact = datetime.fromtimestamp(ns // second, UTC) + timedelta(microseconds=ns % second // 1000)
+        assert stamp == exact.isoformat(timespec="milliseconds"), (ns, stamp)
     parsed = [datetime.fromisoformat(s) for s in stamps]
-    assert parsed == sorted(parsed) and before <= parsed[0] and parsed[-1] <= after
     assert stamps[-1] == parsed[-1].isoformat(timespec="milliseconds")
