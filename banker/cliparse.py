@@ -30,22 +30,15 @@ EXIT_USAGE = 2
 
 def lang_in(argv: Sequence[str]) -> str | None:
     """The language the arguments ask for: the last ``--lang X`` or ``--lang=X`` (or an abbreviation argparse
-    accepts, ``--la X``), before or after the subcommand; None if none names a language."""
-    found = None
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "--":  # what follows is positional arguments only
-            break
-        name, eq, value = arg.partition("=")
-        if len(name) >= 3 and "--lang".startswith(name):
-            if not eq:
-                value = argv[i + 1] if i + 1 < len(argv) else ""
-                i += 1
-            if value in LANGS:
-                found = value
-        i += 1
-    return found
+    accepts, ``--la X``), before or after the subcommand; None if none names a language. argparse itself reads
+    it, with a parser that knows only ``--lang`` and leaves every other argument alone."""
+    pre = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    pre.add_argument("--lang", action="append", default=[])
+    try:
+        given = pre.parse_known_args(list(argv))[0].lang
+    except argparse.ArgumentError:  # "--lang" with nothing after it: the real parser says so
+        return None
+    return next((value for value in reversed(given) if value in LANGS), None)
 
 
 def choose_lang(given: str | None) -> str:
