@@ -427,6 +427,50 @@ def test_deed_lines_are_laid_out_as_richs_grid_lays_them_out() -> None:
             console.render_lines(Group(Text("$1,500"), lines.table()), options), (options.max_width, rows)
 
 
+def test_a_cards_deed_lines_are_cell_for_cell_what_a_static_drew() -> None:
+    """The card draws its deeds' lines itself (DeedLines.strips, without rich rendering each cell): cell for
+    cell, character and style, they are what Textual made of the same DeedLines in a ``Static`` (the card's
+    style under it, rendered through rich, cut to lines: ``RichVisual``), at every width: names cut short or
+    padded, the marks right-aligned, no marks at all, too narrow a card."""
+    import random
+
+    from rich.console import Console
+    from rich.segment import Segment
+    from rich.style import Style
+    from rich.styled import Styled
+    from rich.text import Text
+
+    from banker.ui.widgets.table import DeedLines
+
+    console = Console(width=200, color_system="truecolor", legacy_windows=False, force_terminal=True)
+    names = ["Boardwalk", "Reading Railroad", "Улица Огарёва", "Станція метро «Вокзальна»", "Mediterranean Avenue",
+             "北京", "x"]
+    marks = ["", "(M)", "(З)", "⌂", "⌂⌂⌂⌂", "H"]
+    bases = [Style(color="#e0e0e0", bgcolor="#121212"), Style(color="#808080", bgcolor="#1e1e1e", bold=True), Style()]
+
+    def cells(lines) -> list[list[tuple[str, Style]]]:  # no style (None) is the null style, as Textual draws it
+        return [[(ch, style or Style.null()) for text, style, _ in line for ch in text] for line in lines]
+
+    rnd = random.Random(1414)
+    for _ in range(3000):
+        rows = []
+        for _ in range(rnd.randint(0, 6)):
+            name = Text(style=rnd.choice(["", "italic"]))
+            name.append(rnd.choice("█▌"), rnd.choice(["red", "#87ceeb"]))
+            name.append(" ")
+            name.append(rnd.choice(names), rnd.choice(["", "dim strike"]))
+            mark = Text(style=rnd.choice(["", "underline"]))
+            mark.append(rnd.choice(marks), rnd.choice(["dim", "bold red", "bold green"]))
+            rows.append((name, mark))
+        width, base = rnd.randint(1, 70), rnd.choice(bases)
+        lines = DeedLines(rows)
+        # what Textual's RichVisual does with a rich renderable in a Static (textual/visual.py, 8.2.8)
+        options = console.options.update(highlight=False, width=width, height=None)
+        drawn = Segment.split_and_crop_lines(console.render(Styled(lines, base), options.update_width(width)), width,
+                                             include_new_lines=False, pad=False)
+        assert cells(lines.strips(console, width, base)) == cells(drawn), (width, rows)
+
+
 def test_the_engines_modules_on_the_way_to_the_first_frame_make_no_dataclass_but_setup() -> None:
     """Issue #14: making a ``dataclasses.dataclass`` writes and compiles its methods' source (``exec``), about
     0.3-1.5 ms a class; the rules engine's records the console loads before its first frame (the edition, its

@@ -13,6 +13,7 @@ from banker.ui.messages import ActionRequested, Status
 from banker.ui.screens.dialogs import ChooseScreen, ConfirmScreen
 from banker.ui.screens.table import TableScreen
 from banker.ui.widgets.footer import RELEASE_DELAY
+from banker.ui.widgets.table import PlayerCard
 
 from .ui_helpers import Banker, file_entries, make_session, screen_text
 
@@ -124,27 +125,69 @@ async def test_a_long_evening_leaves_no_footer_keys_behind(game: Path) -> None:
 
 async def test_an_action_re_draws_only_the_part_of_a_card_it_changed(game: Path) -> None:
     """Issue #14 (a key answers within a frame): a player's card is its cash (and debts, jail cards) above its
-    deeds, each drawn anew only when what it shows changes. A salary moves cash alone: Ann's deeds are not
-    drawn again, nor her card's border; a mortgage changes her deeds, which are drawn anew."""
+    deeds, each laid out anew only when what it shows changes. A salary moves cash alone: Ann's deeds keep the
+    lines drawn for them and only the cash's lines are re-drawn, not the whole card; a mortgage changes her
+    deeds, which are laid out anew."""
     app = BankerApp(game, lang="en")
     async with app.run_test(size=(120, 36)) as pilot:
         b = Banker(app, pilot)
         await pilot.pause()
-        card = app.screen.query_one("#player-0")
-        facts, deeds = card.query_one(".card-facts"), card.query_one(".card-deeds")
-        shown_deeds = deeds.content
-        redrawn: list[str] = []
-        for widget, name in ((card, "card"), (deeds, "deeds")):
-            def spy(*args, _real=widget.refresh, _name=name, **kwargs):
-                redrawn.append(_name)
+        card = app.screen.query_one("#player-0", PlayerCard)
+        width = card.line_width
+        deeds, facts = card.deeds_lines(width), card.facts_lines(width)
+        assert any("Boardwalk" in line.text for line in deeds)
+        redrawn: list[object] = []
+        for name in ("refresh", "refresh_lines"):
+            def spy(*args, _real=getattr(card, name), _name=name, **kwargs):
+                redrawn.append((_name, *args))
                 return _real(*args, **kwargs)
-            widget.refresh = spy  # type: ignore[method-assign]
+            setattr(card, name, spy)
         await b.command("salary ann")
         await b.confirm()
-        assert "$1,300" in screen_text(facts) and "$1,300" in screen_text(card)  # 1,500 - 400 + 200
-        assert deeds.content is shown_deeds and redrawn == []
-        assert "Boardwalk" in screen_text(card)
+        assert "$1,300" in screen_text(card)  # 1,500 - 400 + 200
+        assert card.deeds_lines(width) is deeds and card.facts_lines(width) is not facts
+        # the cash's line alone (refresh_lines marks that line's region for Textual to draw), not the whole card
+        assert redrawn[0] == ("refresh_lines", 0, 1)
+        assert all(name == "refresh" and len(regions) == 1 and regions[0].height == 1 for name, *regions in redrawn[1:])
+        assert "$1,300" in card.facts_lines(width)[0].text
+        redrawn.clear()
         await b.command("mortgage boardwalk")
         await b.confirm()
-        assert deeds.content is not shown_deeds and "(M)" in screen_text(deeds) and "deeds" in redrawn
-        assert "$1,500" in screen_text(facts)  # 1,300 + 200 borrowed on Boardwalk
+        assert card.deeds_lines(width) is not deeds and any("(M)" in line.text for line in card.deeds_lines(width))
+        assert ("refresh",) in redrawn
+        assert "$1,500" in screen_text(card)  # 1,300 + 200 borrowed on Boardwalk
+
+async def test_a_card_whose_deeds_do_not_fit_scrolls_and_a_debt_wraps_in_it(tmp_path: Path) -> None:
+    """A card draws its own lines (issue #14): when they do not fit it shows a scroll bar, its lines leave room
+    for it, and scrolling shows the last deeds; a fact too long for a narrow card wraps (never cut), and the
+    lines to scroll through count its wrapped lines."""
+    from textual.geometry import Region
+
+    spaces = [1, 3, 6, 8, 9, 11, 13, 14, 16, 18, 19, 21, 23, 24]  # every lot from Mediterranean to Illinois
+    cmds = [{"op": "transfer", "from": "bank", "to": "Ann", "amount": 5_000, "memo": "x"}]
+    cmds += [{"op": "buy", "player": "Ann", "space": s} for s in spaces]
+    cmds += [{"op": "transfer", "from": "Bob", "to": "bank", "amount": 1_450, "memo": "x"}]  # Bob keeps $50
+    path = make_session(tmp_path / "game.json", ("Ann", "Bob", "Cid", "Dee", "Eve"), commands=cmds)
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        card = app.screen.query_one("#player-0", PlayerCard)
+
+        def shown() -> list[str]:
+            height = card.scrollable_content_region.height
+            drawn = card.render_lines(Region(0, 0, card.outer_size.width, card.outer_size.height))
+            return [strip.text for strip in drawn][1:height + 1]  # inside the border
+
+        assert card.show_vertical_scrollbar and card.virtual_size.height == 1 + len(spaces)
+        assert card.line_width == card.size.width - card.scrollbar_size_vertical
+        assert "Mediterr" in "".join(shown()) and "Illin" not in "".join(shown())
+        card.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        assert "Illin" in "".join(shown()) and "$4,380" not in "".join(shown())
+        bob = app.screen.query_one("#player-1", PlayerCard)
+        assert not bob.show_vertical_scrollbar
+        await Banker(app, pilot).command("tax luxury bob")  # $75 with $50 in hand: Bob owes the bank $25
+        await Banker(app, pilot).confirm()
+        facts = bob.facts_lines(bob.line_width)
+        assert "owes" in facts[1].text and len(facts) > 2, [f.text for f in facts]  # wrapped, not cut
+        assert bob.virtual_size.height == len(facts)

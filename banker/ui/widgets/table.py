@@ -8,14 +8,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
+from rich.styled import Styled
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.style import Style as VisualStyle
+from textual.visual import Visual, visualize
 from textual.widgets import Static
 
 from banker.rules.turns import describe
@@ -77,10 +83,54 @@ class DeedLines:
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.table())
 
+    def strips(self, console: Console, width: int, base: Style) -> list[Strip]:
+        """The lines as a card draws them at ``width`` over its own style ``base``: cell for cell what Textual
+        makes of this renderable in a ``Static`` (rendered through ``rich`` over ``base``, cut to lines), made
+        cell by cell without ``rich``'s rendering of each cell (tests/test_quick_open.py compares them)."""
+        rows = self.rows
+        marks_width = max((marks.cell_len for _name, marks in rows), default=0)
+        if not rows:
+            return []
+        if width - marks_width < 2:  # too narrow for one pass: rich's table, as drawn in a Static
+            options = console.options.update(width=width, height=None, highlight=False)
+            segments = console.render(Styled(self.table(), base), options)
+            return [Strip(line) for line in Segment.split_and_crop_lines(segments, width, include_new_lines=False,
+                                                                        pad=False)]
+        first = width - marks_width if marks_width else min(width, max(name.cell_len for name, _marks in rows))
+        style = base + console.get_style("") + Style.null()  # the line's own style, under the table's
+        lines: list[Strip] = []
+        for name, marks in rows:
+            cells = _cell(console, name, first, style, right=False)
+            if marks_width:
+                cells += _cell(console, marks, marks_width, style, right=True)
+            lines.append(Strip(cells, first + marks_width))
+        return lines
 
-class PlayerCard(Vertical):
-    """One player's cash, debt, jail cards and deeds grouped by colour: two parts, each re-drawn only when
-    what it shows changes (most actions move cash alone: the deeds, most of the card's lines, stay drawn)."""
+
+def _cell(console: Console, text: Text, width: int, style: Style, right: bool) -> list[Segment]:
+    """One cell of a deed's line, ``width`` wide: ``text`` cut short with "…" when longer, padded with blanks
+    on its right (a name) or on its left (the marks), its spans' styles over ``style``; as ``rich`` lays out a
+    ``no_wrap`` cell with ``overflow="ellipsis"``."""
+    line = text.copy()
+    if right:
+        line.rstrip()
+        line.truncate(width, overflow="ellipsis")
+        line.pad_left(width - line.cell_len)
+    else:
+        line.truncate(width, overflow="ellipsis", pad=True)
+    if line.style and not line.spans:  # rich renders a text's own style only along with spans (a table joins
+        line.stylize(line.style)  # its cells' lines, which makes that style a span)
+    add = style.__add__
+    return [Segment(part, add(part_style)) for part, part_style, _control in line.render(console, end="")]
+
+
+class PlayerCard(ScrollView):
+    """One player's cash, debt, jail cards and deeds grouped by colour, in one widget that draws its own lines
+    (Textual's line API) and scrolls when they do not fit. Its two parts, the facts above the deeds, are each
+    laid out again only when what they show changes: most actions move cash alone, and the deeds, most of the
+    card's lines, keep the lines drawn for them. One widget and not a column of two: a long game's table has
+    its four to eleven cards on screen before anything else, and each widget costs Textual its styling, its
+    layout and its own drawing (issue #14)."""
 
     DEFAULT_CLASSES = "player-card"
 
@@ -88,15 +138,14 @@ class PlayerCard(Vertical):
         super().__init__(**kwargs)
         self.player = player
         self.border_title = player
-        self._facts: RenderableType = ""
-        self._deeds: RenderableType = ""
+        self._facts = Text()
+        self._deeds = DeedLines([])
+        #: the lines drawn of each part, with the width and the style they were drawn at (``None``: to be drawn again)
+        self._facts_lines: tuple[int, VisualStyle, list[Strip]] | None = None
+        self._deeds_lines: tuple[int, VisualStyle, list[Strip]] | None = None
 
     _shown: tuple[object, ...] | None = None
     _shown_deeds: tuple[object, ...] | None = None
-
-    def compose(self) -> ComposeResult:
-        yield Static(self._facts, classes="card-facts")
-        yield Static(self._deeds, classes="card-deeds")
 
     @property
     def content(self) -> Group:
@@ -116,14 +165,69 @@ class PlayerCard(Vertical):
                len(state.jail_cards_of(p)))
         deeds_key = (tr.lang, bankrupt, tuple((pos, lots[pos].houses, lots[pos].hotel, lots[pos].mortgaged,
                                                state.owns_group(p, state.edition.spaces[pos].group or "")) for pos in deeds))
-        if key != self._shown:
+        facts_changed, deeds_changed = key != self._shown, deeds_key != self._shown_deeds
+        if not (facts_changed or deeds_changed):
+            return
+        width = self.line_width
+        facts_before = len(self.facts_lines(width)) if width else 0
+        if facts_changed:
             self._shown = key
             self._show_facts(state, tr, token)
-        if deeds_key != self._shown_deeds:
+            self._facts_lines = None
+        if deeds_changed:
             self._shown_deeds = deeds_key
-            self._deeds = "" if bankrupt else self._deeds_grid(state, tr, deeds)
-            if self.is_mounted:
-                self.query_one(".card-deeds", Static).update(self._deeds)
+            self._deeds = DeedLines([]) if bankrupt else self._deeds_grid(state, tr, deeds)
+            self._deeds_lines = None
+        if not deeds_changed and width and len(self.facts_lines(width)) == facts_before:
+            self.refresh_lines(0, facts_before)  # the facts alone: the deeds' lines stay as drawn
+        else:
+            self._fit()
+            self.refresh()
+
+    @property
+    def line_width(self) -> int:
+        """How wide the card's lines are: its inside, less its scroll bar when it shows one (0: not laid out yet)."""
+        return self.scrollable_content_region.width
+
+    def _fit(self) -> None:
+        """As many lines to scroll through as the two parts have at the card's width."""
+        width = self.line_width
+        facts = len(self.facts_lines(width)) if width else self._facts.plain.count("\n") + 1
+        height = facts + len(self._deeds.rows)
+        if self.virtual_size.height != height:
+            self.virtual_size = Size(0, height)
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def facts_lines(self, width: int) -> list[Strip]:
+        """The facts (cash, debts, jail cards, the token's space) drawn at ``width``, as a ``Static`` draws them:
+        drawn again only when they, the width or the card's style change."""
+        style = self.visual_style
+        if self._facts_lines is None or self._facts_lines[:2] != (width, style):
+            self._facts_lines = (width, style, Visual.to_strips(self, visualize(self, self._facts), width, None, style))
+        return self._facts_lines[2]
+
+    def deeds_lines(self, width: int) -> list[Strip]:
+        """The deeds drawn at ``width``: drawn again only when they, the width or the card's style change."""
+        style = self.visual_style
+        if self._deeds_lines is None or self._deeds_lines[:2] != (width, style):
+            self._deeds_lines = (width, style, self._deeds.strips(self.app.console, width, style.rich_style))
+        return self._deeds_lines[2]
+
+    def render_line(self, y: int) -> Strip:
+        width = self.line_width
+        y += self.scroll_offset.y
+        facts = self.facts_lines(width)
+        if y < len(facts):
+            return facts[y]
+        deeds = self.deeds_lines(width)
+        y -= len(facts)
+        if y < len(deeds):
+            return deeds[y]
+        # below the card's lines: its background alone, as Textual fills a widget's padding (one run of blanks)
+        base, background = self.background_colors
+        return Strip.blank(width, VisualStyle(background=base + background).rich_style)
 
     def _show_facts(self, state: GameState, tr: Translator, token: tuple[int, bool, int, bool] | None) -> None:
         p = self.player
@@ -131,11 +235,11 @@ class PlayerCard(Vertical):
         current = token is not None and token[3]
         self.set_class(current, "current")
         title = f"▶ {p}" if current else p
-        if self.border_title != title:  # setting it, even to the same, re-draws the whole card
+        if self.border_title != title:
             self.border_title = title
         self.set_class(p in state.bankrupt, "bankrupt")
         self.set_class(bool(state.debts.get(p)), "in-debt")
-        # one line per fact, never wrapped: a long deed name is cut short, its buildings stay in view
+        # one line per fact: a long deed name is cut short, its buildings stay in view
         if p in state.bankrupt:
             facts = Text(tr("player.bankrupt", creditor=tr.account(state.bankrupt_to[p])), "bold red")
         else:
@@ -151,8 +255,6 @@ class PlayerCard(Vertical):
             if jail:
                 facts.append("\n" + tr("player.jail_cards", n=jail), "cyan")
         self._facts = facts
-        if self.is_mounted:
-            self.query_one(".card-facts", Static).update(facts)
 
     def _deeds_grid(self, state: GameState, tr: Translator, deeds: list[int]) -> DeedLines:
         p = self.player
