@@ -161,6 +161,7 @@ async def test_a_card_whose_deeds_do_not_fit_scrolls_and_a_debt_wraps_in_it(tmp_
     """A card draws its own lines (issue #14): when they do not fit it shows a scroll bar, its lines leave room
     for it, and scrolling shows the last deeds; a fact too long for a narrow card wraps (never cut), and the
     lines to scroll through count its wrapped lines."""
+    from textual import events
     from textual.geometry import Region
 
     spaces = [1, 3, 6, 8, 9, 11, 13, 14, 16, 18, 19, 21, 23, 24]  # every lot from Mediterranean to Illinois
@@ -181,8 +182,12 @@ async def test_a_card_whose_deeds_do_not_fit_scrolls_and_a_debt_wraps_in_it(tmp_
         assert card.show_vertical_scrollbar and card.virtual_size.height == 1 + len(spaces)
         assert card.line_width == card.size.width - card.scrollbar_size_vertical
         assert "Mediterr" in "".join(shown()) and "Illin" not in "".join(shown())
-        card.scroll_end(animate=False, immediate=True)
+        await pilot.click("#player-0")
+        assert app.focused is None  # a click on a card leaves every letter an action key
+        for _ in range(20):  # the mouse wheel scrolls it
+            card.post_message(events.MouseScrollDown(card, 3, 3, 0, 1, 0, False, False, False))
         await pilot.pause()
+        assert card.scroll_y == card.max_scroll_y > 0
         assert "Illin" in "".join(shown()) and "$4,380" not in "".join(shown())
         bob = app.screen.query_one("#player-1", PlayerCard)
         assert not bob.show_vertical_scrollbar

@@ -124,13 +124,14 @@ def _cell(console: Console, text: Text, width: int, style: Style, right: bool) -
     return [Segment(part, add(part_style)) for part, part_style, _control in line.render(console, end="")]
 
 
-class PlayerCard(ScrollView):
+class PlayerCard(ScrollView, can_focus=False):
     """One player's cash, debt, jail cards and deeds grouped by colour, in one widget that draws its own lines
     (Textual's line API) and scrolls when they do not fit. Its two parts, the facts above the deeds, are each
     laid out again only when what they show changes: most actions move cash alone, and the deeds, most of the
     card's lines, keep the lines drawn for them. One widget and not a column of two: a long game's table has
     its four to eleven cards on screen before anything else, and each widget costs Textual its styling, its
-    layout and its own drawing (issue #14)."""
+    layout and its own drawing (issue #14). It never takes the focus (a click on it leaves every letter an
+    action key); the mouse wheel scrolls it."""
 
     DEFAULT_CLASSES = "player-card"
 
