@@ -144,6 +144,8 @@ class PlayerCard(ScrollView, can_focus=False):
         #: the lines drawn of each part, with the width and the style they were drawn at (``None``: to be drawn again)
         self._facts_lines: tuple[int, VisualStyle, list[Strip]] | None = None
         self._deeds_lines: tuple[int, VisualStyle, list[Strip]] | None = None
+        #: both parts' lines one after the other, and a blank line, as last drawn (Textual asks for each line)
+        self._drawn: tuple[int, VisualStyle, list[Strip], Strip] | None = None
 
     _shown: tuple[object, ...] | None = None
     _shown_deeds: tuple[object, ...] | None = None
@@ -179,6 +181,7 @@ class PlayerCard(ScrollView, can_focus=False):
             self._shown_deeds = deeds_key
             self._deeds = DeedLines([]) if bankrupt else self._deeds_grid(state, tr, deeds)
             self._deeds_lines = None
+        self._drawn = None
         if not deeds_changed and width and len(self.facts_lines(width)) == facts_before:
             self.refresh_lines(0, facts_before)  # the facts alone: the deeds' lines stay as drawn
         else:
@@ -217,18 +220,16 @@ class PlayerCard(ScrollView, can_focus=False):
         return self._deeds_lines[2]
 
     def render_line(self, y: int) -> Strip:
-        width = self.line_width
+        width, style = self.line_width, self.visual_style
+        drawn = self._drawn
+        if drawn is None or drawn[0] != width or drawn[1] != style:
+            # below the card's lines: its background alone, as Textual fills a widget's padding (one run of blanks)
+            base, background = self.background_colors
+            blank = Strip.blank(width, VisualStyle(background=base + background).rich_style)
+            drawn = self._drawn = (width, style, [*self.facts_lines(width), *self.deeds_lines(width)], blank)
+        lines = drawn[2]
         y += self.scroll_offset.y
-        facts = self.facts_lines(width)
-        if y < len(facts):
-            return facts[y]
-        deeds = self.deeds_lines(width)
-        y -= len(facts)
-        if y < len(deeds):
-            return deeds[y]
-        # below the card's lines: its background alone, as Textual fills a widget's padding (one run of blanks)
-        base, background = self.background_colors
-        return Strip.blank(width, VisualStyle(background=base + background).rich_style)
+        return lines[y] if y < len(lines) else drawn[3]
 
     def _show_facts(self, state: GameState, tr: Translator, token: tuple[int, bool, int, bool] | None) -> None:
         p = self.player
