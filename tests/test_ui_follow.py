@@ -285,3 +285,30 @@ async def test_the_dice_typed_while_the_rolls_question_opens_are_kept_for_it(tmp
         entry = file_entries(path)[-1]
         assert entry["command"]["op"] == "roll" and entry["command"]["dice"] == [3, 5], entry["command"]
         assert where(path)["Ann"] == VERMONT
+
+
+async def test_follow_mode_switched_on_during_a_game_shows_the_turns_bar(tmp_path: Path) -> None:
+    """The turn's bar is on the table in follow mode only (issue #14: a table without it has one widget
+    fewer to make before its first frame). A game started without follow mode, switched on by the command
+    line, gets the bar above the cards at once; switched off, the bar is hidden."""
+    path = tmp_path / "game.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))):
+        pass
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        assert not app.screen.query("#turn")
+        await b.command("follow")
+        await b.choose("On: the bank follows the board")
+        await b.confirm()
+        await pilot.pause()
+        bar = app.screen.query_one("#turn")
+        assert bar.display and "Ann" in screen_text(bar)
+        children = list(app.screen.children)
+        assert children.index(bar) == children.index(app.screen.query_one("#players")) - 1
+        await b.command("follow")
+        await b.choose("Off: the bank moves no token")
+        await b.confirm()
+        await pilot.pause()
+        assert not app.screen.query_one("#turn").display

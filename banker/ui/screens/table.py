@@ -83,7 +83,8 @@ class TableScreen(BankerScreen[None]):
     def compose(self) -> ComposeResult:
         tr = self.app.tr
         yield Static(id="table-header")
-        yield TurnBar(id="turn")
+        if self.session.state.follow:  # the turn's bar, in follow mode only (mounted when the mode starts)
+            yield TurnBar(id="turn")
         yield PlayersPanel(self.session.state.players, (self.session.state, tr), id="players")
         with Horizontal(id="bottom"):
             with Vertical(id="bank-box"):
@@ -149,7 +150,12 @@ class TableScreen(BankerScreen[None]):
             header = f"{header} · {tr('table.readonly_mark')}"
         self.header_text = header
         self.show_header()
-        self.query_one(TurnBar).show(state, tr)
+        bar = next(iter(self.query(TurnBar)), None)
+        if bar is None and state.follow:  # follow mode started during the game: its bar above the cards
+            bar = TurnBar(id="turn")
+            self.mount(bar, before=self.query_one(PlayersPanel))
+        if bar is not None:
+            bar.show(state, tr)
         self.query_one(PlayersPanel).show(state, tr)
         self.query_one(BankPanel).show(state, tr)
         self.query_one(LogPanel).show_entries(session.entries, tr)  # as many as fit: the panel works it out
