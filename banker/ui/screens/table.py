@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.widgets import Static
 
 from banker.ledger.clock import clock_text, countdown, end_of, left
@@ -87,8 +87,7 @@ class TableScreen(BankerScreen[None]):
             yield TurnBar(id="turn")
         yield PlayersPanel(self.session.state.players, (self.session.state, tr), id="players")
         with Horizontal(id="bottom"):
-            with Vertical(id="bank-box"):
-                yield BankPanel(id="bank")
+            yield BankPanel(id="bank")
             yield LogPanel(id="log")
         yield Static(id="message")
         yield CommandLine(placeholder=tr("table.command_placeholder"), id="command",
@@ -96,7 +95,7 @@ class TableScreen(BankerScreen[None]):
         yield BankFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#bank-box").border_title = self.app.tr("bank.title")
+        self.query_one("#bank").border_title = self.app.tr("bank.title")
         self.query_one("#log").border_title = self.app.tr("log.title")
         # the App's state, shown from now on as it changes (init: shown at once)
         self.watch(self.app, "version", self._session_changed)
