@@ -427,11 +427,13 @@ def test_deed_lines_are_laid_out_as_richs_grid_lays_them_out() -> None:
             console.render_lines(Group(Text("$1,500"), lines.table()), options), (options.max_width, rows)
 
 
-def test_a_cards_deed_lines_are_cell_for_cell_what_a_static_drew() -> None:
+def test_a_cards_deed_lines_are_cell_for_cell_what_a_static_drew(monkeypatch) -> None:
     """The card draws its deeds' lines itself (DeedLines.strips, without rich rendering each cell): cell for
     cell, character and style, they are what Textual made of the same DeedLines in a ``Static`` (the card's
     style under it, rendered through rich, cut to lines: ``RichVisual``), at every width: names cut short or
-    padded, the marks right-aligned, no marks at all, too narrow a card."""
+    padded, the marks right-aligned, no marks at all, too narrow a card. The cases mix texts the quick way
+    cuts itself (a deed's: no style of their own, one character a cell) with texts it leaves to rich (a style
+    of their own, wide characters); a card's own deeds all go the quick way."""
     import random
 
     from rich.console import Console
@@ -440,8 +442,17 @@ def test_a_cards_deed_lines_are_cell_for_cell_what_a_static_drew() -> None:
     from rich.styled import Styled
     from rich.text import Text
 
+    from banker.ui.widgets import table as card_module
     from banker.ui.widgets.table import DeedLines
 
+    by_rich: list[str] = []
+    real_by_rich = card_module._cell_by_rich
+
+    def spy(console, text, *args):
+        by_rich.append(text.plain)
+        return real_by_rich(console, text, *args)
+
+    monkeypatch.setattr(card_module, "_cell_by_rich", spy)
     console = Console(width=200, color_system="truecolor", legacy_windows=False, force_terminal=True)
     names = ["Boardwalk", "Reading Railroad", "Улица Огарёва", "Станція метро «Вокзальна»", "Mediterranean Avenue",
              "北京", "x"]
@@ -469,6 +480,22 @@ def test_a_cards_deed_lines_are_cell_for_cell_what_a_static_drew() -> None:
         drawn = Segment.split_and_crop_lines(console.render(Styled(lines, base), options.update_width(width)), width,
                                              include_new_lines=False, pad=False)
         assert cells(lines.strips(console, width, base)) == cells(drawn), (width, rows)
+    assert by_rich and len(set(by_rich)) > 5  # rich's way was taken, and for many different texts
+    # a card's deeds, as PlayerCard makes them: every cell the quick way
+    by_rich.clear()
+    rows = []
+    deeds = (("Boardwalk", "⌂⌂"), ("Reading Railroad", "(M)"), ("Улица Огарёва", ""), ("Станція метро «Вокзальна»", "H"))
+    for name, mark in deeds:
+        text = Text()
+        text.append("█", "#87ceeb")
+        text.append(" ")
+        text.append(name, "dim strike" if mark == "(M)" else "")
+        marks_text = Text()
+        marks_text.append(mark, "bold green")
+        rows.append((text, marks_text))
+    for width in (8, 14, 40):
+        DeedLines(rows).strips(console, width, bases[0])
+    assert by_rich == []
 
 
 def test_the_engines_modules_on_the_way_to_the_first_frame_make_no_dataclass_but_setup() -> None:

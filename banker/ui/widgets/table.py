@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -110,7 +111,39 @@ class DeedLines:
 def _cell(console: Console, text: Text, width: int, style: Style, right: bool) -> list[Segment]:
     """One cell of a deed's line, ``width`` wide: ``text`` cut short with "…" when longer, padded with blanks
     on its right (a name) or on its left (the marks), its spans' styles over ``style``; as ``rich`` lays out a
-    ``no_wrap`` cell with ``overflow="ellipsis"``."""
+    ``no_wrap`` cell with ``overflow="ellipsis"``. A deed's texts (one character a cell, no style of their own,
+    spans one after the other, as ``Text.append`` makes them) are cut and styled here directly; any other text
+    goes through ``rich``'s own ``Text`` (the same cells, slower)."""
+    plain = text.plain
+    spans = text.spans
+    n = len(plain)
+    if (width < 2 or text.style or cell_len(plain) != n or "\n" in plain or "\t" in plain
+            or (right and plain[-1:].isspace()) or any(a.end > b.start for a, b in zip(spans, spans[1:], strict=False))):
+        return _cell_by_rich(console, text, width, style, right)
+    chars = plain if n <= width else plain[:width - 1] + "…"
+    end = len(chars)  # a span over the last character kept covers the "…" that replaces it
+    pad = width - end
+    segments: list[Segment] = []
+    if right and pad:
+        segments.append(Segment(" " * pad, style))
+    pos = 0
+    get_style = console.get_style
+    for span in spans:
+        start, stop = span.start, min(span.end, end)
+        if stop <= start:
+            continue
+        if start > pos:
+            segments.append(Segment(chars[pos:start], style))
+        segments.append(Segment(chars[start:stop], style + get_style(span.style)))
+        pos = stop
+    if pos < end:
+        segments.append(Segment(chars[pos:], style))
+    if pad and not right:
+        segments.append(Segment(" " * pad, style))
+    return segments
+
+
+def _cell_by_rich(console: Console, text: Text, width: int, style: Style, right: bool) -> list[Segment]:
     line = text.copy()
     if right:
         line.rstrip()
