@@ -270,11 +270,12 @@ class PlayerCard(ScrollView, can_focus=False):
         current = token is not None and token[3]
         self.set_class(current, "current")
         title = f"▶ {p}" if current else p
-        if self.border_title != title:
+        if self.border_title != title:  # setting it, even to the same, re-draws the whole card
             self.border_title = title
         self.set_class(p in state.bankrupt, "bankrupt")
         self.set_class(bool(state.debts.get(p)), "in-debt")
-        # one line per fact: a long deed name is cut short, its buildings stay in view
+        # a line per fact (one too long for a narrow card wraps, never cut); below them a line per deed, its name
+        # cut short when long, its buildings always in view
         if p in state.bankrupt:
             facts = Text(tr("player.bankrupt", creditor=tr.account(state.bankrupt_to[p])), "bold red")
         else:
