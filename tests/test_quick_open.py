@@ -395,6 +395,26 @@ def test_a_session_opened_for_the_console_but_not_taken_lets_go_of_its_lock(tmp_
     assert raised.value.key == "missing"
 
 
+def _random_deed_rows(rnd) -> list:
+    """Up to six deed lines as a card makes them, at random: a block, a name (some wide, some long, some
+    struck through), marks or none; some texts with a style of their own."""
+    from rich.text import Text
+
+    names = ["Boardwalk", "Reading Railroad", "Улица Огарёва", "Станція метро «Вокзальна»", "Mediterranean Avenue",
+             "北京", "x"]
+    marks = ["", "(M)", "(З)", "⌂", "⌂⌂⌂⌂", "H"]
+    rows = []
+    for _ in range(rnd.randint(0, 6)):
+        name = Text(style=rnd.choice(["", "italic"]))
+        name.append(rnd.choice("█▌"), rnd.choice(["red", "#87ceeb"]))
+        name.append(" ")
+        name.append(rnd.choice(names), rnd.choice(["", "dim strike"]))
+        mark = Text(style=rnd.choice(["", "underline"]))
+        mark.append(rnd.choice(marks), rnd.choice(["dim", "bold red", "bold green"]))
+        rows.append((name, mark))
+    return rows
+
+
 def test_deed_lines_are_laid_out_as_richs_grid_lays_them_out() -> None:
     """A player card's deeds (DeedLines, laid out in one pass) are, segment for segment, what rich's
     ``Table.grid`` with the same two columns draws (what the card drew before), at every width: names cut
@@ -407,20 +427,9 @@ def test_deed_lines_are_laid_out_as_richs_grid_lays_them_out() -> None:
     from banker.ui.widgets.table import DeedLines
 
     console = Console(width=200, color_system="truecolor", legacy_windows=False, force_terminal=True)
-    names = ["Boardwalk", "Reading Railroad", "Улица Огарёва", "Станція метро «Вокзальна»", "Mediterranean Avenue",
-             "北京", "x"]
-    marks = ["", "(M)", "(З)", "⌂", "⌂⌂⌂⌂", "H"]
     rnd = random.Random(14)
     for _ in range(3000):
-        rows = []
-        for _ in range(rnd.randint(0, 6)):
-            name = Text(style=rnd.choice(["", "italic"]))
-            name.append(rnd.choice("█▌"), rnd.choice(["red", "#87ceeb"]))
-            name.append(" ")
-            name.append(rnd.choice(names), rnd.choice(["", "dim strike"]))
-            mark = Text(style=rnd.choice(["", "underline"]))
-            mark.append(rnd.choice(marks), rnd.choice(["dim", "bold red", "bold green"]))
-            rows.append((name, mark))
+        rows = _random_deed_rows(rnd)
         options = console.options.update_width(rnd.randint(1, 70))
         lines = DeedLines(rows)
         assert console.render_lines(Group(Text("$1,500"), lines), options) == \
@@ -454,9 +463,6 @@ def test_a_cards_deed_lines_are_cell_for_cell_what_a_static_drew(monkeypatch) ->
 
     monkeypatch.setattr(card_module, "_cell_by_rich", spy)
     console = Console(width=200, color_system="truecolor", legacy_windows=False, force_terminal=True)
-    names = ["Boardwalk", "Reading Railroad", "Улица Огарёва", "Станція метро «Вокзальна»", "Mediterranean Avenue",
-             "北京", "x"]
-    marks = ["", "(M)", "(З)", "⌂", "⌂⌂⌂⌂", "H"]
     bases = [Style(color="#e0e0e0", bgcolor="#121212"), Style(color="#808080", bgcolor="#1e1e1e", bold=True), Style()]
 
     def cells(lines) -> list[list[tuple[str, Style]]]:  # no style (None) is the null style, as Textual draws it
@@ -464,15 +470,7 @@ def test_a_cards_deed_lines_are_cell_for_cell_what_a_static_drew(monkeypatch) ->
 
     rnd = random.Random(1414)
     for _ in range(3000):
-        rows = []
-        for _ in range(rnd.randint(0, 6)):
-            name = Text(style=rnd.choice(["", "italic"]))
-            name.append(rnd.choice("█▌"), rnd.choice(["red", "#87ceeb"]))
-            name.append(" ")
-            name.append(rnd.choice(names), rnd.choice(["", "dim strike"]))
-            mark = Text(style=rnd.choice(["", "underline"]))
-            mark.append(rnd.choice(marks), rnd.choice(["dim", "bold red", "bold green"]))
-            rows.append((name, mark))
+        rows = _random_deed_rows(rnd)
         width, base = rnd.randint(1, 70), rnd.choice(bases)
         lines = DeedLines(rows)
         # what Textual's RichVisual does with a rich renderable in a Static (textual/visual.py, 8.2.8)
