@@ -54,17 +54,24 @@ class DeedLines:
             grid.add_row(name, marks)
         return grid
 
+    def columns(self, width: int) -> tuple[int, int] | None:
+        """The two columns' widths at ``width``, as the table works them out: the marks as wide as the widest, the
+        names the rest; without marks, the names as wide as the longest (at most the width). None when there are
+        no lines, or too narrow a width for one pass (the table's own layout then)."""
+        rows = self.rows
+        marks_width = max((marks.cell_len for _name, marks in rows), default=0)
+        if not rows or width - marks_width < 2:
+            return None
+        first = width - marks_width if marks_width else min(width, max(name.cell_len for name, _marks in rows))
+        return first, marks_width
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        width = options.max_width
-        marks_width = max((marks.cell_len for _name, marks in self.rows), default=0)
-        if not self.rows:
+        columns = self.columns(options.max_width)
+        if columns is None:
+            if self.rows:
+                yield self.table()
             return
-        if width - marks_width < 2:
-            yield self.table()
-            return
-        # the columns' widths as the table works them out: the marks as wide as the widest, the names the rest;
-        # without marks, the names as wide as the longest (at most the width)
-        first = width - marks_width if marks_width else min(width, max(name.cell_len for name, _marks in self.rows))
+        first, marks_width = columns
         # each cell rendered as the table renders it (so the very same segments), without measuring them all first
         style = console.get_style("") + Style.null()
         name_options = options.update(width=first, justify="left", no_wrap=True, overflow="ellipsis", height=None,
@@ -88,19 +95,19 @@ class DeedLines:
         """The lines as a card draws them at ``width`` over its own style ``base``: cell for cell what Textual
         makes of this renderable in a ``Static`` (rendered through ``rich`` over ``base``, cut to lines), made
         cell by cell without ``rich``'s rendering of each cell (tests/test_quick_open.py compares them)."""
-        rows = self.rows
-        marks_width = max((marks.cell_len for _name, marks in rows), default=0)
-        if not rows:
-            return []
-        if width - marks_width < 2:  # too narrow for one pass: rich's table, as drawn in a Static
+        columns = self.columns(width)
+        if columns is None:
+            if not self.rows:
+                return []
+            # too narrow for one pass: rich's table, as drawn in a Static
             options = console.options.update(width=width, height=None, highlight=False)
             segments = console.render(Styled(self.table(), base), options)
             return [Strip(line) for line in Segment.split_and_crop_lines(segments, width, include_new_lines=False,
                                                                         pad=False)]
-        first = width - marks_width if marks_width else min(width, max(name.cell_len for name, _marks in rows))
+        first, marks_width = columns
         style = base + console.get_style("") + Style.null()  # the line's own style, under the table's
         lines: list[Strip] = []
-        for name, marks in rows:
+        for name, marks in self.rows:
             cells = _cell(console, name, first, style, right=False)
             if marks_width:
                 cells += _cell(console, marks, marks_width, style, right=True)
