@@ -125,7 +125,7 @@ def main() -> int:
     worst = max(r["max"] for label, r in rows if "polling" in label)
     print()
     print(f"Target: every action committed well within the console's {TARGET_MS} ms with the clients polling: worst "
-          f"{worst:.1f} ms ({'met' if worst < TARGET_MS else 'NOT met'}).")
+          f"{worst:.1f} ms ({'met' if worst < TARGET_MS else 'NOT met'})")
     loaded = [r for label, r in rows if "polling" in label]
     bad = sum(r["failed"] for r in loaded) + sum(r["stuck"] for r in loaded)
     unseen = sum(1 for r in loaded for v in r["last_seen"] if v != r["final"])
