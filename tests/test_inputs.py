@@ -325,3 +325,52 @@ def test_quick_entry_numbers_never_crash_the_console() -> None:
             pass
     with pytest.raises(QuickError, match="5000 digits"):
         parse(g, "transfer ann bob " + "9" * 5000)
+
+
+# --------------------------------------------------------------------------- the quick way through the limits
+_ODD_TEXTS = ["Ann", "deal", "", " ", "x" * TEXT_LIMIT, "x" * (TEXT_LIMIT + 1), "a\u00a0b", "a\u200bb", "a\x1bb",
+              "a\nb", "\u2028", "naïve", "Ёж", "\ud800", "🎲", "Ann\u0301"]
+_ODD_VALUES = [0, 5, -5, LIMIT, LIMIT + 1, -LIMIT, -LIMIT - 1, HUGE, True, False, None, 1.5, float("nan"),
+               [1, 2], {"cash": 5}, ("a",), *_ODD_TEXTS]
+_ODD_KEYS = ["op", "player", "amount", "memo", "from", "to", "space", "unknown", "k" * 31, "a\x1bb", 7]
+
+
+def _outcome(check, state, cmd):
+    try:
+        check(state, cmd)
+    except Refused as e:
+        return e.rule, str(e)
+    return None
+
+
+def test_a_flat_command_meets_exactly_the_limits_the_whole_walk_sets() -> None:
+    """check_command lets a flat command of known keys and plain values through without walking it;
+    on every command, flat or not, it says what the whole walk says: the same refusal or none."""
+    import random
+
+    rng = random.Random(14)
+    g = fresh(("Ann", "Bob", "Ann\u00a0Lee"))
+    quick = 0
+    for _ in range(4000):
+        cmd = {"op": rng.choice(["transfer", "salary", "rent", "nonsense"])}
+        for _ in range(rng.randint(0, 5)):
+            cmd[rng.choice(_ODD_KEYS)] = rng.choice([*_ODD_VALUES, "Ann\u00a0Lee"])
+        if rng.random() < 0.02:
+            cmd.update({f"k{i}": i for i in range(rng.choice([197, 198, 199, 200]))})
+        quick += parse_module._plain_within_limits(g, cmd)
+        assert _outcome(parse_module.check_command, g, cmd) == _outcome(parse_module._walk, g, cmd), cmd
+    assert quick > 1000  # the quick way was taken, and agreed each time
+    assert len(parse_module.FIELD_KEYS) < parse_module.SIZE_LIMIT  # so a flat command of known keys is never too big
+
+
+def test_the_quick_way_never_lets_through_what_the_walk_refuses() -> None:
+    g = fresh()
+    for bad in ({"op": "transfer", "from": "Ann", "to": "Bob", "amount": LIMIT + 1},
+                {"op": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "memo": "a\x1bb"},
+                {"op": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "memo": "x" * (TEXT_LIMIT + 1)},
+                {"op": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "memo": "a\u200bb"}):
+        assert not parse_module._plain_within_limits(g, bad)
+        with pytest.raises(Refused):
+            parse_module.check_command(g, bad)
+    assert parse_module._plain_within_limits(g, {"op": "transfer", "from": "Ann", "to": "Bob", "amount": LIMIT,
+                                                 "memo": "x" * TEXT_LIMIT})

@@ -401,6 +401,8 @@ _CLASSES: dict[str, type[Struct]] = {_tag_of(cls): cls for cls in typing.get_arg
 OPS: tuple[str, ...] = tuple(_CLASSES)
 #: each op's JSON keys (read off the classes: no type is resolved at import)
 _KEYS: dict[str, frozenset[str]] = {op: frozenset(cls.__struct_encode_fields__) for op, cls in _CLASSES.items()}
+#: every key of every op, and ``op``: a command whose keys are all here has none a check must quote
+FIELD_KEYS: frozenset[str] = frozenset({"op"}.union(*_KEYS.values()))
 
 #: every op, in the order of :data:`Command` (made on first use: resolving every field's type
 #: costs the console's start about 10 ms, and the first frame needs none of it)

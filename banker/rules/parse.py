@@ -20,7 +20,8 @@ from msgspec import UnsetType
 from .edition import Edition, Space
 from .errors import Refused
 from .messages import Msg, Named, shown
-from .names import BANK, check_text, forbidden_char, name_key
+from .names import BANK, TEXT_LIMIT, check_text, forbidden_char, name_key
+from .ops import FIELD_KEYS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -44,6 +45,13 @@ def amount_limit(edition: Edition) -> int:
 def check_command(state: GameState, cmd: Mapping[str, Any]) -> None:
     """Refuse a new command that breaks an input limit (see the module docstring), naming the
     field (``give.cash``) and the limit. Walks the whole command, keys and values, without recursion."""
+    if type(cmd) is dict and _plain_within_limits(state, cmd):
+        return
+    _walk(state, cmd)
+
+
+def _walk(state: GameState, cmd: Mapping[str, Any]) -> None:
+    """:func:`check_command` the whole way: every key and value, nested ones too."""
     op = cmd.get("op") if isinstance(cmd.get("op"), str) else None
     op_shown = op if op is not None and len(op) <= 30 and not forbidden_char(op) else "command"
     limit = amount_limit(state.edition)
@@ -88,6 +96,27 @@ def check_command(state: GameState, cmd: Mapping[str, Any]) -> None:
                     if len(key) > 30:
                         raise Refused("input", Msg("input.too-long", op=op_shown, key=where, n=len(key), limit=30))
             stack.append((sub, item, depth + 1))
+
+
+def _plain_within_limits(state: GameState, cmd: dict[Any, Any]) -> bool:
+    """True for a flat command (nearly every one) that the walk below would let through: each key one of
+    the ops' own, each value null, true/false, a whole number within the limit or printable text within
+    :data:`TEXT_LIMIT`. False sends it the whole way, which says what is wrong, if anything."""
+    limit = amount_limit(state.edition)
+    for key, value in cmd.items():
+        if key not in FIELD_KEYS:
+            return False
+        kind = type(value)
+        if kind is int:
+            if not -limit <= value <= limit:
+                return False
+        elif kind is str:
+            # str.isprintable is false for every forbidden character (names.forbidden_char), and for a few more
+            if len(value) > TEXT_LIMIT or not value.isprintable():
+                return False
+        elif value is not None and kind is not bool:
+            return False
+    return True  # and it holds at most len(FIELD_KEYS) values, far fewer than SIZE_LIMIT
 
 
 def player(state: GameState, name: str, op: str, key: str = "player", *, bank: bool = False,
