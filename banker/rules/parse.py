@@ -44,7 +44,8 @@ def amount_limit(edition: Edition) -> int:
 
 def check_command(state: GameState, cmd: Mapping[str, Any]) -> None:
     """Refuse a new command that breaks an input limit (see the module docstring), naming the
-    field (``give.cash``) and the limit. Walks the whole command, keys and values, without recursion."""
+    field (``give.cash``) and the limit. A flat command of the ops' own keys is checked in one pass; any
+    other is walked whole, keys and values, without recursion."""
     if type(cmd) is dict and _plain_within_limits(state, cmd):
         return
     _walk(state, cmd)
@@ -100,8 +101,9 @@ def _walk(state: GameState, cmd: Mapping[str, Any]) -> None:
 
 def _plain_within_limits(state: GameState, cmd: dict[Any, Any]) -> bool:
     """True for a flat command (nearly every one) that the walk below would let through: each key one of
-    the ops' own, each value null, true/false, a whole number within the limit or printable text within
-    :data:`TEXT_LIMIT`. False sends it the whole way, which says what is wrong, if anything."""
+    the ops' own, each value null, true/false, a whole number within the limit or text within
+    :data:`TEXT_LIMIT` without a forbidden character (:func:`forbidden_char`, as :func:`check_text` reads
+    it). False sends it the whole way, which says what is wrong, if anything."""
     limit = amount_limit(state.edition)
     for key, value in cmd.items():
         if key not in FIELD_KEYS:
@@ -111,8 +113,7 @@ def _plain_within_limits(state: GameState, cmd: dict[Any, Any]) -> bool:
             if not -limit <= value <= limit:
                 return False
         elif kind is str:
-            # str.isprintable is false for every forbidden character (names.forbidden_char), and for a few more
-            if len(value) > TEXT_LIMIT or not value.isprintable():
+            if len(value) > TEXT_LIMIT or forbidden_char(value):
                 return False
         elif value is not None and kind is not bool:
             return False
