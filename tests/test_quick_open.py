@@ -357,15 +357,45 @@ def test_the_session_opens_in_a_thread_while_textual_starts(tmp_path: Path, monk
                 if isinstance(pilot.app.screen, screen):
                     break
             shown["screen"] = type(pilot.app.screen)
+            shown["stack"] = [type(s) for s in pilot.app.screen_stack]
             shown["entries"] = len(pilot.app.current_session.entries)
             pilot.app.exit()
 
         app = BankerApp(path, lang="en", review=readonly)
         app.run(headless=True, size=(100, 30), auto_pilot=auto_pilot)
         assert opened == [("banker-open", readonly)]
-        assert shown == {"screen": screen, "entries": len(COMMANDS)}
+        # the session's screen is the first one (Textual's default screen): no blank one under it
+        assert shown == {"screen": screen, "stack": [screen], "entries": len(COMMANDS)}
     with Session.open(path) as session:  # the console let go of the writer's lock
         assert len(session.entries) == len(COMMANDS)
+
+
+def test_threads_switch_more_often_only_while_the_session_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the session opens in its thread the interpreter switches threads every OPENING_SWITCH_INTERVAL (the
+    thread gets it back soon after each wait on the disk); once the thread is done, opened or not, the interval
+    is the one before."""
+    import sys
+
+    from banker.ledger import SessionError
+    from banker.ui import app as appmod
+
+    path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS[:3])
+    before = sys.getswitchinterval()
+    assert appmod.OPENING_SWITCH_INTERVAL < before
+    during: list[float] = []
+    real_open = appmod.Session.open
+
+    def noted(p: Any, readonly: bool = False) -> Any:
+        during.append(sys.getswitchinterval())
+        return real_open(p, readonly=readonly)
+
+    monkeypatch.setattr(appmod.Session, "open", staticmethod(noted))
+    appmod.Opening(path).result().close()
+    assert during == [pytest.approx(appmod.OPENING_SWITCH_INTERVAL)]
+    assert sys.getswitchinterval() == before
+    with pytest.raises(SessionError):
+        appmod.Opening(tmp_path / "nowhere.json").result()
+    assert len(during) == 2 and sys.getswitchinterval() == before
 
 
 def test_a_session_that_cannot_be_opened_is_said_as_before(tmp_path: Path) -> None:

@@ -148,27 +148,36 @@ class BankerApp(App[None]):
             gc.enable()
 
     # ----------------------------------------------------------------- sessions
+    def get_default_screen(self) -> Screen[Any]:
+        """The first screen (Textual asks as it starts): the table of the session named on the command line, or
+        its review, made at once; no blank screen is made, styled and switched away from first. Without a
+        session (or when it cannot be opened: :meth:`on_mount` then ends the run) Textual's own."""
+        if self.path is not None:
+            if self.review_only:
+                from .screens.review import ReviewScreen  # loaded while the session opens in its thread
+
+                if self._opened_for_review(self.path):
+                    return ReviewScreen(standalone=True)
+            else:
+                # the table's code loaded first: the interpreter busy with that while the session opening in its
+                # thread still waits on the disk and on zlib
+                from .screens.table import TableScreen
+
+                session = self._opened(self.path)
+                if session is not None:
+                    self._take(session)
+                    return TableScreen(session)
+        return super().get_default_screen()
+
     def on_mount(self) -> None:
         self.title = "banker"
         self.call_after_refresh(self._resume_gc)  # the first frame drawn: the collector back on
-        # the session's screen is made once Textual's start is over (just after this): made during it, its
-        # first frame would be drawn and thrown away (Textual draws nothing while it starts), then drawn again
-        if self.review_only and self.path is not None:
-            self.call_later(self.open_review, self.path)
-        elif self.path is not None:
-            self.call_later(self._open_first, self.path)
-        else:
+        if self.path is None:
             from .screens.start import StartScreen
 
             self.push_screen(StartScreen())
-
-    def _open_first(self, path: Path) -> None:
-        # the table's code loaded first: the interpreter busy with that while the session opening in its thread
-        # still waits on the disk and on zlib
-        from .screens import table  # noqa: F401
-
-        if not self.open_session(path):
-            self.exit(return_code=1)
+        elif self.session is None:  # the session named could not be opened (get_default_screen): said why
+            self.exit(return_code=1, message=self.open_error if self.review_only else None)
 
     def _open(self, path: Path, readonly: bool = False) -> SessionReader | SessionWriter:
         """``Session.open(path, readonly)``: the one :meth:`run` started opening, if it is that one."""
@@ -188,28 +197,44 @@ class BankerApp(App[None]):
     def open_session(self, path: Path, setup: Setup | None = None, name: str | None = None) -> bool:
         """Create (with ``setup``; never over an existing file) or open a session and show the table.
         False on a clear error (in :attr:`open_error`, and notified)."""
-        session: SessionReader | SessionWriter
-        try:
-            # a session opens from its logged effects; the engine checks them just after (check_replay)
-            session = Session.create(path, setup, name=name) if setup else self._open(path)
-        except SessionDamaged:
-            # damage is shown, never dropped: the table opens read-only until the banker runs `banker repair`
-            try:
-                session = Session.open(path, readonly=True)
-            except SessionError as e:
-                self.notify(self.tr.session(e), severity="error", timeout=10)
-                self.open_error = self.tr.session(e)
-                return False
-        except (SessionError, Refused) as e:
-            said = self.tr.session(e) if isinstance(e, SessionError) else self.tr.refusal(e)
-            self.notify(said, severity="error", timeout=10)
-            self.open_error = said
+        session = self._opened(path, setup, name)
+        if session is None:
             return False
         self.show_session(session)
         return True
 
+    def _opened(self, path: Path, setup: Setup | None = None, name: str | None = None) -> SessionReader | SessionWriter | None:
+        """The session created (with ``setup``) or opened, read-only when it is damaged; None on a clear error
+        (in :attr:`open_error`, and notified)."""
+        try:
+            # a session opens from its logged effects; the engine checks them just after (check_replay)
+            return Session.create(path, setup, name=name) if setup else self._open(path)
+        except SessionDamaged:
+            # damage is shown, never dropped: the table opens read-only until the banker runs `banker repair`
+            try:
+                return Session.open(path, readonly=True)
+            except SessionError as e:
+                self.notify(self.tr.session(e), severity="error", timeout=10)
+                self.open_error = self.tr.session(e)
+                return None
+        except (SessionError, Refused) as e:
+            said = self.tr.session(e) if isinstance(e, SessionError) else self.tr.refusal(e)
+            self.notify(said, severity="error", timeout=10)
+            self.open_error = said
+            return None
+
     def show_session(self, session: SessionReader | SessionWriter) -> None:
         """Make ``session`` (open for writing) the console's, closing the previous one, and show the table."""
+        from .screens.table import TableScreen
+
+        self._take(session)
+        if _is_start_screen(self.screen):
+            self.switch_screen(TableScreen(session))
+        else:
+            self.push_screen(TableScreen(session))
+
+    def _take(self, session: SessionReader | SessionWriter) -> None:
+        """Make ``session`` the console's (the previous one closed), for the table about to show it."""
         # the game's objects live as long as the session: keep the cyclic collector off them,
         # so a collection never pauses an action late in a long game
         gc.freeze()
@@ -223,12 +248,6 @@ class BankerApp(App[None]):
         self.session = session
         self.status = Status()  # the new table's message line starts empty
         self.version += 1
-        from .screens.table import TableScreen
-
-        if _is_start_screen(self.screen):
-            self.switch_screen(TableScreen(session))
-        else:
-            self.push_screen(TableScreen(session))
         # once the table is on screen: neither the check nor loading the flows delays the first frame
         self.call_after_refresh(self.check_replay, session, len(session.entries))
         if session.damage:
@@ -242,17 +261,15 @@ class BankerApp(App[None]):
         self.show_message(text, error=False)
         self.notify(text, severity="error", timeout=30)
 
-    def open_review(self, path: Path) -> None:
-        """`banker review`: the session read-only (no lock: a game may be going on), on the review screen."""
-        from .screens.review import ReviewScreen  # loaded while the session opens (see _open_first)
-
+    def _opened_for_review(self, path: Path) -> bool:
+        """`banker review`: the session read-only (no lock: a game may be going on) made the console's; False
+        when it cannot be opened (why in :attr:`open_error`)."""
         try:
             self.session = self._open(path, readonly=True)
         except SessionError as e:
             self.open_error = self.tr.session(e)
-            self.exit(return_code=1, message=self.open_error)
-            return
-        self.push_screen(ReviewScreen(standalone=True))
+            return False
+        return True
 
     def action_review(self) -> None:
         from .screens.review import ReviewScreen
@@ -474,23 +491,39 @@ class BankerApp(App[None]):
         self.push_screen(HelpScreen(self.session.state.edition if self.session is not None else None))
 
 
+#: the interpreter's switch interval (``sys.setswitchinterval``) while a session opens in its thread: the thread
+#: waits on the disk and on zlib, then needs the interpreter back for a moment while the console's start keeps it
+#: busy; at Python's default (5 ms) each return could wait that long, and the console's first screen waits for the
+#: thread (issue #14: a 20,000-action game's first frame came 4-6 ms sooner, measured with bench/_ui_ab.py)
+OPENING_SWITCH_INTERVAL = 0.0002
+
+
 class Opening:
     """``Session.open(path, readonly)`` run in a thread of its own; :meth:`result` waits for it and gives the
-    session, or raises what opening raised, as a call in this thread would have."""
+    session, or raises what opening raised, as a call in this thread would have. While it opens, the interpreter
+    switches threads more often (:data:`OPENING_SWITCH_INTERVAL`); the thread puts the interval back when done."""
 
     def __init__(self, path: Path, readonly: bool = False) -> None:
         self.path = path
         self.readonly = readonly
         self._session: SessionReader | SessionWriter | None = None
         self._error: Exception | None = None
+        self._interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(self._interval, OPENING_SWITCH_INTERVAL))
         self._thread = threading.Thread(target=self._run, name="banker-open", daemon=True)
-        self._thread.start()
+        try:
+            self._thread.start()
+        except BaseException:
+            sys.setswitchinterval(self._interval)
+            raise
 
     def _run(self) -> None:
         try:
             self._session = Session.open(self.path, readonly=self.readonly)
         except Exception as e:  # given to the caller of result(), in its thread
             self._error = e
+        finally:
+            sys.setswitchinterval(self._interval)
 
     def result(self) -> SessionReader | SessionWriter:
         self._thread.join()
