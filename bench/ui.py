@@ -19,7 +19,7 @@
 The game is the realistic mix of ``bench/record.py`` (its action generator is reused),
 recorded through ``Session.apply``. Sessions go to a temp folder.
 
-    python bench/ui.py [--runs 7] [--actions 30] [--dir /some/disk]
+    python bench/ui.py [--runs 15] [--actions 30] [--dir /some/disk]
 
 Prints markdown tables.
 """
@@ -343,7 +343,9 @@ def median_worst(values: list[float]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=7, help="processes started per case (after one warm-up)")
+    # 15, not fewer: on a shared machine one process in eight or so starts 15-25 ms late (a page of the
+    # interpreter's files to fetch again, a neighbour's burst), and with 7 a case's median moved by a few hundredths
+    parser.add_argument("--runs", type=int, default=15, help="processes started per case (after one warm-up)")
     parser.add_argument("--actions", type=int, default=30, help="actions timed key to frame (after two warm-up)")
     parser.add_argument("--think", type=float, default=1.0,
                         help="seconds between one action's commit and the next action (the banker's own time)")
