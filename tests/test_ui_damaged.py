@@ -58,3 +58,25 @@ async def test_a_damaged_session_is_explained_in_russian(tmp_path: Path) -> None
         await pilot.pause()
         assert screen_text(app.screen.query_one("#table-header")).endswith("· ТОЛЬКО ЧТЕНИЕ")
         assert screen_text(app.screen.query_one("#message")).startswith("Открыто только для чтения")
+
+
+async def test_a_die_typed_on_a_read_only_session_leaves_the_tables_keys_working(tmp_path: Path) -> None:
+    """A die typed on a read-only table: the roll is refused before any question, and the table's keys are its own
+    again (they were kept for a question that never came, and `?`, `u`, `:` did nothing)."""
+    from banker.ui.screens.help import HelpScreen
+
+    path = make_session(tmp_path / "friday.json")
+    _damage_last_line(path)
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await pilot.pause()
+        assert app.session.readonly
+        await b.key("4")
+        await b.settle()
+        assert isinstance(app.screen, TableScreen) and app.screen.typed_ahead is None
+        assert screen_text(app.screen.query_one("#message")).startswith("This session is open read-only")
+        await b.key("?")
+        await b.settle()
+        assert isinstance(app.screen, HelpScreen)

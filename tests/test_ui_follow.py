@@ -312,3 +312,27 @@ async def test_follow_mode_switched_on_during_a_game_shows_the_turns_bar(tmp_pat
         await b.confirm()
         await pilot.pause()
         assert not app.screen.query_one("#turn").display
+
+
+async def test_a_die_typed_on_a_finished_game_leaves_the_tables_keys_working(tmp_path: Path) -> None:
+    """A die typed on the table of a game that is over: the roll is refused ("game over") before its question
+    opens, and the keys the table kept for that question are its own again: `?` opens the help, `v` the review.
+    (They were kept for a question that never came: every key of the table was swallowed.)"""
+    import shutil
+
+    from banker.ui.screens.help import HelpScreen
+
+    path = tmp_path / "over.json"
+    shutil.copy(Path(__file__).parent.parent / "sample_sessions" / "uk-bank-bankruptcy.json", path)
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        assert app.session.state.over
+        await b.key("3")
+        await b.settle()
+        assert isinstance(app.screen, TableScreen) and app.screen.typed_ahead is None
+        assert "game is over" in screen_text(app.screen.query_one("#message")).lower()
+        await b.key("?")
+        await b.settle()
+        assert isinstance(app.screen, HelpScreen)

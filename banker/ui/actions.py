@@ -48,7 +48,7 @@ from .screens.count import CountScreen
 from .screens.debt import RaiseCashScreen
 from .screens.dialogs import AskScreen, Choice, ChooseScreen, ConfirmScreen, InfoScreen
 from .screens.trade import TradeScreen
-from .screens.turn import ProposalScreen, RollScreen, typed_keys
+from .screens.turn import ProposalScreen, RollScreen, release_typed
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual.screen import Screen
@@ -535,14 +535,19 @@ class Flow:
         cmd: dict[str, Any] = dict(given or {})
         cmd["op"] = op
         title = self.tr.get(f"action.{op}", "") or self.tr(f"turn.{op}")
-        if self.state.over and op != "undo":
-            self.app.show_message(self.tr("flow.game_over"), error=True)
-            return None
         try:
+            if self.state.over and op != "undo":
+                self.app.show_message(self.tr("flow.game_over"), error=True)
+                return None
             return await self.asking(self.flows().get(op, self.flow_simple), cmd, title)
         except Cancelled:
             self.app.show_message(self.tr("flow.cancelled"))
             return None
+        finally:
+            # what was typed on the table for a roll: taken by the roll's question once it is on screen; however
+            # the action ends (refused before any question, cancelled, failed), the table's keys are its own again
+            # (a no-op once the question took them)
+            release_typed(given)
 
     async def flow_simple(self, cmd: dict[str, Any], title: str) -> Entry | None:
         """Ask for what the op needs, show what it will do, commit. In follow mode the player of
@@ -607,13 +612,8 @@ class Flow:
         as it is typed; Enter records it (the token moves, a salary passing GO is paid in the same entry); then
         what the landing requires is proposed (:meth:`flow_settle`)."""
         # what was typed on the table for it: taken by the roll's question once it is on screen (the keys typed
-        # until then are the table's to keep, never another action's); however the roll ends, the table's keys
-        # are its own again (a no-op once the question took them)
-        typed = cmd.pop("_typed", "")
-        try:
-            return await self._roll(cmd, title, typed)
-        finally:
-            typed_keys(typed)
+        # until then are the table's to keep, never another action's; :meth:`run` gives them back however it ends)
+        return await self._roll(cmd, title, cmd.pop("_typed", ""))
 
     async def _roll(self, cmd: dict[str, Any], title: str, typed: Any) -> Entry | None:
         state = self.state

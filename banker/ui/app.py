@@ -405,6 +405,9 @@ class BankerApp(App[None]):
         if self.session is None:
             return None
         if self.session.readonly:  # a damaged session: nothing can be recorded, so no dialog is opened
+            from .screens.turn import release_typed
+
+            release_typed(given)  # a die typed on the table: its keys are the table's again
             self.refuse(SessionError(self.tr("table.readonly_refused", file=str(self.session.path)), key="readonly",
                                      file=self.session.path))
             return None

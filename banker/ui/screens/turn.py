@@ -87,6 +87,14 @@ def parse_roll(text: str, speed: SpeedUse) -> dict[str, Any] | RollError:
     return out
 
 
+def release_typed(given: dict[str, Any] | None) -> None:
+    """An action that was given the table's typed keys (``_typed``, :meth:`.table.TableScreen.action_roll`) and
+    ends without its question taking them: the table's keys are its own again (a no-op once they were taken)."""
+    typed = (given or {}).get("_typed")
+    if callable(typed):
+        typed()
+
+
 def typed_keys(typed: Any) -> tuple[str, bool]:
     """What was typed on the table for the roll before its question was on screen (a string, or the table's
     ``take_typed``, which ends the table's keeping of them): the text up to the first Enter, and whether Enter was
