@@ -251,12 +251,6 @@ def _write_line(text: str, tr: Translator) -> str | None:
     return None
 
 
-def entry_text(tr: Translator, entry: object) -> str:
-    """A log entry's sentence in the banker's language (its stored English text for an entry without parts)."""
-    parts = getattr(entry, "parts", None)
-    return tr.parts(parts) if isinstance(parts, list) and parts else str(getattr(entry, "text", ""))
-
-
 def _refusal(tr: Translator, e: Exception) -> str:
     if isinstance(e, Refused):
         return tr.refusal(e)
@@ -287,7 +281,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
                 _say_error(tr("cli.line", n=n, error=tr("cli.too_deep")))
                 return EXIT_REFUSED
             last = n
-            failed = _write_line(_terminal_safe(entry_text(tr, entry)), tr)
+            failed = _write_line(_terminal_safe(tr.entry(entry)), tr)
             if failed:
                 _say_error("banker apply: " + tr("cli.stopped", n=last, reason=failed))
                 return EXIT_REFUSED
@@ -433,7 +427,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     width = len(str(len(entries))) if entries else 1
     for e in entries:
         mark = tr("cli.undone_by", seq=undone_by[e.seq]) + " " if e.seq in undone_by else ""
-        print(f"{e.seq:>{width}}  {_local_time(e.ts)}  {mark}{_terminal_safe(entry_text(tr, e))}")
+        print(f"{e.seq:>{width}}  {_local_time(e.ts)}  {mark}{_terminal_safe(tr.entry(e))}")
     if not entries:
         print(tr("cli.no_actions", file=args.file), file=sys.stderr)
     return EXIT_OK

@@ -567,3 +567,45 @@ def test_new_never_creates_over_anything(capsys, tmp_path):
     assert "old.json.journal is left over from an earlier session" in err
     assert leftover.read_bytes() == b"journal of a game that was moved away\n"
     assert not (tmp_path / "old.json").exists()
+
+
+def _hand_edit(path: Path, change) -> None:
+    """Change the session file's entry 1 in place, its checksums left as they were (a text editor's change)."""
+    data = json.loads(path.read_text())
+    change(data["entries"]["1"])
+    path.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_hand_edited_description_is_never_a_traceback(capsys, tmp_path, lang):
+    """An entry whose stored description (``parts``) a hand edit broke (its parameters deleted):
+    - with its effects broken too, `banker state` says the entry cannot be restored, naming it by the English text
+      it stores, before and after `banker repair --accept-changes` (it raised KeyError through its own message);
+    - with its effects whole, accepted by `banker repair`, `banker log` and `banker export` show the stored text and
+      an undo of it is recorded, saying what it can of the broken description (they failed with KeyError)."""
+    path = tmp_path / "g.json"
+    new_session(capsys, path)
+    assert run(capsys, "apply", str(path), str(write_script(tmp_path, '{"op":"buy","player":"Ann","space":39}')))[0] == 0
+    whole = path.read_text()
+
+    def broken_effects(entry):
+        entry["effects"], entry["parts"] = [{"t": "nonsense"}], [{"key": "log.buy", "params": {}}]
+
+    _hand_edit(path, broken_effects)
+    code, out, err = run(capsys, "--lang", lang, "state", str(path))
+    assert code == 1 and "(Ann buys Boardwalk for $400)" in err and err.count("\n") == 1, (out, err)
+    code, out, err = run(capsys, "--lang", lang, "repair", str(path), "--accept-changes", "--yes")
+    assert code == 0 and not err, (out, err)
+    code, out, err = run(capsys, "--lang", lang, "state", str(path))  # accepted as it is: still not restorable
+    assert code == 1 and "(Ann buys Boardwalk for $400)" in err and err.count("\n") == 1, (out, err)
+    path.write_text(whole)
+    _hand_edit(path, lambda entry: entry.update(parts=[{"key": "log.buy", "params": {"player": "Ann"}}]))
+    assert run(capsys, "repair", str(path), "--accept-changes", "--yes")[0] == 0
+    code, out, err = run(capsys, "--lang", lang, "log", str(path))
+    assert code == 0 and out.rstrip().endswith("Ann buys Boardwalk for $400"), out + err
+    code, out, err = run(capsys, "--lang", lang, "export", str(path), "--format", "markdown", "--out", "-")
+    assert code == 0 and "Ann buys Boardwalk for $400" in out, out + err
+    undo = write_script(tmp_path, '{"op":"undo","reason":"typo"}', "undo.jsonl")
+    code, out, err = run(capsys, "--lang", lang, "apply", str(path), str(undo))
+    assert code == 0 and "?" in out, out + err
+    assert Session.open(path, readonly=True).state.cash["Ann"] == 1500

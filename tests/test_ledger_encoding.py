@@ -230,9 +230,34 @@ def test_render_parts_handles_what_from_json_handles():
         for catalog, lang in ((None, "en"), (broken, "uk"), ({}, "ru")):
             assert render_parts([parts], catalog, lang) == old_render_parts([parts], catalog, lang)
     with pytest.raises(KeyError):
-        render_parts(odd[-1:])
+        render_parts(odd[-1:], strict=True)
     with pytest.raises(KeyError):
-        render_parts([{"key": "no-such-message", "params": {}}])
+        render_parts([{"key": "no-such-message", "params": {}}], strict=True)
+
+
+def test_a_description_a_hand_edit_broke_is_said_as_far_as_it_can_be():
+    """A stored description that cannot be said whole (a parameter missing, an unknown key, a parameter of the wrong
+    kind): said with what it has and "?" for the rest, in every language, never an error (an entry's sentence in the
+    log, the review, the export, an undo's description); ``strict`` raises instead, for a caller that has the
+    entry's stored English text to show."""
+    broken = [
+        {"key": "log.buy", "params": {"player": "Ann"}},  # its space and amount missing
+        {"key": "no-such-message", "params": {}},
+        {"key": "log.buy", "params": {"player": {"msg": {"key": "zzz"}}, "space": "Boardwalk", "amount": "$400"}},
+        {"key": "jail-cards", "params": {"n": "three"}},  # a plural's count that is not a number
+        {"params": {}},
+    ]
+    said = {"en": ["Ann buys ? for ?", "?", "? buys Boardwalk for $400", "three Get Out of Jail Free cards", "?"],
+            "ru": ["Ann покупает участок ? за ?", "?", "? покупает участок Boardwalk за $400"],
+            "uk": ["Ann купує ділянку ? за ?", "?", "? купує ділянку Boardwalk за $400"]}
+    for lang in ("en", "ru", "uk"):
+        tr = Translator(lang)
+        line = render_parts(broken, tr._engine if lang != "en" else None, lang).split("; ")
+        assert line[: len(said[lang])] == said[lang] and line[3].startswith("three ") and line[4] == "?"
+        for part in broken:
+            with pytest.raises((KeyError, ValueError)):
+                render_parts([part], tr._engine, lang, strict=True)
+    assert Msg("log.buy", player="Ann").render() == "Ann buys ? for ?"
 
 
 def test_now_is_datetime_now_in_milliseconds(monkeypatch):

@@ -18,7 +18,7 @@ from typing import Any
 from banker.datacache import parsed
 from banker.rules.edition import Edition
 from banker.rules.errors import BoardError, Refused
-from banker.rules.messages import Msg, plural_index, render_parts
+from banker.rules.messages import UNSAYABLE, Msg, plural_index, render_parts
 from banker.rules.state import BANK, POT
 
 LANGS = ("en", "ru", "uk")
@@ -126,6 +126,17 @@ class Translator:
     def parts(self, parts: Sequence[Mapping[str, Any]]) -> str:
         """A logged description (message JSONs) in this language."""
         return render_parts(list(parts), self._engine, self.lang)
+
+    def entry(self, entry: Any) -> str:
+        """A log entry's sentence in this language: its logged description (``parts``), else its stored English
+        ``text`` (an entry without parts, or one whose parts a hand edit left that cannot be said whole)."""
+        parts = getattr(entry, "parts", None)
+        if isinstance(parts, list | tuple) and parts:
+            try:
+                return render_parts(list(parts), self._engine, self.lang, strict=True)
+            except UNSAYABLE:
+                pass
+        return str(getattr(entry, "text", ""))
 
     def refusal(self, error: Refused) -> str:
         return error.render(self._engine, self.lang)

@@ -82,7 +82,10 @@ def _not_followed(e: Exception) -> Said:
 def _described(entry: Entry) -> list[Msg] | str:
     """What an entry says, as the engine's messages (said in the banker's language), else its stored text."""
     try:
-        return [Msg.from_json(p) for p in entry.parts] if entry.parts else entry.text
+        if not entry.parts:
+            return entry.text
+        render_parts(list(entry.parts), strict=True)  # it can be said whole (if English can, every language can)
+        return [Msg.from_json(p) for p in entry.parts]
     except Exception:  # a hand-edited description: the text it stores
         return entry.text
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from banker.i18n import Translator
 from banker.ledger.clock import clock_text, end_of
 from banker.ledger.review import SessionReview
-from banker.rules.review import Auction, Standing, TimelineItem, standings, ties
+from banker.rules.review import Auction, Standing, standings, ties
 
 FORMATS = ("csv", "markdown", "json")
 
@@ -105,11 +104,6 @@ def auction_text(a: Auction, tr: Translator, name: str, fmt: Any) -> str:
     return tr("evening.auction", space=name, winner=a.winner, bid=fmt(a.bid), printed=fmt(a.printed))
 
 
-def _line(tr: Translator, item: TimelineItem) -> str:
-    parts: list[Mapping[str, Any]] = list(item.parts)
-    return tr.parts(parts) if parts else item.text
-
-
 # --------------------------------------------------------------------------- JSON
 def to_json(sr: SessionReview, tr: Translator) -> str:
     state = sr.state
@@ -119,7 +113,7 @@ def to_json(sr: SessionReview, tr: Translator) -> str:
                         "end": end_text(sr), "players": list(state.players)},
             "final": sr.state.to_json(), **sr.review.to_json(sr.state)}
     for item, row in zip(sr.review.timeline, data["timeline"], strict=True):
-        row["text"] = _line(tr, item)
+        row["text"] = tr.entry(item)
     return json.dumps(data, ensure_ascii=False, indent=1)
 
 
@@ -133,7 +127,7 @@ def timeline_csv(sr: SessionReview, tr: Translator) -> str:
     players = list(sr.review.players)
     w.writerow([*TIMELINE_COLUMNS, *(f"cash:{p}" for p in players), *(f"net_worth:{p}" for p in players)])
     for i, item in enumerate(sr.review.timeline):
-        w.writerow([item.seq, item.ts, item.op, _line(tr, item), " ".join(item.players),
+        w.writerow([item.seq, item.ts, item.op, tr.entry(item), " ".join(item.players),
                     item.undone_by or "", item.undo_reason or "",
                     *(sr.review.cash[p][i] for p in players), *(sr.review.worth[p][i] for p in players)])
     return out.getvalue()
@@ -237,7 +231,7 @@ def to_markdown(sr: SessionReview, tr: Translator, timeline: bool = True) -> str
     if timeline:
         lines += [f"## {tr('review.timeline')}", ""]
         for item in r.timeline:
-            text = _md(_line(tr, item))
+            text = _md(tr.entry(item))
             if item.undone:
                 text = f"~~{text}~~ ({tr('review.undone_by')} #{item.undone_by}: {_md(item.undo_reason or '')})"
             lines.append(f"{item.seq}. {text}")

@@ -144,11 +144,50 @@ class Named:
         return {"key": self.key, "forms": self.forms}
 
 
+#: how a parameter a stored description lacks is said (a hand-edited file: never an error)
+MISSING = "?"
+#: what saying a stored description can raise when a hand edit broke it (a parameter missing or of the wrong kind,
+#: an unknown key)
+UNSAYABLE = (KeyError, IndexError, TypeError, ValueError, AttributeError)
+
+
+class _Blanks(dict[str, Any]):
+    """A template's values, :data:`MISSING` for any it names that are not there."""
+
+    def __missing__(self, key: str) -> str:
+        return MISSING
+
+
 def EN_render(msg: Msg, values: Mapping[str, str]) -> str:
     template = EN[msg.key]
     if isinstance(template, list):
         template = template[plural_index("en", msg.params.get("n", 0))]
-    return template.format(**values)
+    return template.format_map(_Blanks(values))
+
+
+def _said_as_far_as_can(data: Any, catalog: Mapping[str, Template], lang: str) -> str:
+    """A stored message that cannot be said whole (a hand edit: a parameter missing or of the wrong kind, an unknown
+    key): its English sentence with the parameters that can be said, :data:`MISSING` for the rest."""
+    key = data.get("key") if isinstance(data, Mapping) else None
+    if not isinstance(key, str) or key not in EN:
+        return MISSING
+    params = data.get("params")
+    params = params if isinstance(params, Mapping) else {}
+    values = _Blanks()
+    for name, value in params.items():
+        try:
+            values[name] = _render_json(value, catalog, lang)
+        except UNSAYABLE:
+            values[name] = _said_as_far_as_can(value.get("msg"), catalog, lang) if isinstance(value, dict) else MISSING
+    n = params.get("n")
+    for template, in_lang in ((catalog.get(key), lang), (EN[key], "en")):  # a translation that does not fit: English
+        if isinstance(template, list):
+            template = template[min(plural_index(in_lang, n if isinstance(n, int) else 0), len(template) - 1)]
+        try:
+            return template.format_map(values) if isinstance(template, str) else MISSING
+        except UNSAYABLE:
+            continue
+    return MISSING
 
 
 def _render(value: Any, catalog: Mapping[str, Template], lang: str) -> str:
@@ -199,12 +238,23 @@ def shown(value: Any, limit: int = 40) -> str:
 
 
 def render_parts(parts: Sequence[Mapping[str, Any]], catalog: Mapping[str, Template] | None = None,
-                 lang: str = "en") -> str:
+                 lang: str = "en", strict: bool = False) -> str:
     """A logged description (a list of message JSONs) as one line: ``Msg.from_json(p).render(catalog, lang)``
     of each part, read straight from the JSON (no :class:`Msg` made on the way: every entry recorded and
-    every log line shown renders its parts)."""
+    every log line shown renders its parts). A part a hand edit broke is said as far as it can be
+    (:data:`MISSING` for what it lacks), or with ``strict`` raises one of :data:`UNSAYABLE` (the caller has the
+    entry's stored text to show instead)."""
     catalog = catalog or EN
-    return "; ".join(_render_msg_json(p, catalog, lang) for p in parts)
+    return "; ".join(_render_part(p, catalog, lang, strict) for p in parts)
+
+
+def _render_part(data: Mapping[str, Any], catalog: Mapping[str, Template], lang: str, strict: bool) -> str:
+    try:
+        return _render_msg_json(data, catalog, lang)
+    except UNSAYABLE:
+        if strict:
+            raise
+        return _said_as_far_as_can(data, catalog, lang)
 
 
 def _render_msg_json(data: Mapping[str, Any], catalog: Mapping[str, Template], lang: str) -> str:

@@ -148,7 +148,7 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
     undone = {e.undoes for e in shown if e.undoes is not None}
     actions = []
     for entry in reversed(shown):
-        text = tr.parts(list(entry.parts)) if entry.parts else entry.text
+        text = tr.entry(entry)
         actions.append({"seq": entry.seq, "ts": entry.ts, "text": text,
                         "undone": entry.seq in undone, "undo": entry.undoes is not None})
     variant = tr.get(f"variant.{state.variant.id}", state.variant.name)

@@ -750,7 +750,7 @@ class Flow:
         entry = self.commit(cmd)  # chosen: committed at once, then the figures are shown
         if entry:
             info = entry.info
-            lines: Lines = [self.tr.parts(entry.parts) if entry.parts else entry.text,
+            lines: Lines = [self.tr.entry(entry),
                             self.tr("flow.tax_worth", worth=self.fmt(info["worth"])),
                             self.tr("flow.tax_paid", amount=self.fmt(info["amount"])),
                             self.tr("flow.tax_other", amount=self.fmt(info["other_amount"]))]
@@ -1080,7 +1080,7 @@ class Flow:
                 line = Text("  ")
                 line.append(f"#{src.seq} ", "cyan")
                 line.append(f"{sign}{change}  ", "bold")
-                line.append(self.tr.parts(entry.parts) if entry.parts else entry.text)
+                line.append(self.tr.entry(entry))
                 lines.append(line)
         lines.append(Text(self.tr("count.hint"), "italic"))
         return lines

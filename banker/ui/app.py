@@ -333,7 +333,7 @@ class BankerApp(App[None]):
         except (Refused, SessionError) as e:  # refused; or read-only, or the disk refused: nothing recorded
             self.refuse(e)
             return None
-        self.show_message(self.tr.parts(entry.parts) if entry.parts else entry.text)
+        self.show_message(self.tr.entry(entry))
         self.version += 1
         self._collect_when_idle()
         return entry

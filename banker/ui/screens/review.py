@@ -94,7 +94,7 @@ class ReviewScreen(BankerScreen[None]):
             self.lines = self._lines(first)
 
     def _lines(self, r: Review) -> list[str]:
-        return [self.app.tr.parts(i.parts) if i.parts else i.text for i in r.timeline]
+        return [self.app.tr.entry(i) for i in r.timeline]
 
     def _put_in_place(self, state: GameState, entries: list[Entry], r: Review, lines: list[str] | None = None) -> None:
         self.state = state

@@ -432,7 +432,7 @@ class LogPanel(Static):
         for entry in shown:
             if text:
                 text.append("\n")
-            line = tr.parts(entry.parts) if entry.parts else entry.text
+            line = tr.entry(entry)
             style = "dim strike" if entry.seq in undone else ("italic yellow" if entry.undoes else "")
             text.append(f"{entry.seq:>4} ", "dim")
             text.append(line, style)
