@@ -609,3 +609,27 @@ def test_a_hand_edited_description_is_never_a_traceback(capsys, tmp_path, lang):
     code, out, err = run(capsys, "--lang", lang, "apply", str(path), str(undo))
     assert code == 0 and "?" in out, out + err
     assert Session.open(path, readonly=True).state.cash["Ann"] == 1500
+
+
+def test_an_effect_nested_hundreds_deep_by_a_hand_edit_is_said_clipped(capsys, tmp_path):
+    """A hand edit nests a value of the game's result effect 400 deep: the damage is explained with the first levels in
+    words and the rest as clipped JSON, `banker state` shows the state under the warning and `banker audit` names the
+    entry (the explanation recursed without a limit: RecursionError, said as "nested too deeply ... nothing was
+    recorded", exit 1, and nothing shown)."""
+    import shutil
+
+    path = tmp_path / "u.json"
+    shutil.copy(Path(__file__).parent.parent / "sample_sessions" / "uk-bank-bankruptcy.json", path)
+    data = json.loads(path.read_text())
+    last = data["entries"][str(len(data["entries"]))]
+    deep: object = "x"
+    for _ in range(400):
+        deep = {"a": deep}
+    assert last["effects"][-1]["t"] == "result"
+    last["effects"][-1]["new"]["valuation"] = deep
+    path.write_text(json.dumps(data))
+    code, out, err = run(capsys, "state", str(path))
+    assert code == 0 and "winner: Hattie" in out and "is damaged" in err and "too deeply" not in err, (out, err)
+    code, out, err = run(capsys, "audit", str(path))
+    assert code == 1 and f"entry {last['seq']}: effect 1: the log has result" in out, (out, err)
+    assert "valuation {a {a {a {" in out and "…" in out and len(max(out.splitlines(), key=len)) < 1000

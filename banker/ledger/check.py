@@ -318,15 +318,20 @@ def _kind_said(kind: Any) -> Said:
     return Said(str(kind), f"effect.{kind}") if isinstance(kind, str) else _value_said(None, kind)
 
 
-def _field_said(key: str, value: Any) -> Said:
+#: how deep the values of an effect are said in words; deeper ones are shown as their (clipped) JSON
+_SAID_DEPTH = 4
+
+
+def _field_said(key: str, value: Any, depth: int = 0) -> Said:
     name = Said(key, f"field.{key}")
-    shown = _value_said(key, value)
+    shown = _value_said(key, value, depth)
     return Said(f"{name} {shown}", "effect_field", field=name, value=shown)
 
 
-def _value_said(key: str | None, value: Any) -> Said:
+def _value_said(key: str | None, value: Any, depth: int = 0) -> Said:
     """One value of an effect: an account, a reason (``for``), yes or no, nothing, a list or an object of
-    them; a name, a number or any other text as it is (clipped)."""
+    them (to :data:`_SAID_DEPTH` levels: a hand edit may nest them hundreds deep); a name, a number or any other
+    text as it is (clipped)."""
     if value is None:
         return Said("none", "value_none")
     if value is True or value is False:
@@ -337,12 +342,14 @@ def _value_said(key: str | None, value: Any) -> Said:
         if key == "for":
             return Said(clip(value, 60), f"why.{value}")
         return Said(clip(value, 60), "value_text", text=clip(value, 60))
+    if isinstance(value, list | dict) and depth >= _SAID_DEPTH:
+        return Said(_short(value), "value_text", text=_short(value))
     if isinstance(value, list):
-        items = [_value_said(key, v) for v in value[:6]]
+        items = [_value_said(key, v, depth + 1) for v in value[:6]]
         more = [Said("…", "value_text", text="…")] if len(value) > 6 else []
         return Said(f"[{', '.join([*items, *more])}]", "value_list", items=[*items, *more])
     if isinstance(value, dict):
-        fields = [_field_said(k, v) for k, v in list(value.items())[:8]]
+        fields = [_field_said(k, v, depth + 1) for k, v in list(value.items())[:8]]
         return Said(f"{{{', '.join(fields)}}}", "value_object", fields=fields)
     return Said(_short(value), "value_text", text=_short(value))
 
@@ -370,7 +377,10 @@ def _effect_change(logged: list[Any], computed: list[Any]) -> Said:
 
 
 def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    try:
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    except (RecursionError, TypeError, ValueError):  # nested deeper than JSON is written, or not JSON at all
+        text = "…"
     return clip(text, 60)
 
 
