@@ -26,14 +26,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from banker.cliparse import EXIT_USAGE, Parser, UsageExit, choose_lang, lang_in
+from banker.cliparse import EXIT_USAGE, Parser, UsageExit, choose_lang, lang_in, say_error, terminal_safe
 from banker.i18n import LANGS, Translator
 from banker.ledger import Session, SessionError, SessionLog, lock_holder, read_session, read_session_doc
 from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
 from banker.ledger.lock import describe_holder
 from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
-from banker.rules.state import check_text, forbidden_char
+from banker.rules.state import check_text
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -74,29 +74,8 @@ def _variant_text(tr: Translator, state: GameState) -> str:
     return tr.get(f"cli.variant_{state.variant.id}", state.variant.name.lower())
 
 
-def _terminal_safe(text: str, keep_newlines: bool = False) -> str:
-    """``text`` with every control or invisible character (ESC, CR, LF, NUL, bidi overrides, bytes that
-    were not UTF-8...) written as a ``\\uXXXX`` escape: what an old log holds never drives the
-    terminal nor splits a line. The escape is also valid inside a JSON string."""
-    if text.isprintable():
-        return text
-    return "".join(f"\\u{ord(c):04x}" if forbidden_char(c) and not (keep_newlines and c == "\n") else c
-                   for c in text)
-
-
 def _cut(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _one_line(text: str) -> str:
-    return _terminal_safe(" ".join(str(text).split()))
-
-
-def _say_error(text: str) -> None:
-    try:
-        print(_one_line(text), file=sys.stderr, flush=True)
-    except (OSError, ValueError):  # stderr closed: the exit status still says it
-        pass
 
 
 def _silence_stdout() -> None:
@@ -141,7 +120,7 @@ def cmd_new(args: argparse.Namespace) -> int:
             said.append(tr("cli.created_follow", player=state.current))
         if end is not None:
             said.append(tr("cli.created_end", time=clock_text(end)))
-        print(_terminal_safe("; ".join(said)))
+        print(terminal_safe("; ".join(said)))
     return EXIT_OK
 
 
@@ -268,22 +247,22 @@ def cmd_apply(args: argparse.Namespace) -> int:
             try:
                 command = _read_command(raw)
             except _LineError as e:
-                _say_error(tr("cli.line", n=n, error=e.text(tr)))
+                say_error(tr("cli.line", n=n, error=e.text(tr)))
                 return EXIT_REFUSED
             if command is _SKIP:
                 continue
             try:
                 entry = session.apply(command)
             except (Refused, SessionError) as e:
-                _say_error(tr("cli.line", n=n, error=_refusal(tr, e)))
+                say_error(tr("cli.line", n=n, error=_refusal(tr, e)))
                 return EXIT_REFUSED
             except RecursionError:
-                _say_error(tr("cli.line", n=n, error=tr("cli.too_deep")))
+                say_error(tr("cli.line", n=n, error=tr("cli.too_deep")))
                 return EXIT_REFUSED
             last = n
-            failed = _write_line(_terminal_safe(tr.entry(entry)), tr)
+            failed = _write_line(terminal_safe(tr.entry(entry)), tr)
             if failed:
-                _say_error("banker apply: " + tr("cli.stopped", n=last, reason=failed))
+                say_error("banker apply: " + tr("cli.stopped", n=last, reason=failed))
                 return EXIT_REFUSED
     return EXIT_OK
 
@@ -359,7 +338,7 @@ def render_state(session: SessionLog, tr: Translator | None = None) -> str:
             out.append(tr("cli.winner", player=result["winner"], reason=reason))
         else:
             out.append(tr("cli.tie", reason=reason, players=", ".join(result.get("tied") or [])))
-    return "\n".join(_terminal_safe(line) for line in out)
+    return "\n".join(terminal_safe(line) for line in out)
 
 
 def _reason(tr: Translator, reason: object) -> str:
@@ -392,7 +371,7 @@ def _follow_line(state: GameState, tr: Translator) -> str:
 def _warn_damage(command: str, message: object, tr: Translator) -> None:
     """A read-only command on a damaged session: it shows what it can read, and says so."""
     if message:
-        _say_error(f"banker {command}: " + tr("cli.warning", message=tr.session(message)))
+        say_error(f"banker {command}: " + tr("cli.warning", message=tr.session(message)))
 
 
 def cmd_state(args: argparse.Namespace) -> int:
@@ -400,7 +379,7 @@ def cmd_state(args: argparse.Namespace) -> int:
     session = Session.open(args.file, readonly=True)
     _warn_damage("state", session.damage_message, tr)
     if args.json:
-        print(_terminal_safe(json.dumps(session.state.to_json(), indent=2, ensure_ascii=False), keep_newlines=True))
+        print(terminal_safe(json.dumps(session.state.to_json(), indent=2, ensure_ascii=False), keep_newlines=True))
     else:
         print(render_state(session, tr))
     return EXIT_OK
@@ -421,13 +400,13 @@ def cmd_log(args: argparse.Namespace) -> int:
     entries = read.entries
     if args.json:
         for entry in entries:
-            print(_terminal_safe(json.dumps(entry.to_json(), ensure_ascii=False)))
+            print(terminal_safe(json.dumps(entry.to_json(), ensure_ascii=False)))
         return EXIT_OK
     undone_by = {e.undoes: e.seq for e in entries if e.undoes is not None}
     width = len(str(len(entries))) if entries else 1
     for e in entries:
         mark = tr("cli.undone_by", seq=undone_by[e.seq]) + " " if e.seq in undone_by else ""
-        print(f"{e.seq:>{width}}  {_local_time(e.ts)}  {mark}{_terminal_safe(tr.entry(e))}")
+        print(f"{e.seq:>{width}}  {_local_time(e.ts)}  {mark}{terminal_safe(tr.entry(e))}")
     if not entries:
         print(tr("cli.no_actions", file=args.file), file=sys.stderr)
     return EXIT_OK
@@ -456,7 +435,7 @@ def _run_app(path: str | None, lang: str | None = None) -> int:
     try:
         from banker.ui.app import run_app
     except ImportError as e:
-        _say_error("banker: " + Translator(choose_lang(lang))("cli_said.app_unavailable", error=e))
+        say_error("banker: " + Translator(choose_lang(lang))("cli_said.app_unavailable", error=e))
         return EXIT_USAGE
     return int(run_app(path, lang) or 0)
 
@@ -518,7 +497,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     try:
         from banker.ui.app import run_app
     except ImportError as e:
-        _say_error("banker review: " + translator(args)("cli_said.review_unavailable", error=e))
+        say_error("banker review: " + translator(args)("cli_said.review_unavailable", error=e))
         return EXIT_USAGE
     return int(run_app(str(path), getattr(args, "lang", None), review=True) or 0)
 
@@ -711,26 +690,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SessionError, Refused, BoardError, CliError) as e:
         tr = translator(args)
         text = e.text(tr) if isinstance(e, CliError) else _refusal(tr, e)
-        _say_error(f"banker {args.command}: {text}")
+        say_error(f"banker {args.command}: {text}")
         return EXIT_REFUSED
     except KeyboardInterrupt:
-        _say_error("banker: " + translator(args)("cli_said.interrupted"))
+        say_error("banker: " + translator(args)("cli_said.interrupted"))
         return 130
     except BrokenPipeError:  # `banker log game.json | head`: a reader that has seen enough
         _silence_stdout()
         return EXIT_OK
     except OSError as e:  # anything the session log did not turn into a sentence of its own
         where = f" ({e.filename})" if getattr(e, "filename", None) else ""
-        _say_error(f"banker {args.command}: " + translator(args)("cli_said.os_error", error=e.strerror or e, where=where))
+        say_error(f"banker {args.command}: " + translator(args)("cli_said.os_error", error=e.strerror or e, where=where))
         return EXIT_REFUSED
     except RecursionError:
-        _say_error(f"banker {args.command}: " + translator(args)("cli_said.too_deep"))
+        say_error(f"banker {args.command}: " + translator(args)("cli_said.too_deep"))
         return EXIT_REFUSED
     except ValueError as e:
         if "integer string conversion" not in str(e) or os.environ.get("BANKER_TRACEBACK"):
             return _unexpected(args, e)
         # a number of over 4,300 digits in a log written before amounts were bounded
-        _say_error(f"banker {args.command}: " + translator(args)("cli_said.too_large"))
+        say_error(f"banker {args.command}: " + translator(args)("cli_said.too_large"))
         return EXIT_REFUSED
     except Exception as e:  # a bug: one line, never a traceback (BANKER_TRACEBACK=1 shows it)
         return _unexpected(args, e)
@@ -741,6 +720,6 @@ def _unexpected(args: argparse.Namespace, e: Exception) -> int:
     programmer's, for the report) inside the banker's sentence."""
     if os.environ.get("BANKER_TRACEBACK"):
         raise e
-    _say_error(f"banker {args.command}: " + translator(args)("cli_said.unexpected",
+    say_error(f"banker {args.command}: " + translator(args)("cli_said.unexpected",
                                                              error=f"{type(e).__name__}: {_cut(str(e), 200)}"))
     return EXIT_INTERNAL

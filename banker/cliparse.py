@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from banker.i18n import LANGS, Translator, detect_lang
+from banker.rules.state import forbidden_char
 
 EXIT_USAGE = 2
 
@@ -107,7 +108,7 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         problem = usage_problem(self.tr, message, self.own)
-        _say(self.tr("cli_usage.error", prog=self.prog, problem=problem))
+        say_error(self.tr("cli_usage.error", prog=self.prog, problem=problem))  # what was typed may hold ESC
         raise UsageExit(EXIT_USAGE)
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
@@ -116,9 +117,23 @@ class Parser(argparse.ArgumentParser):
         raise UsageExit(status)
 
 
-def _say(text: str) -> None:
+def terminal_safe(text: str, keep_newlines: bool = False) -> str:
+    """``text`` with every control or invisible character (ESC, CR, LF, NUL, bidi overrides, bytes that
+    were not UTF-8...) written as a ``\\uXXXX`` escape: what an old log holds never drives the
+    terminal nor splits a line. The escape is also valid inside a JSON string."""
+    if text.isprintable():
+        return text
+    return "".join(f"\\u{ord(c):04x}" if forbidden_char(c) and not (keep_newlines and c == "\n") else c
+                   for c in text)
+
+
+def one_line(text: str) -> str:
+    return terminal_safe(" ".join(str(text).split()))
+
+
+def say_error(text: str) -> None:
     try:
-        print(" ".join(text.split()), file=sys.stderr, flush=True)
+        print(one_line(text), file=sys.stderr, flush=True)
     except (OSError, ValueError):  # stderr closed: the exit status still says it
         pass
 

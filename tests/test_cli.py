@@ -279,6 +279,16 @@ def test_usage_errors_are_one_line_with_status_2(capsys):
     assert code == 2 and err.count("\n") == 1
 
 
+
+@pytest.mark.parametrize("argv", [("state", "g.json", "\x1b[31mRED"), ("\x1b]0;owned\x07",), ("--lang", "\x1b[2J"),
+                                  ("log", "g.json", "--x\u202e")])
+def test_a_usage_error_never_writes_what_was_typed_raw_to_the_terminal(capsys, argv):
+    """A mistyped argument holding escape sequences (pasted, or from a script): the usage error shows it escaped
+    (``\\u001b``), as every other error does; it reached the terminal raw (a colour change, a retitled window)."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and err.endswith("\n") and err[:-1].isprintable(), repr(err)  # escaped: \\u001b (or \\x1b)
+
+
 # --------------------------------------------------------------------------- the app
 def test_without_a_subcommand_the_app_starts_or_a_clear_line_says_why_not(capsys, monkeypatch, session_path):
     monkeypatch.setitem(sys.modules, "banker.ui.app", None)  # the import fails
