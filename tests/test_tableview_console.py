@@ -160,6 +160,55 @@ async def test_an_address_that_cannot_be_used_is_said_and_nothing_breaks(game: P
         await b.confirm()  # the bank goes on
 
 
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "The players' page could not start: port {port} on 127.0.0.1 is already in use; start banker with "
+           "BANKER_TABLEVIEW_PORT set to another port, or unset (any free port)"),
+    ("ru", "Страницу для игроков не удалось запустить: порт {port} на 127.0.0.1 уже занят; запустите banker с другим "
+           "портом в BANKER_TABLEVIEW_PORT или без этой переменной (любой свободный порт)")])
+async def test_a_port_in_use_is_said_in_the_consoles_words_and_language(game: Path, monkeypatch, lang: str,
+                                                                         said: str) -> None:
+    """The port the environment asks for is taken: the dialog says so in the banker's language and names what the
+    console is told by (BANKER_TABLEVIEW_PORT), not `banker serve`'s --port (it said the English of `banker serve`,
+    "choose another with --port", in every language)."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    monkeypatch.setenv("BANKER_TABLEVIEW_HOST", "127.0.0.1")
+    monkeypatch.setenv("BANKER_TABLEVIEW_PORT", str(port))
+    try:
+        app = BankerApp(game, lang=lang)
+        async with app.run_test(size=(100, 30)) as pilot:
+            b = Banker(app, pilot)
+            await pilot.pause()
+            await b.act("q")
+            assert " ".join(screen_text(app.screen.query_one("#tv-error")).split()) == said.format(port=port)
+            assert app.table_server is None
+    finally:
+        taken.close()
+
+
+def test_why_the_page_could_not_start_is_said_in_the_bankers_language() -> None:
+    """Every reason the page server gives, in Russian: its own ([serve_said]) or the console's words, the session's
+    (a file refused), the system's; a bug by its class."""
+    from banker.i18n import Translator
+    from banker.ledger import SessionError
+    from banker.ledger.storage import FileRefused
+    from banker.tableview.server import ServeError
+    from banker.ui.screens.tableview import start_error
+
+    tr = Translator("ru")
+    assert start_error(tr, ServeError("cannot listen on h: x", "cannot_listen", host="h", reason="x")) == (
+        "не удаётся слушать на h: x")
+    assert "BANKER_TABLEVIEW_HOST" in start_error(tr, ServeError("not here", "not_here", host="h"))
+    said = start_error(tr, FileRefused("g.json is a symbolic link", key="file_symlink", path="g.json"))
+    assert said == tr.session(FileRefused("g.json is a symbolic link", key="file_symlink", path="g.json"))
+    assert "symbolic" not in said and said.startswith("g.json"), said
+    assert start_error(tr, SessionError("g.json: gone", key="cannot_read", path="g.json", reason="нет")) == (
+        tr.session(SessionError("g.json: gone", key="cannot_read", path="g.json", reason="нет")))
+    assert start_error(tr, RuntimeError("a bug")) == "RuntimeError: a bug"
+
+
 def test_the_environment_chooses_the_address() -> None:
     assert table_server_options({}) == {}
     assert table_server_options({"BANKER_TABLEVIEW_HOST": "127.0.0.1", "BANKER_TABLEVIEW_PORT": "8765"}) == {

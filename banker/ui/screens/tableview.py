@@ -19,11 +19,13 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, Static
 
 from banker.ledger import SessionError
+from banker.ledger.storage import FileRefused
 
 from ..keys import with_layouts
 from .dialogs import Dialog
 
 if TYPE_CHECKING:  # pragma: no cover
+    from banker.i18n import Translator
     from banker.tableview.server import TableServer
 
 
@@ -33,6 +35,22 @@ CHROME_LINES = 2 + 2 + 1 + 1
 CHROME_COLUMNS = 2 + 2
 #: seconds between two looks at the page server's fault while the dialog is up
 FAULT_POLL = 1.0
+
+
+def start_error(tr: Translator, e: Exception) -> str:
+    """Why the players' page could not start, in the banker's language: the server's reason (``[serve_said]``) in the
+    console's words where they differ (``[tableview_serve]``: the environment, as the console has no ``--port``), the
+    session's (:meth:`Translator.session`), the system's; a bug by its class and its own text."""
+    from banker.tableview.server import ServeError
+
+    if isinstance(e, ServeError):
+        said = f"serve_said.{e.key}"
+        return tr.get(f"tableview_serve.{e.key}", "", **e.params) or tr.get(said, str(e), **e.params)
+    if isinstance(e, SessionError | FileRefused):
+        return tr.session(e)
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return f"{type(e).__name__}: {e}"
 
 
 class TableViewScreen(Dialog[None]):
@@ -93,8 +111,7 @@ class TableViewScreen(Dialog[None]):
         try:
             self.server = self.app.start_table_server()
         except Exception as e:  # an address in use, a network down...: said, never fatal
-            said = self.app.tr.session(e) if isinstance(e, SessionError) else str(e)  # a ServeError: its own line
-            self._show_error(self.app.tr("tableview.failed", error=said))
+            self._show_error(self.app.tr("tableview.failed", error=start_error(self.app.tr, e)))
             return
         self.qr = qr_text(self.server.url)
         lines = self.qr.split("\n")
