@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -174,6 +175,15 @@ def _json_constant(name: str) -> float:
     raise _LineError("constant", name=name)
 
 
+def _json_float(text: str) -> float:
+    """A JSON number with a fraction or an exponent; one too large for a float (``1e400``: infinity) refused as a
+    number of that size is (it was taken, then refused as "cannot be recorded as JSON", in English)."""
+    value = float(text)
+    if value in (math.inf, -math.inf):
+        raise _LineError("huge_number", number=text if len(text) <= 40 else text[:39] + "…")
+    return value
+
+
 #: what :func:`_read_command` returns for a blank or comment line (JSON's null is a line to refuse)
 _SKIP = object()
 
@@ -189,7 +199,7 @@ def _read_command(raw: str | bytes) -> object:
     if not line or line.startswith("#"):
         return _SKIP
     try:
-        return json.loads(line, parse_int=_json_int, parse_constant=_json_constant)
+        return json.loads(line, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
     except RecursionError:
         raise _LineError("too_deep") from None
     except json.JSONDecodeError as e:  # what kind of mistake, in our words (the json module's are English), and where

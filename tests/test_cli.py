@@ -171,6 +171,8 @@ BAD_LINES = {
     "negative amount": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": -5}', "line 1: ", "-5"),
     "non-integer amount": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": 2.5}', "line 1: ", "2.5"),
     "amount as text": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": "ten"}', "line 1: ", "'ten'"),
+    "amount too large for a float": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": 1e400}',
+                                     "line 1: 1e400 is far more than any table holds", ""),
     "malformed JSON": ('{"op": "buy", "player": "Ann", ', "line 1: not valid JSON", "column"),
     "not an object": ('["buy", "Ann", 39]', "line 1: ", ""),
     "unknown op": ('{"op": "teleport", "player": "Ann"}', "line 1: ", "teleport"),
