@@ -59,12 +59,16 @@ def inverses(effects: Sequence[Any]) -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- following the log
-class NotFollowed(ValueError):
-    """An entry the log itself cannot follow (an undo of an entry that does not stand): :attr:`said` says why."""
+class _Saying(Exception):
+    """An exception whose reason is a :class:`Said` (:attr:`said`), its English the message."""
 
     def __init__(self, said: Said) -> None:
         super().__init__(said.text)
         self.said = said
+
+
+class NotFollowed(_Saying, ValueError):
+    """An entry the log itself cannot follow (an undo of an entry that does not stand): :attr:`said` says why."""
 
 
 def _none_standing(seq: int | None) -> Said:
@@ -152,12 +156,8 @@ class Finding(msgspec.Struct, frozen=True):
     computed: Any = None
 
 
-class Unfollowable(Exception):
+class Unfollowable(_Saying):
     """The log's own effects cannot be applied at an entry (a hand-edited log): :attr:`said` says why."""
-
-    def __init__(self, said: Said) -> None:
-        super().__init__(said.text)
-        self.said = said
 
 
 class Replay:

@@ -44,7 +44,7 @@ from banker.rules import Setup
 from . import checksum
 from . import snapshot as snapshots
 from .journal import JOURNAL_FORMAT, Damaged, JournalCorrupt, Scan, scan
-from .said import Said
+from .said import Said, clip
 from .storage import FileRefused, dumps, read_regular
 
 FORMAT = "banker-session"
@@ -469,11 +469,6 @@ def now() -> str:
 
 def why(e: OSError) -> str:
     return e.strerror or str(e)
-
-
-def clip(text: str, n: int = 80) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[:n - 1] + "…"
 
 
 # --------------------------------------------------------------------------- reading

@@ -28,4 +28,10 @@ class Said(str):
         return f"Said({self.key!r}, {self.params!r})"
 
 
-__all__ = ["Said"]
+def clip(text: str, n: int = 80) -> str:
+    """``text`` on one line (its whitespace runs made one space), cut to ``n`` characters with "…"."""
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+__all__ = ["Said", "clip"]

@@ -39,7 +39,7 @@ from banker.rules import GameState
 from banker.rules.snapshot import to_plain
 
 from . import checksum
-from .said import Said
+from .said import Said, clip
 
 TABLE = "snapshot"
 
@@ -99,16 +99,12 @@ def _invalid(error: str) -> Said:
     where = error.rsplit(" - at `", 1)[1].rstrip("`").removeprefix("$.") if " - at `" in error else ""
     if not where and error.count("`") >= 2:
         where = error.split("`")[-2]
-    where = _clip(where or "?", 40)
+    where = clip(where or "?", 40)
     if error.startswith("Object missing required field"):
         return Said(f"the checkpoint's snapshot is damaged (no {where})", "snapshot_missing", field=where)
     if error.startswith("Object contains unknown field"):
         return Said(f"the checkpoint's snapshot is damaged (unknown {where})", "snapshot_unknown", field=where)
     return Said(f"the checkpoint's snapshot is damaged (bad {where})", "snapshot_bad", field=where)
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def fits(snap: Snapshot, seq: int, last: int | None) -> Said | None:
