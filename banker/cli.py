@@ -561,13 +561,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     protect = session_files(path)
     try:
         write_new_files(data, protect=protect, force=args.force)
-    except OutputProtected as e:  # this session's own file (session_files names them in this order), or another's
-        kinds = {**dict(zip(protect.values(), ("session", "journal", "lock"), strict=True)),
-                 "a banker session": "other_session", "a banker journal": "other_journal"}
-        kind = kinds.get(e.what)
-        if kind is None:  # pragma: no cover - ledger.output says one of these
-            raise CliError(key="cli_said.out_error", error=e) from None
-        raise CliError(key=f"cli_said.out_protected_{kind}", path=e.path, name=path.name) from None
+    except OutputProtected as e:  # this session's own file, or another session's
+        raise CliError(key=f"cli_said.out_protected_{e.kind}", path=e.path, name=e.owner) from None
     except OutputExists as e:
         raise CliError(key="cli_said.out_exists", path=e.path) from None
     except OutputError as e:  # a folder missing, a folder or a device where the file would go, a disk error
@@ -593,7 +588,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from banker.tableview.server import ServeError
 
     try:
-        return serve(args.file, args.host, args.port, args.lang)
+        return serve(args.file, args.host, args.port, choose_lang(args.lang))
     except ServeError as e:
         params: dict[str, Any] = e.params
         raise CliError(key=f"serve_said.{e.key}", **params) from None

@@ -52,20 +52,30 @@ class OutputExists(OutputError):
         super().__init__(path, Said(f"{path} already exists", "output.exists", path=path))
 
 
+#: what a protected file is (:class:`OutputProtected`'s ``kind``), in English; ``{owner}``: its session file's name
+PROTECTED_WORDS = {"session": "the session file {owner} itself", "journal": "the journal of {owner}",
+                   "lock": "the lock file of {owner}", "other_session": "a banker session",
+                   "other_journal": "a banker journal"}
+
+#: a protected file: its kind (a key of :data:`PROTECTED_WORDS`) and its session file's name ("" when not known)
+Protected = tuple[str, str]
+
+
 class OutputProtected(OutputError):
-    """The target is a session's own file: never replaced, not even with ``force``. The command line words
-    ``what`` itself (a session's, a journal's or a lock's)."""
+    """The target is a session's own file: never replaced, not even with ``force``. ``kind`` says which (a key of
+    :data:`PROTECTED_WORDS`: "session", "journal" or "lock" of the session ``owner`` names, or a file that reads as
+    "other_session" or "other_journal"), for the command line to say in the banker's language."""
 
-    def __init__(self, path: Path, what: str) -> None:
+    def __init__(self, path: Path, protected: Protected) -> None:
+        self.kind, self.owner = protected
+        what = PROTECTED_WORDS[self.kind].format(owner=self.owner)
         super().__init__(path, Said(f"{path} is {what}", "output.protected", path=path, what=what))
-        self.what = what
 
 
-def session_files(session: str | os.PathLike[str]) -> dict[Path, str]:
-    """A session's own files, each with the words that name it in a refusal."""
+def session_files(session: str | os.PathLike[str]) -> dict[Path, Protected]:
+    """A session's own files, each with what it is."""
     path = Path(session)
-    return {path: f"the session file {path.name} itself", journal_path(path): f"the journal of {path.name}",
-            lock_path(path): f"the lock file of {path.name}"}
+    return {path: ("session", path.name), journal_path(path): ("journal", path.name), lock_path(path): ("lock", path.name)}
 
 
 def _entry(path: Path) -> str:
@@ -86,7 +96,7 @@ def _ids(path: Path) -> set[tuple[int, int]]:
     return out
 
 
-def protected_reason(target: Path, protect: Mapping[Path, str]) -> str | None:
+def protected_reason(target: Path, protect: Mapping[Path, Protected]) -> Protected | None:
     """What ``target`` is among the ``protect`` files (or None): by name, by where a link at
     ``target`` leads, and by inode (a hard link)."""
     names = {_entry(target), os.path.realpath(target)}
@@ -103,19 +113,19 @@ def protected_reason(target: Path, protect: Mapping[Path, str]) -> str | None:
     return None
 
 
-def _banker_file(target: Path) -> str | None:
+def _banker_file(target: Path) -> Protected | None:
     """Whether an existing ``target`` is a banker session, journal or lock file (of any session)."""
     name = target.name
-    for suffix, what in ((".journal", "the journal"), (".lock", "the lock file")):
+    for suffix, kind in ((".journal", "journal"), (".lock", "lock")):
         if name.endswith(suffix) and len(name) > len(suffix):
             owner = target.with_name(name[: -len(suffix)])
             if os.path.lexists(owner):
-                return f"{what} of the session {owner.name}"
+                return kind, owner.name
     try:
         with open(target, "rb") as f:
             head = f.read(4096)
             if head.lstrip()[:1] != b"{" and JOURNAL_FORMAT.encode() in head.split(b"\n", 1)[0]:
-                return "a banker journal"
+                return "other_journal", ""
             if head.lstrip()[:1] != b"{":
                 return None
             data = json.loads(head + f.read())
@@ -124,11 +134,11 @@ def _banker_file(target: Path) -> str | None:
     table = data.get("session") if isinstance(data, dict) else None
     doc = table.get("1") if isinstance(table, dict) else None
     if isinstance(doc, dict) and doc.get("format") == FORMAT:
-        return "a banker session"
+        return "other_session", ""
     return None
 
 
-def _check(target: Path, protect: Mapping[Path, str], force: bool) -> bool:
+def _check(target: Path, protect: Mapping[Path, Protected], force: bool) -> bool:
     """Refuse ``target`` or say whether it exists (and ``force`` will replace it)."""
     what = protected_reason(target, protect)
     if what is not None:
@@ -197,7 +207,7 @@ def _create_exclusive(target: Path, data: bytes) -> None:
         os.close(fd)
 
 
-def write_new_files(files: Mapping[Path, bytes], *, protect: Mapping[Path, str] | None = None,
+def write_new_files(files: Mapping[Path, bytes], *, protect: Mapping[Path, Protected] | None = None,
                     force: bool = False) -> None:
     """Write every file of ``files`` ({path: bytes}), all or nothing (see the module docstring).
 

@@ -12,7 +12,7 @@ import sys
 import time
 from typing import TextIO
 
-from banker.i18n import Translator, detect_lang
+from banker.i18n import Translator
 
 from .qr import ansi_qr_text, qr_text
 from .server import TableServer
@@ -22,12 +22,10 @@ def _terminate(_signum: int, _frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def serve(path: str, host: str | None = None, port: int = 0, lang: str | None = None,
-          out: TextIO | None = None) -> int:
+def serve(path: str, host: str | None = None, port: int = 0, lang: str = "en", out: TextIO | None = None) -> int:
     """Serve the page of the session at ``path`` until interrupted. Raises ``SessionError`` for
     the file and ``ServeError`` for the address, before anything is printed."""
     out = out or sys.stdout
-    lang = lang or detect_lang()
     tr = Translator(lang)
     server = TableServer(path, host=host, port=port, lang=lang)
     server.start()
