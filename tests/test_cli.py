@@ -493,6 +493,22 @@ def test_a_file_that_cannot_be_written_is_said_in_the_bankers_language(capsys, t
     assert not (tmp_path / "sub" / "week-timeline.csv").exists()
 
 
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "cannot write friday.json/x.json: friday.json is a file, not a folder; nothing was written"),
+    ("ru", "не удаётся записать friday.json/x.json: friday.json — это файл, а не папка; ничего не записано"),
+    ("uk", "не вдається записати friday.json/x.json: friday.json — це файл, а не тека; нічого не записано")])
+def test_a_file_where_the_folder_would_be_is_said_so(capsys, tmp_path, monkeypatch, lang, said):
+    """`--out friday.json/x`: the folder it names is a file (the session itself); said so, not "the folder
+    friday.json does not exist" while it is right there."""
+    writer = open_game(tmp_path)
+    writer.close()
+    monkeypatch.chdir(tmp_path)
+    code, stdout, err = run(capsys, "--lang", lang, "export", "friday.json", "--format", "json", "--out", "friday.json/x")
+    assert_one_line_error(code, err)
+    assert err == f"banker export: {said}\n"
+
+
 @pytest.mark.parametrize(("fmt", "out", "what"), [
     ("json", "friday", "the session file friday.json itself"),
     ("json", "friday.json", "the session file friday.json itself"),

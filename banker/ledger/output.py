@@ -145,6 +145,9 @@ def _check(target: Path, protect: Mapping[Path, Protected], force: bool) -> bool
         raise OutputProtected(target, what)
     if not os.path.lexists(target):
         if not target.parent.is_dir():
+            if os.path.lexists(target.parent):  # a file where the folder would be (--out friday.json/x)
+                raise OutputError(target, Said(f"cannot write {target}: {target.parent} is a file, not a folder",
+                                               "output.parent_not_folder", path=target, folder=target.parent))
             raise OutputError(target, Said(f"cannot write {target}: the folder {target.parent} does not exist",
                                            "output.missing_folder", path=target, folder=target.parent))
         return False
