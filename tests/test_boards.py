@@ -573,6 +573,15 @@ SCHEMA_REFUSALS = {
         r"rules: utility_multipliers must be a list of 2 whole numbers >= 0, not \[4\]"),
     "a group used twice": (
         '[[groups]]\nid = "light_blue"', '[[groups]]\nid = "brown"', r"group brown: id used twice"),
+    # a table of tables ([words.<lang>]): msgspec does not name the key ("$.words[...].railroad"); it was shown as
+    # "header: words.].railroad.forms must be Expected `array`, got `str`, not None"
+    "a word's forms as one text": (
+        "[rules]", '[words.uk.railroad]\nforms = "станція метро"\ngroup = "Станції метро"\n\n[rules]',
+        r"words: uk\.railroad\.forms must be a list of texts \(not blank\), not 'станція метро'"),
+    "an unknown key in a language's words": (
+        "[rules]", '[words.uk.railroad]\nforms = ["a", "b", "c"]\ngroup = "g"\nshade = 1\n\n[words.ru.utility]\n'
+                   'forms = ["a", "b", "c"]\ngroup = "g"\n\n[rules]',
+        r"words: unknown field uk\.railroad\.shade; known: forms, group$"),
 }
 
 

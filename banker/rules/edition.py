@@ -454,7 +454,7 @@ _T = TypeVar("_T")
 _AT = " - at `"
 #: the lists of a file whose items are named in a message (a space by position and name, the others by id)
 _PLACES = {"spaces": "space", "cards": "card", "groups": "group", "variant": "variant"}
-_TABLES = ("money", "rules", "decks")
+_TABLES = ("money", "rules", "decks", "words")
 
 
 def _convert(data: Mapping[str, Any], schema: type[_T], source: str) -> _T:
@@ -467,14 +467,38 @@ def _convert(data: Mapping[str, Any], schema: type[_T], source: str) -> _T:
 
 
 def _segments(path: str) -> list[str | int]:
-    return [name if name else int(index) for name, index in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path)]
+    """msgspec's path (``$.spaces[3].rent``, ``$.words[...].railroad``: a table's key it does not name) as keys and
+    indexes; the unnamed key as ``...``."""
+    found = re.findall(r"\.([^.\[]+)|\[(\d+)\]|\[(\.\.\.)\]", path)
+    return [name or (int(index) if index else "...") for name, index, _ in found]
+
+
+def _named_keys(segs: list[str | int], data: Any, schema: mi.Type) -> list[str | int]:
+    """``segs`` with each key msgspec leaves unnamed (``...``, in a table of tables such as ``[words.<lang>]``) found:
+    the first key of that table whose value does not convert ("?" when none can be told)."""
+    out: list[str | int] = []
+    for s in segs:
+        if s == "...":
+            table, (t, _) = _value_at(data, out), _type_at(schema, out, data)
+            cls = t.value_type.cls if isinstance(t, mi.DictType) and isinstance(t.value_type, mi.StructType) else None
+            s = next((k for k, v in table.items() if not _converts(v, cls)), "?") if cls and isinstance(table, Mapping) else "?"
+        out.append(s)
+    return out
+
+
+def _converts(value: Any, cls: type) -> bool:
+    try:
+        msgspec.convert(value, cls, strict=True)
+    except msgspec.ValidationError:
+        return False
+    return True
 
 
 def _explain(error: str, data: Mapping[str, Any], schema: mi.Type) -> tuple[str, str]:
     """msgspec's ``Expected `int`, got `str` - at `$.rules.houses_before_hotel``` as
     ``("rules", "houses_before_hotel must be a whole number >= 1, not '4'")``."""
     text, _, path = error.partition(_AT)
-    segs = _segments(path.rstrip("`")) if path else []
+    segs = _named_keys(_segments(path.rstrip("`")), data, schema) if path else []
     named = re.fullmatch(r"Object (contains unknown|missing required) field `(.*)`", text, re.DOTALL)
     if named:  # the path is the table; the key is in the message
         segs.append(named.group(2))
@@ -526,11 +550,16 @@ def _value_at(data: Any, segs: Sequence[str | int]) -> Any:
 
 
 def _member(t: mi.Type, value: Any) -> mi.Type:
-    """The struct of a tagged union that ``value`` names by its tag (or the union itself)."""
+    """The struct of a tagged union that ``value`` names by its tag, the type of an optional one (``Word | None``), or
+    the union itself."""
     if isinstance(t, mi.UnionType) and isinstance(value, Mapping):
         for member in t.types:
             if isinstance(member, mi.StructType) and member.tag_field and value.get(member.tag_field) == member.tag:
                 return member
+    if isinstance(t, mi.UnionType):
+        given = [m for m in t.types if not isinstance(m, mi.NoneType)]
+        if len(given) == 1:
+            return given[0]
     return t
 
 
@@ -552,6 +581,8 @@ def _type_at(schema: mi.Type, segs: Sequence[str | int], data: Any) -> tuple[mi.
                 t = None
         elif isinstance(t, mi.StructType):
             t = next((f.type for f in t.fields if f.encode_name == s), None)
+        elif isinstance(t, mi.DictType):  # a table of tables ([words.<lang>]): any key
+            t = t.value_type
         elif isinstance(t, mi.UnionType) and (tags := _tags(t)) and s == tags[0]:
             t = mi.LiteralType(tuple(tags[1:]))
         else:
