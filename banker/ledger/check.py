@@ -80,6 +80,8 @@ def _not_followed(e: Exception) -> Said:
     hand-edited effect: the exception's class and its text, as Python says them)."""
     if isinstance(e, NotFollowed):
         return e.said
+    if isinstance(e, Refused):  # the engine's own sentence ("a logged effect cannot be read ..."), in any language
+        return Said(str(e), "follow_refused", refusal=e)
     return Said(f"{type(e).__name__}: {e}", "follow_error", error=f"{type(e).__name__}: {e}")
 
 
