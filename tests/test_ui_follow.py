@@ -336,3 +336,32 @@ async def test_a_die_typed_on_a_finished_game_leaves_the_tables_keys_working(tmp
         await b.key("?")
         await b.settle()
         assert isinstance(app.screen, HelpScreen)
+
+
+async def test_dice_typed_while_a_landing_waits_never_settle_it(tmp_path: Path) -> None:
+    """A purchase left for later (Escape on the proposal), then the next dice typed in a burst (`3`, `4`, Enter): the
+    roll is refused, saying what waits and that Enter settles it; nothing is recorded, and the burst's Enter only
+    opens the proposal. (The die opened the proposal at once, and the burst's Enter accepted it: a purchase the
+    banker never meant, when he meant a roll.)"""
+    path = tmp_path / "later.json"
+    Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"), follow=True)).close()
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await roll(b, "35")
+        assert "Ann → Bank  $100" in proposal(b)
+        await b.key("escape")
+        entries = len(file_entries(path))
+        await b.key("3")
+        assert isinstance(app.screen, TableScreen)
+        assert b.message().startswith("Not yet: Ann may buy Vermont Avenue for $100"), b.message()
+        assert b.message().endswith("Enter settles it; then the roll.")
+        await b.key("4")
+        await b.key("enter")
+        await b.settle()
+        assert isinstance(app.screen, ProposalScreen)  # the proposal, shown: not accepted
+        assert len(file_entries(path)) == entries and file_state(path)["pending"]["kind"] == "buy"
+        await b.key("enter")  # now the banker sees it and takes it
+        await b.settle()
+        assert file_state(path)["spaces"][str(VERMONT)]["owner"] == "Ann"

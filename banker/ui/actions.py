@@ -621,10 +621,13 @@ class Flow:
         if not state.follow:
             self.app.show_message(self.tr("turn.follow_off"), error=True)
             return None
-        if state.pending is not None:  # the landing still requires something: that first (the engine's reason)
-            self.app.show_message(self.tr.msg(describe(state, state.pending)) + " · " + self.tr("turn.bar_settle"),
+        if state.pending is not None:
+            # the landing still requires something: said, and settled only by Enter on the table. The proposal is not
+            # opened from here: the rest of the dice typed in one burst (the second die, Enter) would reach it, and
+            # that Enter would record what was proposed (a purchase) when the banker meant a roll
+            self.app.show_message(self.tr("turn.roll_waits", what=self.tr.msg(describe(state, state.pending))),
                                   error=True)
-            return await self.flow_settle({}, title)
+            return None
         player = state.current or ""
         if "dice" not in cmd:
             speed = self.speed_use()
