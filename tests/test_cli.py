@@ -475,11 +475,17 @@ def test_out_a_folder_that_does_not_exist_is_refused(capsys, tmp_path, monkeypat
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 
-@pytest.mark.parametrize(("lang", "said"), [
-    ("en", "cannot write sub/week-timeline.csv: the folder sub does not exist; nothing was written"),
-    ("ru", "не удаётся записать sub/week-timeline.csv: папки sub нет; ничего не записано"),
-    ("uk", "не вдається записати sub/week-timeline.csv: теки sub немає; нічого не записано")])
-def test_a_file_that_cannot_be_written_is_said_in_the_bankers_language(capsys, tmp_path, monkeypatch, lang, said):
+@pytest.mark.parametrize(("lang", "said", "file_said"), [
+    ("en", "cannot write sub/week-timeline.csv: the folder sub does not exist; nothing was written",
+     "cannot write friday.json/x.json: friday.json is a file, not a folder; nothing was written"),
+    ("ru", "не удаётся записать sub/week-timeline.csv: папки sub нет; ничего не записано",
+     "не удаётся записать friday.json/x.json: friday.json — это файл, а не папка; ничего не записано"),
+    ("uk", "не вдається записати sub/week-timeline.csv: теки sub немає; нічого не записано",
+     "не вдається записати friday.json/x.json: friday.json — це файл, а не тека; нічого не записано")])
+def test_a_file_that_cannot_be_written_is_said_in_the_bankers_language(capsys, tmp_path, monkeypatch, lang, said,
+                                                                       file_said):
+    """A folder that does not exist, a folder where a file would go, and a file where the folder would be (`--out
+    friday.json/x`: said so, not "the folder friday.json does not exist" while it is right there)."""
     writer = open_game(tmp_path)
     writer.close()
     monkeypatch.chdir(tmp_path)
@@ -491,22 +497,9 @@ def test_a_file_that_cannot_be_written_is_said_in_the_bankers_language(capsys, t
     assert_one_line_error(code, err)
     assert "sub/week-summary.csv" in err and ("is a folder" if lang == "en" else "—") in err, err
     assert not (tmp_path / "sub" / "week-timeline.csv").exists()
-
-
-
-@pytest.mark.parametrize(("lang", "said"), [
-    ("en", "cannot write friday.json/x.json: friday.json is a file, not a folder; nothing was written"),
-    ("ru", "не удаётся записать friday.json/x.json: friday.json — это файл, а не папка; ничего не записано"),
-    ("uk", "не вдається записати friday.json/x.json: friday.json — це файл, а не тека; нічого не записано")])
-def test_a_file_where_the_folder_would_be_is_said_so(capsys, tmp_path, monkeypatch, lang, said):
-    """`--out friday.json/x`: the folder it names is a file (the session itself); said so, not "the folder
-    friday.json does not exist" while it is right there."""
-    writer = open_game(tmp_path)
-    writer.close()
-    monkeypatch.chdir(tmp_path)
     code, stdout, err = run(capsys, "--lang", lang, "export", "friday.json", "--format", "json", "--out", "friday.json/x")
     assert_one_line_error(code, err)
-    assert err == f"banker export: {said}\n"
+    assert err == f"banker export: {file_said}\n"
 
 
 @pytest.mark.parametrize(("fmt", "out", "what"), [
