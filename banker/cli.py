@@ -461,7 +461,7 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 def cmd_repair(args: argparse.Namespace) -> int:
     from banker.ledger.check import damage_lines
-    from banker.ledger.writer import snapshot_wrong
+    from banker.ledger.writer import refuse_unopenable, snapshot_wrong
 
     tr = translator(args)
     read = read_session(args.file)
@@ -480,6 +480,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
     changes = [d for d in read.damage if d.kind != "journal-line"]
     if changes and not args.accept_changes:
         raise CliError(tr("session.repair_refused", path=str(read.path), file=args.file))
+    if changes:
+        refuse_unopenable(read.path, read.setup, read.entries)  # before asking: accepted, it could never be opened
     plan = []
     if line is not None:
         plan.append(tr("session.repair_plan_aside", aside=f"{read.path.name}.journal.damaged-{line.seq}", seq=line.seq))

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from banker.cli import main
-from banker.ledger import Session, read_entries
+from banker.ledger import Session, SessionError, read_entries
+from banker.ledger import repair as repair_session
 from banker.rules import Setup
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -601,7 +602,8 @@ def _hand_edit(path: Path, change) -> None:
 def test_a_hand_edited_description_is_never_a_traceback(capsys, tmp_path, lang):
     """An entry whose stored description (``parts``) a hand edit broke (its parameters deleted):
     - with its effects broken too, `banker state` says the entry cannot be restored, naming it by the English text
-      it stores, before and after `banker repair --accept-changes` (it raised KeyError through its own message);
+      it stores (it raised KeyError through its own message), and `banker repair --accept-changes` refuses to accept
+      a file that could then never be opened (it accepted it, and then said there was nothing to repair);
     - with its effects whole, accepted by `banker repair`, `banker log` and `banker export` show the stored text and
       an undo of it is recorded, saying what it can of the broken description (they failed with KeyError)."""
     path = tmp_path / "g.json"
@@ -618,10 +620,17 @@ def test_a_hand_edited_description_is_never_a_traceback(capsys, tmp_path, lang):
     # why, in the engine's sentence in the banker's language (it was "Refused: A logged effect cannot be read")
     assert "Refused" not in err and {"en": "A logged effect cannot be read",
                                      "ru": "Записанное в журнале изменение не читается"}[lang] in err, err
+    # accepted as it is, it could never be opened, and no repair would find anything left to do: refused, unchanged
+    tampered = path.read_bytes()
     code, out, err = run(capsys, "--lang", lang, "repair", str(path), "--accept-changes", "--yes")
-    assert code == 0 and not err, (out, err)
-    code, out, err = run(capsys, "--lang", lang, "state", str(path))  # accepted as it is: still not restorable
-    assert code == 1 and "(Ann buys Boardwalk for $400)" in err and err.count("\n") == 1, (out, err)
+    assert code == 1 and err.count("\n") == 1 and path.read_bytes() == tampered, (out, err)
+    assert {"en": "so the file accepted as it is could never be opened; nothing was changed: restore a backup, or put "
+                  "entry 1 back as it was",
+            "ru": "поэтому принятый как есть файл больше не открылся бы; ничего не изменено: восстановите резервную "
+                  "копию или верните запись 1 как была"}[lang] in err, err
+    with pytest.raises(SessionError) as refused:
+        repair_session(path, accept_changes=True)
+    assert refused.value.key == "repair_unopenable" and path.read_bytes() == tampered
     path.write_text(whole)
     _hand_edit(path, lambda entry: entry.update(parts=[{"key": "log.buy", "params": {"player": "Ann"}}]))
     assert run(capsys, "repair", str(path), "--accept-changes", "--yes")[0] == 0

@@ -491,6 +491,8 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> lis
             raise SessionError(f"{path}: {changes[0].text}; nothing was changed: restore a backup, or run `banker repair "
                                f"{path} --accept-changes` to keep the file as it is now", key="repair_needs_accept",
                                path=path, what=changes[0].said)
+        if changes:
+            refuse_unopenable(path, loaded.setup, loaded.entries)
         done = []
         jpath = journal_path(path)
         if line is not None and line.line is not None:
@@ -519,6 +521,23 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> lis
                            "already kept aside; run the repair again", key="repair_failed", path=path, reason=why(e)) from None
     finally:
         lock.release()
+
+
+def refuse_unopenable(path: Path, setup: Setup, entries: Sequence[Entry]) -> None:
+    """Changes about to be accepted: refused (:class:`SessionError`) when the file as it is now could not be opened:
+    an entry whose effects cannot be followed, a setup the rules cannot set up. Accepted, its checksums would agree
+    with it, and no repair would find anything left to do while the session never opened again."""
+    try:
+        follow_all(path, setup, entries)
+    except SessionError as e:
+        if e.key != "cannot_restore":
+            raise
+        entry = next(entry for entry in entries if entry.seq == e.params["seq"])
+        reason = e.params["reason"]
+        raise SessionError(f"{path}: entry {entry.seq} ({entry.text}) cannot be restored ({reason}), so the file "
+                           "accepted as it is could never be opened; nothing was changed: restore a backup, or put "
+                           f"entry {entry.seq} back as it was", key="repair_unopenable", path=path, seq=entry.seq,
+                           text=e.params["text"], reason=reason) from None
 
 
 def snapshot_wrong(path: Path, setup: Setup, entries: Sequence[Entry], snap: snapshots.Snapshot | None,
