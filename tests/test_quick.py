@@ -80,6 +80,9 @@ def test_incomplete_lines_name_what_is_missing(g):
     ("zap ann", "unknown action 'zap'"),
     ("rent boardwalk zed", "neither a player nor a space"),
     ("de ann", "could be deal, debt"),
+    # a minus sign is refused, never dropped with the hyphen: "-5" was read as 5, from the first player named
+    ("pay ann bob -5 lunch", "'-5': an amount is never negative; for money the other way round, name who pays first"),
+    ("pay ann bob \u22125", "an amount is never negative"),
 ])
 def test_ambiguous_or_unknown(g, line, message):
     with pytest.raises(QuickError, match=message):

@@ -275,6 +275,8 @@ def parse(state: GameState, line: str) -> Parsed:
             text_words.append(rest[i])
             i += 1
             continue
+        if re.fullmatch(r"[-−–]+[0-9]+", rest[i]):  # "-5": the sign would be dropped with the hyphen (normalize)
+            _raise("negative", word=rest[i])
         kw = _keyword(tok)
         if re.fullmatch(r"[0-9]+", tok) and kw not in choice_words:  # "200" is the flat income tax, not an amount
             if len(tok) > MAX_DIGITS:  # the engine names the limit; this only keeps int() safe
