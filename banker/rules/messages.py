@@ -167,7 +167,8 @@ def EN_render(msg: Msg, values: Mapping[str, str]) -> str:
 
 def _said_as_far_as_can(data: Any, catalog: Mapping[str, Template], lang: str) -> str:
     """A stored message that cannot be said whole (a hand edit: a parameter missing or of the wrong kind, an unknown
-    key): its English sentence with the parameters that can be said, :data:`MISSING` for the rest."""
+    key): its sentence (the catalog's, else the English) with the parameters that can be said, :data:`MISSING` for
+    the rest."""
     key = data.get("key") if isinstance(data, Mapping) else None
     if not isinstance(key, str) or key not in EN:
         return MISSING
