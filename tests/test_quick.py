@@ -83,6 +83,9 @@ def test_incomplete_lines_name_what_is_missing(g):
     # a minus sign is refused, never dropped with the hyphen: "-5" was read as 5, from the first player named
     ("pay ann bob -5 lunch", "'-5': an amount is never negative; for money the other way round, name who pays first"),
     ("pay ann bob \u22125", "an amount is never negative"),
+    # "1 000", as the table writes amounts in Russian and Ukrainian: refused, not 1 with "000" for the memo
+    ("pay ann bob 1 000 lunch", "'1 000' looks like one amount with a space in it: type it in one piece \\(1000\\)"),
+    ("pay ann bob 12 500", "type it in one piece \\(12500\\)"),
 ])
 def test_ambiguous_or_unknown(g, line, message):
     with pytest.raises(QuickError, match=message):

@@ -266,6 +266,10 @@ def parse(state: GameState, line: str) -> Parsed:
             items.append(_Name(rest[i], [], [int(tok[1:])]))
             i += 1
             continue
+        if numbers and not text_words and i and re.fullmatch(r"[0-9]{3}", rest[i]) and re.fullmatch(r"[0-9]+", rest[i - 1]):
+            # "1 000": an amount written with a space between its thousands, as the table shows amounts in Russian and
+            # Ukrainian; taken as 1 (and "000" for the memo) it would move the wrong sum
+            _raise("split_amount", typed=f"{rest[i - 1]} {rest[i]}", joined=rest[i - 1] + rest[i])
         if "text" in kinds and numbers:
             # everything after the amount is the text (a transfer's memo); a player named there while the
             # line still lacks one is refused, not taken for the memo ("pay ann 50 bob")
