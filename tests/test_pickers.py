@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from banker.i18n import Translator
 from banker.rules import GameState
@@ -477,7 +477,7 @@ async def test_a_bid_typed_with_a_letter_is_refused_not_cut_short(session):
         assert len(file_entries(session)) == before + 1
 
 
-async def test_a_trade_cash_typed_with_a_letter_is_refused(session):
+async def test_a_trade_cash_typed_with_a_letter_or_a_minus_is_refused(session):
     app = BankerApp(session, lang="en")
     async with app.run_test(size=(140, 50)) as pilot:
         b = Banker(app, pilot)
@@ -492,6 +492,14 @@ async def test_a_trade_cash_typed_with_a_letter_is_refused(session):
         await b.type("8o")
         await pilot.pause()
         assert "'8o' is not a whole number" in screen_text(app.screen.query_one("#trade-preview"))
+        await b.key("ctrl+s")
+        assert isinstance(app.screen, TradeScreen)
+        # a negative amount: said in the dialog's words (it was the engine's, naming the script's key give.cash)
+        app.screen.query_one("#give-cash", Input).value = ""
+        await b.type("-5")
+        await pilot.pause()
+        said = screen_text(app.screen.query_one("#trade-preview"))
+        assert said == "'-5': an amount is never negative; type what this player gives", said
         await b.key("ctrl+s")
         assert isinstance(app.screen, TradeScreen)
 

@@ -20,11 +20,12 @@ from .dialogs import Dialog, joined, whole_number
 
 
 class NotANumber(ValueError):
-    """A field holds something other than a whole number."""
+    """A field holds something other than a whole number, or a negative one; ``key``: the sentence that says so."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, key: str = "picker.not_a_number") -> None:
         super().__init__(text)
         self.text = text
+        self.key = key
 
 
 class TradeScreen(Dialog[dict[str, Any] | None]):
@@ -106,6 +107,8 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
         number = whole_number(text)
         if number is None:
             raise NotANumber(text)
+        if number < 0:  # said so, in the dialog's words (the engine names the command's key, give.cash)
+            raise NotANumber(text, "picker.negative")
         return number
 
     def command(self) -> dict[str, Any]:
@@ -156,7 +159,7 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
             preview.update(Text(self.app.tr.console_refusal(e), "red"))
             return
         except NotANumber as e:
-            preview.update(Text(self.app.tr("picker.not_a_number", text=e.text), "red"))
+            preview.update(Text(self.app.tr(e.key, text=e.text), "red"))
             return
         preview.update(joined(lines))
 
@@ -174,7 +177,7 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
             self.query_one("#trade-preview", Static).update(Text(self.app.tr.console_refusal(e), "red"))
             return
         except NotANumber as e:
-            self.query_one("#trade-preview", Static).update(Text(self.app.tr("picker.not_a_number", text=e.text), "red"))
+            self.query_one("#trade-preview", Static).update(Text(self.app.tr(e.key, text=e.text), "red"))
             return
         self.dismiss(cmd)
 
