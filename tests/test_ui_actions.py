@@ -200,3 +200,25 @@ async def test_a_log_that_disagrees_with_the_engine_is_reported_and_shown_as_rec
         assert "$1,460" in screen_text(app.screen.query_one("#player-1"))
         assert any("Entry 2 was recorded by another version of the rules" in str(n.message)
                    and "the figures as recorded" in str(n.message) for n in app._notifications)
+
+
+@pytest.mark.parametrize(("lang", "key", "said"), [
+    ("en", "k", "No player owes a debt: a bankruptcy follows a debt the player cannot pay (record the rent, tax or "
+                "payment first)."),
+    ("ru", "k", "Ни у кого нет долга: банкротство следует за долгом, который игрок не может заплатить (сначала "
+                "запишите аренду, налог или платёж)."),
+    ("en", "j", "Nobody holds a Get Out of Jail Free card."),
+    ("uk", "l", "Жодна ділянка не закладена.")])
+async def test_an_action_nobody_can_take_says_what_is_missing(tmp_path: Path, lang: str, key: str, said: str) -> None:
+    """Bankruptcy with no debt, a jail card nobody holds, a lift with nothing mortgaged: the player question says what
+    is missing (it said "No player to choose.", and the banker had to know why)."""
+    path = make_session(tmp_path / "new.json", ("Ann", "Bob"))
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act(key)
+        assert isinstance(app.screen, ChooseScreen) and not b.options()
+        assert screen_text(app.screen.query_one("#choice-note")) == said
+        await b.key("escape")
+        assert isinstance(app.screen, TableScreen) and not file_entries(path)

@@ -213,12 +213,14 @@ class Flow:
         return ok
 
     async def ask_player(self, title: str, exclude: tuple[str | None, ...] = (), bank: bool = False,
-                         only: list[str] | None = None, default: str | None = None, auto: Any = NOTHING) -> str:
+                         only: list[str] | None = None, default: str | None = None, auto: Any = NOTHING,
+                         empty: str | None = None) -> str:
+        """``empty``: what to say when nobody can be chosen (:meth:`no_players_said`)."""
         players = only if only is not None else list(self.state.active_players)
         choices = [Choice(p, p, note=self.fmt(self.state.cash[p])) for p in players if p not in exclude]
         if bank and BANK not in exclude:
             choices.append(Choice(BANK, self.tr("bank.name")))
-        player: str = await self.choose(title, choices, self.tr("flow.no_players"), default=default, auto=auto)
+        player: str = await self.choose(title, choices, empty or self.tr("flow.no_players"), default=default, auto=auto)
         return player
 
     def default_player(self) -> str | None:
@@ -279,7 +281,7 @@ class Flow:
         if kind in ("player", "account"):
             return await self.ask_player(self.player_title(op, f.key, cmd, title), exclude=self.excluded(op, f.key, cmd),
                                          bank=kind == "account", only=self.players_for(op), default=self.default_player(),
-                                         auto=auto)
+                                         auto=auto, empty=self.no_players_said(op))
         if kind == "space":
             choices, empty = self.space_choices(op, cmd)
             return await self.choose(title, choices, empty)
@@ -357,6 +359,12 @@ class Flow:
             case "bankrupt":
                 return [p for p in state.active_players if state.debts.get(p)]
         return None
+
+    def no_players_said(self, op: str) -> str:
+        """Why nobody can be chosen for ``op`` (:meth:`players_for` gave none): what is missing, not only that
+        nobody can be ("No player owes a debt: a bankruptcy follows a debt ...")."""
+        key = {"build": "owners", "building_auction": "owners", "mortgage": "owners"}.get(op, op)
+        return self.tr.get(f"flow.no_players_{key}", self.tr("flow.no_players"))
 
     def owners(self) -> list[str]:
         return [p for p in self.state.active_players if self.state.deeds_of(p)]
