@@ -180,7 +180,7 @@ def _json_float(text: str) -> float:
     number of that size is (it was taken, then refused as "cannot be recorded as JSON", in English)."""
     value = float(text)
     if value in (math.inf, -math.inf):
-        raise _LineError("huge_number", number=text if len(text) <= 40 else text[:39] + "…")
+        raise _LineError("huge_number", number=_cut(text, 40))
     return value
 
 

@@ -133,7 +133,7 @@ class Translator:
         parts = getattr(entry, "parts", None)
         if isinstance(parts, list | tuple) and parts:
             try:
-                return render_parts(list(parts), self._engine, self.lang, strict=True)
+                return render_parts(parts, self._engine, self.lang, strict=True)
             except UNSAYABLE:
                 pass
         return str(getattr(entry, "text", ""))

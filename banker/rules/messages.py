@@ -32,6 +32,12 @@ def plural_index(lang: str, n: int) -> int:
     return 0 if n == 1 else 1
 
 
+def _form(template: Template, lang: str, n: int) -> str:
+    """``template`` itself, or of its plural forms the one ``n`` takes in ``lang`` (the last when a catalog gives
+    fewer forms than the language has)."""
+    return template if isinstance(template, str) else template[min(plural_index(lang, n), len(template) - 1)]
+
+
 class Msg:
     """A message: a catalog key and its parameters."""
 
@@ -45,11 +51,7 @@ class Msg:
 
     def render(self, catalog: Mapping[str, Template] | None = None, lang: str = "en") -> str:
         catalog = catalog or EN
-        template = catalog.get(self.key) or EN[self.key]
-        if isinstance(template, list):
-            n = self.params.get("n", 0)
-            forms = template
-            template = forms[min(plural_index(lang, n), len(forms) - 1)]
+        template = _form(catalog.get(self.key) or EN[self.key], lang, self.params.get("n", 0))
         values = {k: _render(v, catalog, lang) for k, v in self.params.items()}
         try:
             return template.format(**values)
@@ -93,7 +95,7 @@ class Counted:
     def render(self, catalog: Mapping[str, Template] | None = None, lang: str = "en") -> str:
         words = self.forms.get(lang)
         if words:
-            return f"{self.n} {words[min(plural_index(lang, self.n), len(words) - 1)]}"
+            return f"{self.n} {_form(words, lang, self.n)}"
         return Msg(self.key, n=self.n).render(catalog, lang)
 
     def __str__(self) -> str:
@@ -159,10 +161,7 @@ class _Blanks(dict[str, Any]):
 
 
 def EN_render(msg: Msg, values: Mapping[str, str]) -> str:
-    template = EN[msg.key]
-    if isinstance(template, list):
-        template = template[plural_index("en", msg.params.get("n", 0))]
-    return template.format_map(_Blanks(values))
+    return _form(EN[msg.key], "en", msg.params.get("n", 0)).format_map(_Blanks(values))
 
 
 def _said_as_far_as_can(data: Any, catalog: Mapping[str, Template], lang: str) -> str:
@@ -181,11 +180,10 @@ def _said_as_far_as_can(data: Any, catalog: Mapping[str, Template], lang: str) -
         except UNSAYABLE:
             values[name] = _said_as_far_as_can(value.get("msg"), catalog, lang) if isinstance(value, dict) else MISSING
     n = params.get("n")
+    n = n if isinstance(n, int) else 0
     for template, in_lang in ((catalog.get(key), lang), (EN[key], "en")):  # a translation that does not fit: English
-        if isinstance(template, list):
-            template = template[min(plural_index(in_lang, n if isinstance(n, int) else 0), len(template) - 1)]
         try:
-            return template.format_map(values) if isinstance(template, str) else MISSING
+            return _form(template, in_lang, n).format_map(values) if template else MISSING
         except UNSAYABLE:
             continue
     return MISSING
@@ -264,18 +262,13 @@ def _render_msg_json(data: Mapping[str, Any], catalog: Mapping[str, Template], l
     if key not in EN:  # as Msg() refuses it
         raise KeyError(f"no English template for message {key!r}")
     params = data.get("params", {})
-    template = catalog.get(key) or EN[key]
     n = _from_json(params["n"]) if "n" in params else 0
-    if isinstance(template, list):
-        template = template[min(plural_index(lang, n), len(template) - 1)]
+    template = _form(catalog.get(key) or EN[key], lang, n)
     values = {k: _render_json(v, catalog, lang) for k, v in params.items()}
     try:
         return template.format(**values)
     except (KeyError, IndexError):  # a broken translation falls back to English
-        english = EN[key]
-        if isinstance(english, list):
-            english = english[plural_index("en", n)]
-        return english.format(**values)
+        return _form(EN[key], "en", n).format(**values)
 
 
 def _render_json(value: Any, catalog: Mapping[str, Template], lang: str) -> str:

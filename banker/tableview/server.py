@@ -141,7 +141,7 @@ class TableSource:
             body = self._encode(doc)
         except Exception as e:  # a bug (or a number no JSON can hold): said on the page and to the console
             log.exception("building the table view failed")
-            self.fault = _fault(e, self.tr)
+            self.fault = fault_said(e, self.tr)
             doc = self._fault_document()
             body = self._encode(doc)
         else:
@@ -196,7 +196,7 @@ class TableSource:
     def report(self, e: BaseException) -> None:
         """A fault outside the build (reading the session): shown as a build fault is."""
         with self._lock:
-            fault = _fault(e, self.tr)
+            fault = fault_said(e, self.tr)
             if fault != self.fault:
                 self.fault = fault
                 body = self._encode(self._fault_document())
@@ -208,7 +208,7 @@ class TableSource:
             self.session.close()
 
 
-def _fault(e: BaseException, tr: Translator) -> str:
+def fault_said(e: BaseException, tr: Translator) -> str:
     """A fault as one line in the page's language: what the session log or the rules say, in their words;
     an amount too large to write out (an old log), said; an OS error by the system's own text (``strerror``, as
     the system words it); a bug by its class and its own text (for the report: a bug has no words of ours)."""

@@ -18,9 +18,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, Static
 
-from banker.ledger import SessionError
-from banker.ledger.storage import FileRefused
-
 from ..keys import with_layouts
 from .dialogs import Dialog
 
@@ -39,18 +36,13 @@ FAULT_POLL = 1.0
 
 def start_error(tr: Translator, e: Exception) -> str:
     """Why the players' page could not start, in the banker's language: the server's reason (``[serve_said]``) in the
-    console's words where they differ (``[tableview_serve]``: the environment, as the console has no ``--port``), the
-    session's (:meth:`Translator.session`), the system's; a bug by its class and its own text."""
-    from banker.tableview.server import ServeError
+    console's words where they differ (``[tableview_serve]``: the environment, as the console has no ``--port``);
+    anything else as the page says its faults (:func:`banker.tableview.server.fault_said`)."""
+    from banker.tableview.server import ServeError, fault_said
 
     if isinstance(e, ServeError):
-        said = f"serve_said.{e.key}"
-        return tr.get(f"tableview_serve.{e.key}", "", **e.params) or tr.get(said, str(e), **e.params)
-    if isinstance(e, SessionError | FileRefused):
-        return tr.session(e)
-    if isinstance(e, OSError) and e.strerror:
-        return e.strerror
-    return f"{type(e).__name__}: {e}"
+        return tr.get(f"tableview_serve.{e.key}", "", **e.params) or tr.get(f"serve_said.{e.key}", str(e), **e.params)
+    return fault_said(e, tr)
 
 
 class TableViewScreen(Dialog[None]):
