@@ -182,8 +182,10 @@ def _said_as_far_as_can(data: Any, catalog: Mapping[str, Template], lang: str) -
     n = params.get("n")
     n = n if isinstance(n, int) else 0
     for template, in_lang in ((catalog.get(key), lang), (EN[key], "en")):  # a translation that does not fit: English
+        if not template:  # a catalog without it: the English
+            continue
         try:
-            return _form(template, in_lang, n).format_map(values) if template else MISSING
+            return _form(template, in_lang, n).format_map(values)
         except UNSAYABLE:
             continue
     return MISSING
