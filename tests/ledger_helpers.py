@@ -37,3 +37,25 @@ def edit_file(path: Path, change, *, reseal_it: bool = True) -> None:
     if reseal_it:
         reseal(data)
     path.write_text(json.dumps(data))
+
+
+def journal_lines(path: Path) -> list[bytes]:
+    """The journal's lines (each with its newline, the header first), without the room the writer made ahead of
+    them (the NUL bytes at its end, banker.ledger.journal)."""
+    from banker.ledger import journal_path
+    from banker.ledger.journal import lines_end
+
+    data = journal_path(path).read_bytes()
+    return data[:lines_end(data)].splitlines(keepends=True)
+
+
+def write_at_lines_end(path: Path, data: bytes) -> None:
+    """Write ``data`` into the journal where its lines end, over the room made ahead (the zeros after it kept): what
+    a writer does, so a line it dies writing, or a damaged one, is found where the writer would have left it."""
+    from banker.ledger import journal_path
+    from banker.ledger.journal import lines_end
+
+    jpath = journal_path(path)
+    with open(jpath, "r+b") as f:
+        f.seek(lines_end(f.read()))
+        f.write(data)

@@ -33,7 +33,7 @@ from banker.ledger.check import replay_check
 from banker.ledger.journal import header_line
 from banker.rules import GameState, HouseRules, Refused, Setup
 
-from .ledger_helpers import edit_file
+from .ledger_helpers import edit_file, journal_lines, write_at_lines_end
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = Setup("classic-us", "classic", ("Ann", "Bob", "Cid"))
@@ -104,10 +104,6 @@ def engine_replay(session) -> GameState:
 def crash(session: Session) -> None:
     """Let go of a writer as a killed process would: no checkpoint, files as they are."""
     session._release()
-
-
-def journal_lines(path: Path) -> list[bytes]:
-    return journal_path(path).read_bytes().splitlines(keepends=True)
 
 
 # --------------------------------------------------------------------------- replay
@@ -270,8 +266,7 @@ def test_a_failed_write_takes_the_action_back(session_path, file_bytes, monkeypa
 ])
 def test_a_torn_last_journal_line_without_its_newline_is_dropped(session_path, file_bytes, tail):
     crash(play(session_path, GAME[:3]))
-    with open(journal_path(session_path), "ab") as f:
-        f.write(tail)
+    write_at_lines_end(session_path, tail)
     torn = file_bytes(session_path)
     with Session.open(session_path, readonly=True) as r:  # a reader sees the 3 actions and changes nothing
         assert len(r.entries) == 3
@@ -860,7 +855,7 @@ def test_journal_line_is_the_entry_encoded_once(tmp_path: Path) -> None:
                          if v in ("Ann", "Bob", "Cid")}} for c in GAME]
     for cmd in commands:
         session.apply(cmd)
-    lines = journal_path(session.path).read_bytes().splitlines()[1:]
+    lines = [line.rstrip(b"\n") for line in journal_lines(session.path)[1:]]
     assert len(lines) == len(session.entries) == len(GAME)
     prev = checksum.seed(session.info.get("id"))
     for line, entry in zip(lines, session.entries, strict=True):

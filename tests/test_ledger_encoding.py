@@ -29,6 +29,8 @@ from banker.rules import Refused, Setup
 from banker.rules.messages import EN, Msg, render_parts
 from banker.rules.names import FORBIDDEN_CATEGORIES, forbidden_char
 
+from .ledger_helpers import journal_lines
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_sessions").glob("*.json"))
 
@@ -137,7 +139,7 @@ def test_a_recorded_journal_line_is_what_the_slow_way_writes(tmp_path):
                 {"op": "card", "player": "Bob", "card": next(iter(session.state.edition.cards)), "passed_go": True}]
     for cmd in commands:
         session.apply(cmd)
-    lines = journal_path(path).read_bytes().splitlines()[1:]
+    lines = [line.rstrip(b"\n") for line in journal_lines(path)[1:]]
     prev = checksum.seed(session.info.get("id"))
     assert len(lines) == len(commands) == len(session.entries)
     for line, entry in zip(lines, session.entries, strict=True):

@@ -21,7 +21,7 @@ from banker.cli import main
 from banker.ledger import Session, SessionError, journal_path, lock_holder, read_entries
 from banker.rules import Setup
 
-from .ledger_helpers import edit_file
+from .ledger_helpers import edit_file, journal_lines, write_at_lines_end
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = Setup("classic-us", "classic", ("Ann", "Bob", "Cid"))
@@ -298,7 +298,7 @@ def test_the_session_log_works_without_fcntl(tmp_path):
 # =========================================================================== damage is reported
 def _append_damaged_line(path: Path) -> bytes:
     """A complete journal line (it has its newline) whose checksum fails: one changed byte."""
-    lines = journal_path(path).read_bytes().splitlines(keepends=True)
+    lines = journal_lines(path)
     good = lines[-1]
     bad = good.replace(b'"Bob"', b'"Bxb"', 1)
     assert bad != good
@@ -414,7 +414,7 @@ def test_an_edited_journal_line_with_its_crc_made_anew_is_found(session_path):
     from banker.ledger.journal import decode_line, frame
 
     die(play(session_path, GAME[:3], close=False))
-    lines = journal_path(session_path).read_bytes().splitlines(keepends=True)
+    lines = journal_lines(session_path)
     entry = decode_line(lines[2].rstrip(b"\n"))
     entry["effects"][0]["amount"] = 1
     lines[2] = frame(json.dumps(entry, separators=(",", ":")).encode())
@@ -451,18 +451,22 @@ def test_a_version_1_session_still_opens_and_its_writer_seals_it(session_path):
 
 # =========================================================================== fsync failures
 def _failing_fsync(monkeypatch, which: str) -> list[int]:
-    """Make os.fsync fail (EIO) on directories or on files; returns the fds it failed on."""
-    real = os.fsync
+    """Make os.fsync and os.fdatasync (the journal's sync of a recorded line) fail (EIO) on directories or on
+    files; returns the fds it failed on."""
     failed: list[int] = []
 
-    def fsync(fd):
-        is_dir = stat.S_ISDIR(os.fstat(fd).st_mode)
-        if (which == "dir") == is_dir:
-            failed.append(fd)
-            raise OSError(errno.EIO, os.strerror(errno.EIO))
-        return real(fd)
+    def failing(real):
+        def sync(fd):
+            is_dir = stat.S_ISDIR(os.fstat(fd).st_mode)
+            if (which == "dir") == is_dir:
+                failed.append(fd)
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+            return real(fd)
+        return sync
 
-    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "fsync", failing(os.fsync))
+    if hasattr(os, "fdatasync"):
+        monkeypatch.setattr(os, "fdatasync", failing(os.fdatasync))
     return failed
 
 
@@ -540,12 +544,10 @@ def test_a_deeply_nested_journal_line_is_damage_not_a_traceback(session_path):
 
     die(play(session_path, GAME[:2], close=False))
     deep = frame(b"[" * 100_000 + b"]" * 100_000)
-    with open(journal_path(session_path), "ab") as f:
-        f.write(deep)
+    write_at_lines_end(session_path, deep)
     with pytest.raises(SessionError, match=r"it would be entry 3\) is complete but damaged \(JSON nested too deeply\)"):
         Session.open(session_path)
-    with open(journal_path(session_path), "ab") as f:  # and in the middle of the journal: refused
-        f.write(frame(b'{"seq": 4}'))
+    write_at_lines_end(session_path, frame(b'{"seq": 4}'))  # and in the middle of the journal: refused
     proc = run_cli("state", str(session_path))
     assert "damaged at line 4 (JSON nested too deeply)" in one_line_error(proc)
 

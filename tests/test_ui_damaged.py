@@ -9,6 +9,7 @@ from banker.ledger import journal_path
 from banker.ui.app import BankerApp
 from banker.ui.screens.table import TableScreen
 
+from .ledger_helpers import journal_lines
 from .ui_helpers import Banker, make_session, screen_text
 
 
@@ -20,7 +21,7 @@ def _damage_last_line(path: Path) -> None:
     for cmd in ({"op": "salary", "player": "Ann"}, {"op": "salary", "player": "Bob"}, {"op": "salary", "player": "Cid"}):
         session.apply(cmd)
     session._release()  # killed: no checkpoint
-    data = journal_path(path).read_bytes()
+    data = b"".join(journal_lines(path))
     journal_path(path).write_bytes(data[:-20] + b"X" + data[-19:])
 
 

@@ -43,7 +43,7 @@ from banker.rules import Setup
 
 from . import checksum
 from . import snapshot as snapshots
-from .journal import JOURNAL_FORMAT, Damaged, JournalCorrupt, Scan, scan
+from .journal import JOURNAL_FORMAT, Damaged, JournalCorrupt, Scan, lines_end, scan
 from .said import Said, clip
 from .storage import FileRefused, dumps, read_regular
 
@@ -839,7 +839,8 @@ def load(path: Path) -> Loaded:
         if journal.damaged is not None:
             line = journal.damaged
             said = _damaged_line_text(jpath, line, jdata[line.start:line.end], expected)
-            damage.insert(0, Damage("journal-line", said.text, seq=expected, line=line, raw=jdata[line.start:], said=said))
+            raw = jdata[line.start:lines_end(jdata, line.start)]  # with a torn tail after it, not the room made ahead
+            damage.insert(0, Damage("journal-line", said.text, seq=expected, line=line, raw=raw, said=said))
     return Loaded(doc, setup, entries, file_seq, journal, header_end, sig(st), jino, anchor, damage, last_sum, snap, problem,
                   file_table)
 

@@ -6,6 +6,12 @@ every further line is one log entry. A line that was being written when the proc
 died has no newline yet (each line is one ``write``, newline last) and is only ever the
 last one: that is a torn tail, a crash leftover. A complete line (with its newline) that
 fails its CRC or JSON check is damage, never a crash leftover: it is reported, not dropped.
+
+The journal may end in NUL bytes: room the writer made ahead of the next lines (written as zeros and
+fsynced), so that recording an action overwrites bytes already on the disk and its sync has the data
+alone to flush, not the file's new size (what a database does with its write-ahead log). They are no
+line: the journal's lines end where they begin. A line the writer was overwriting them with when the
+process died is a torn tail, as above.
 """
 
 from __future__ import annotations
@@ -137,17 +143,35 @@ class Scan:
     damaged: Damaged | None = None
 
 
+#: the room a writer makes is walked over this many bytes at a time (a block of zeros is counted in C)
+_ROOM_STEP = 4096
+
+
+def lines_end(data: bytes, start: int = 0) -> int:
+    """Where the lines of ``data[start:]`` end: before the NUL bytes at its end (the room the writer made
+    ahead, see the module's docstring). A line always ends in its newline, so no NUL at the end is part of one."""
+    end = len(data)
+    if end <= start or data[end - 1]:
+        return end
+    while end - _ROOM_STEP >= start and data.count(0, end - _ROOM_STEP, end) == _ROOM_STEP:
+        end -= _ROOM_STEP
+    while end > start and not data[end - 1]:
+        end -= 1
+    return end
+
+
 def scan(data: bytes, start: int = 0, first_line_no: int = 1) -> Scan:
     """Decode the lines of ``data[start:]``.
 
     An unfinished last line (no newline) is a torn write, reported in ``torn``. A complete
     line that fails its check is reported in ``damaged`` when it is the last complete line,
-    and raises :class:`JournalCorrupt` when complete lines follow it.
+    and raises :class:`JournalCorrupt` when complete lines follow it. The NUL bytes at the end
+    (:func:`lines_end`) are room, not a line.
     """
     out = Scan(end=start)
     pos = start
     line_no = first_line_no
-    size = len(data)
+    size = lines_end(data, start)
     while pos < size:
         nl = data.find(b"\n", pos)
         if nl < 0:

@@ -52,6 +52,14 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
+def pwrite_all(fd: int, data: bytes, offset: int) -> None:
+    """``os.pwrite`` at ``offset`` until every byte is written (the fd's own position is left where it is)."""
+    view = memoryview(data)
+    while view:
+        n = os.pwrite(fd, view, offset)
+        view, offset = view[n:], offset + n
+
+
 def temp_path(path: Path) -> Path:
     """A fresh hidden temp file name next to ``path`` (same directory, same file system)."""
     return path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
