@@ -1,8 +1,8 @@
 """The session log: one TinyDB file per game, crash-safe, O(1) per action.
 
 Every action goes through :meth:`SessionWriter.apply`: the rules engine applies it (or
-refuses it, writing nothing), then one CRC-checked line is appended to the write-ahead
-journal ``FILE.journal`` and fsynced before ``apply`` returns. A checkpoint folds the
+refuses it, writing nothing), then one CRC-checked line is added to the write-ahead
+journal ``FILE.journal`` (into room made ahead) and synced before ``apply`` returns. A checkpoint folds the
 journal into ``FILE`` (a TinyDB JSON document) by an atomic rename. Opening a session
 rebuilds its state from the recorded effects; the rules engine checks them
 (``replay_check()``, ``banker audit``). See docs/session-log.md.

@@ -10,7 +10,8 @@ Layout next to ``FILE`` (see docs/session-log.md):
     checkpoint, atomically (temp file + fsync + rename + directory fsync).
 ``FILE.journal``
     The write-ahead journal: a header line, then one CRC-checked JSON line per action
-    recorded since the last checkpoint, appended and fsynced before ``apply`` returns.
+    recorded since the last checkpoint, added and synced before ``apply`` returns (then the
+    room made ahead for the next lines: NUL bytes, banker.ledger.journal).
 ``FILE.lock``
     The writer's lock, with its pid and host (banker.ledger.lock).
 

@@ -2,9 +2,10 @@
 checkpoint) and :func:`repair` (resolving a damaged session the way the banker chose).
 
 Every action goes through :meth:`SessionWriter.apply`: the rules engine applies it (or refuses
-it, writing nothing), then one CRC-checked line is appended to the write-ahead journal and
-fsynced before ``apply`` returns. Undo is an operation of the log (:meth:`SessionWriter.undo`):
-the engine pops its last move and the log records the reversal as an entry of its own.
+it, writing nothing), then one CRC-checked line is added to the write-ahead journal (into room
+made ahead: :data:`JOURNAL_ROOM`) and synced before ``apply`` returns. Undo is an operation of the
+log (:meth:`SessionWriter.undo`): the engine pops its last move and the log records the reversal as
+an entry of its own.
 """
 
 from __future__ import annotations
