@@ -52,12 +52,11 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
-def pwrite_all(fd: int, data: bytes, offset: int) -> None:
-    """``os.pwrite`` at ``offset`` until every byte is written (the fd's own position is left where it is)."""
-    view = memoryview(data)
-    while view:
-        n = os.pwrite(fd, view, offset)
-        view, offset = view[n:], offset + n
+def write_at(fd: int, data: bytes, offset: int) -> None:
+    """:func:`write_all` at ``offset`` (the fd is left standing after the bytes written; ``os.pwrite`` would not
+    be there on Windows)."""
+    os.lseek(fd, offset, os.SEEK_SET)
+    write_all(fd, data)
 
 
 def temp_path(path: Path) -> Path:

@@ -56,7 +56,7 @@ from .format import (
 from .journal import encode_payload, encode_stored, frame, header_line, json_copy
 from .lock import LockBusy, LockUnsafe, WriterLock, describe_holder, guard_journal
 from .log import SessionLog
-from .storage import fsync_dir, is_temp_of, pwrite_all, write_all, write_durably
+from .storage import fsync_dir, is_temp_of, write_all, write_at, write_durably
 
 UNDO = "undo"
 
@@ -359,7 +359,7 @@ class SessionWriter(SessionLog):
                 os.ftruncate(fd, room)
                 self._jroom = room
                 if room > self._jsize:
-                    pwrite_all(fd, bytes(min(len(line), room - self._jsize)), self._jsize)
+                    write_at(fd, bytes(min(len(line), room - self._jsize)), self._jsize)
                 os.lseek(fd, self._jsize, os.SEEK_SET)
                 os.fsync(fd)
             except OSError:
