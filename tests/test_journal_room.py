@@ -14,7 +14,7 @@ import pytest
 import banker.ledger.writer as ledger_writer
 from banker.cli import main
 from banker.ledger import Session, SessionError, journal_path, read_entries
-from banker.ledger.journal import frame, lines_end, scan
+from banker.ledger.journal import JournalCorrupt, frame, lines_end, scan
 from banker.ledger.writer import JOURNAL_ROOM
 from banker.rules import Setup
 
@@ -50,6 +50,59 @@ def test_a_line_the_writer_died_writing_into_the_room_is_a_torn_tail():
     holed = bytes(10) + frame(b'{"seq":2}')[10:-1]
     found = scan(lines + holed + bytes(5000))
     assert len(found.records) == 2 and found.torn == "an unfinished last line" and found.damaged is None
+
+
+@pytest.mark.parametrize("hole", ["start", "middle"])
+def test_a_last_line_with_a_hole_of_zeros_and_its_newline_is_a_torn_tail_not_damage(hole):
+    """The pages of one write reach the disk each on its own: a power cut before the line's sync can keep its
+    end, newline and all, and not its start (or a page in its middle). Before: 'complete but damaged', so the
+    session would not open for writing over an action never acknowledged."""
+    lines = frame(b'{"format":"banker-journal"}') + frame(b'{"seq":1}')
+    line = frame(b'{"seq":2,"text":"' + b"x" * 300 + b'"}')
+    holed = bytes(100) + line[100:] if hole == "start" else line[:50] + bytes(100) + line[150:]
+    found = scan(lines + holed + bytes(5000))
+    assert len(found.records) == 2 and found.end == len(lines) and found.damaged is None
+    assert found.torn and "NUL" in found.torn
+    # the same line with complete lines after it was never a crash leftover (each line is synced before the next)
+    with pytest.raises(JournalCorrupt):
+        scan(lines + holed + frame(b'{"seq":3}'))
+    # and a last line damaged otherwise is still damage
+    found = scan(lines + line.replace(b"xxx", b"xyx", 1) + bytes(5000))
+    assert found.damaged is not None and found.torn is None
+
+
+def test_a_line_whose_start_never_reached_the_disk_opens_without_it(session_path):
+    session = Session.create(session_path, SETUP)
+    for cmd in SALARIES:
+        session.apply(cmd)
+    session._release()  # the power went while the third line was not yet synced: of it, only its end is there
+    lines = journal_lines(session_path)
+    start = sum(map(len, lines[:-1]))
+    with open(journal_path(session_path), "r+b") as f:
+        f.seek(start)
+        f.write(bytes(40))
+    with Session.open(session_path, readonly=True) as reader:
+        assert [e.seq for e in reader.entries] == [1, 2] and not reader.damage
+    with Session.open(session_path) as writer:  # not refused as damaged: the line is cut, the game goes on
+        assert [e.seq for e in writer.entries] == [1, 2]
+        writer.apply(SALARIES[2])
+    assert [e["seq"] for e in read_entries(session_path)[1]] == [1, 2, 3]
+
+
+def test_a_reader_reading_while_lines_are_written_never_sees_damage(session_path):
+    """A reader's read can overtake the writer's: the pages of a line read before it was written are zeros, those
+    read after hold its end. Before, such a read was 'damage' (a reader opened then said the session was damaged).
+    Here every partly written state of a line is read: each prefix of the line, and each of its ends after zeros."""
+    session = Session.create(session_path, SETUP)
+    session.apply(SALARIES[0])
+    session._release()
+    data = journal_path(session_path).read_bytes()
+    end = lines_end(data)
+    line = frame(b'{"seq":2,"text":"' + b"y" * 200 + b'"}')
+    for cut in range(1, len(line)):
+        for seen in (line[:cut] + bytes(len(line) - cut), bytes(cut) + line[cut:]):
+            found = scan(data[:end] + seen + data[end + len(line):])
+            assert len(found.records) == 2 and found.damaged is None and found.torn, cut
 
 
 # --------------------------------------------------------------------------- writing
@@ -200,6 +253,29 @@ def test_a_failed_line_in_the_room_leaves_the_journal_byte_for_byte(session_path
     session._release()
     with Session.open(session_path, readonly=True) as reader:
         assert [e.seq for e in reader.entries] == [1, 2] and not reader.damage
+
+
+def test_a_failed_line_that_cannot_be_wiped_is_cut_off_and_never_comes_back(session_path, monkeypatch):
+    """The line written whole, its sync failed, and zeros cannot be written over it either (a full copy-on-write
+    disk): it is cut off with the room, which needs no space. Before: the line stayed in the journal, and the
+    action said 'nothing was recorded' came back on the next open."""
+    session = Session.create(session_path, SETUP)
+    session.apply(SALARIES[0])
+
+    def failing(*args):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(ledger_writer, "sync_data", failing)
+    monkeypatch.setattr(ledger_writer, "write_at", failing)
+    with pytest.raises(SessionError, match="nothing was recorded"):
+        session.apply(SALARIES[1])
+    end, size = room_of(session_path)
+    assert size == end and len(journal_lines(session_path)) == 2  # the header and the first action's line
+    monkeypatch.undo()
+    assert session.apply(SALARIES[2]).seq == 2  # the session goes on, the room made again
+    session._release()
+    with Session.open(session_path) as writer:
+        assert [e.text for e in writer.entries] == ["Ann collects $200 salary", "Cid collects $200 salary"]
 
 
 def test_a_failed_sync_of_a_line_in_the_room_records_nothing(session_path, monkeypatch, file_bytes):

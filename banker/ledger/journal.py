@@ -5,13 +5,19 @@ payload bytes. The first line is a header naming the session the journal belongs
 every further line is one log entry. A line that was being written when the process
 died has no newline yet (each line is one ``write``, newline last) and is only ever the
 last one: that is a torn tail, a crash leftover. A complete line (with its newline) that
-fails its CRC or JSON check is damage, never a crash leftover: it is reported, not dropped.
+fails its CRC or JSON check is damage, never a crash leftover: it is reported, not dropped
+(a last line with NUL bytes in it excepted, below).
 
 The journal may end in NUL bytes: room the writer made ahead of the next lines (written as zeros and
 fsynced), so that recording an action overwrites bytes already on the disk and its sync has the data
 alone to flush, not the file's new size (what a database does with its write-ahead log). They are no
 line: the journal's lines end where they begin. A line the writer was overwriting them with when the
-process died is a torn tail, as above.
+process died is a torn tail, as above; and so is a last line with NUL bytes in it, newline and all: the
+pages of one write reach the disk each on its own, so a power cut before the line's sync can keep its end
+and not its start (zeros there still), and a reader reading while the line is written can see the same.
+A line never holds a NUL byte (its JSON escapes every control character, its CRC is hex digits), so such
+a line was never acknowledged; one with complete lines after it cannot be a crash leftover (each line is
+synced before the next is written) and is damage.
 """
 
 from __future__ import annotations
@@ -163,9 +169,10 @@ def lines_end(data: bytes, start: int = 0) -> int:
 def scan(data: bytes, start: int = 0, first_line_no: int = 1) -> Scan:
     """Decode the lines of ``data[start:]``.
 
-    An unfinished last line (no newline) is a torn write, reported in ``torn``. A complete
-    line that fails its check is reported in ``damaged`` when it is the last complete line,
-    and raises :class:`JournalCorrupt` when complete lines follow it. The NUL bytes at the end
+    An unfinished last line (no newline) is a torn write, reported in ``torn``; so is a last
+    complete line with NUL bytes in it (see the module's docstring). A complete line that fails
+    its check is reported in ``damaged`` when it is the last complete line, and raises
+    :class:`JournalCorrupt` when complete lines follow it. The NUL bytes at the end
     (:func:`lines_end`) are room, not a line.
     """
     out = Scan(end=start)
@@ -184,6 +191,9 @@ def scan(data: bytes, start: int = 0, first_line_no: int = 1) -> Scan:
         except ValueError as e:
             if data.find(b"\n", nl + 1) >= 0:
                 raise JournalCorrupt(line_no, str(e)) from None
+            if data.find(b"\0", pos, nl) >= 0:
+                out.torn = "a last line with NUL bytes in it (a part of its write that never reached the disk)"
+                return out
             out.damaged = Damaged(line_no, pos, nl + 1, str(e))
             if nl + 1 < size:
                 out.torn = "an unfinished last line"

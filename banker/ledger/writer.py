@@ -355,13 +355,8 @@ class SessionWriter(SessionLog):
             sync_data(fd)
         except OSError as e:
             take_back()
-            try:  # the journal as it was: the room this action made given back, zeros again over its line
-                os.ftruncate(fd, room)
-                self._jroom = room
-                if room > self._jsize:
-                    write_at(fd, bytes(min(len(line), room - self._jsize)), self._jsize)
-                os.lseek(fd, self._jsize, os.SEEK_SET)
-                os.fsync(fd)
+            try:
+                self._take_back_line(fd, room, len(line))
             except OSError:
                 self._broken = Said(f"session {self.path.name} could not be written ({why(e)}) and may hold a partial "
                                     "line; close and reopen it (the partial line is dropped on open)", "broken",
@@ -373,6 +368,22 @@ class SessionWriter(SessionLog):
         self._last_sum = chained
         self.entries.append(entry)
         return entry
+
+    def _take_back_line(self, fd: int, room: int, size: int) -> None:
+        """The journal as it was before a line of ``size`` bytes failed to be recorded: the room this action made
+        given back (the file cut to ``room``, the size it had), zeros written again over the line, fsynced. Where
+        even zeros cannot be written (a full copy-on-write disk, an I/O error), the file is cut where the lines end,
+        room and all, which needs no space: the line is gone either way. Raises what the cut or the fsync raises."""
+        os.ftruncate(fd, room)
+        self._jroom = room
+        if room > self._jsize:
+            try:
+                write_at(fd, bytes(min(size, room - self._jsize)), self._jsize)
+            except OSError:
+                os.ftruncate(fd, self._jsize)
+                self._jroom = self._jsize
+        os.lseek(fd, self._jsize, os.SEEK_SET)
+        os.fsync(fd)
 
     def _make_room(self, fd: int, need: int) -> None:
         """Give the journal room for a line of ``need`` bytes and :data:`JOURNAL_ROOM` more past its last line:
