@@ -21,6 +21,7 @@ Prints markdown tables (docs/session-log.md quotes them).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import platform
@@ -37,6 +38,7 @@ from tinydb import TinyDB  # noqa: E402
 
 from banker.ledger import Session, journal_path  # noqa: E402
 from banker.ledger.journal import lines_end  # noqa: E402
+from banker.ledger.writer import sync_data  # noqa: E402
 from banker.rules import Refused, Setup  # noqa: E402
 from banker.rules.building import legal_builds, legal_sales  # noqa: E402
 from banker.rules.mortgage import legal_mortgages, legal_unmortgages  # noqa: E402
@@ -181,27 +183,26 @@ def record(folder: Path, n: int, seed: int, block: int = 50) -> dict:
     room: list[float] = []
     bare_fd = os.open(folder / f"bare-{n}.bin", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     room_fd = os.open(folder / f"room-{n}.bin", os.O_WRONLY | os.O_CREAT, 0o644)
-    room_at = 0
-    lines_at = 0  # where the journal's lines end (the room the writer made ahead comes after)
+    first_at = lines_at = 0  # where the journal's lines ended at the last 10%'s start, and end now (the room after)
     pending = 0  # actions of the last 10% whose lines wait for their bare writes
     blocks = 0
 
     def beside() -> None:
-        nonlocal room_at, lines_at, pending, blocks
+        nonlocal lines_at, pending, blocks
         with open(jpath, "rb") as f:  # the lines of the block's actions: from where the lines ended
             f.seek(lines_at)
             data = f.read()
         lines = data[:lines_end(data)].splitlines(keepends=True)[:pending]
         assert len(lines) == pending and all(line.endswith(b"\n") for line in lines)
-        at = [room_at + sum(map(len, lines[:i])) for i in range(len(lines))]
+        # each line goes where it stands in the journal, counted from the last 10%'s start
+        at = list(itertools.accumulate(map(len, lines), initial=lines_at - first_at))
         for way in ("bare", "room") if blocks % 2 == 0 else ("room", "bare"):
-            for line, offset in zip(lines, at, strict=True):
+            for line, offset in zip(lines, at[:-1], strict=True):
                 if way == "bare":
                     bare.append(bare_fsync(bare_fd, line))
                 else:
                     room.append(room_fdatasync(room_fd, line, offset))
-        room_at += sum(map(len, lines))
-        lines_at += sum(map(len, lines))
+        lines_at = first_at + at[-1]
         pending = 0
         blocks += 1
 
@@ -210,8 +211,7 @@ def record(folder: Path, n: int, seed: int, block: int = 50) -> dict:
             cmd = table.next()
             late = len(costs) >= n - tenth
             if late and not lines_at:
-                data = jpath.read_bytes()
-                lines_at = lines_end(data)
+                first_at = lines_at = lines_end(jpath.read_bytes())
                 os.write(room_fd, bytes(tenth * 4096))  # room for every line of the last 10%, made ahead
                 os.fsync(room_fd)
             t0 = time.perf_counter()
@@ -294,7 +294,7 @@ def room_fdatasync(fd: int, line: bytes, at: int) -> float:
     journal's own way of writing a line, with nothing else around it."""
     t0 = time.perf_counter()
     os.pwrite(fd, line, at)
-    (getattr(os, "fdatasync", None) or os.fsync)(fd)
+    sync_data(fd)  # fdatasync, as the journal's (fsync where there is none)
     return (time.perf_counter() - t0) * 1000
 
 
