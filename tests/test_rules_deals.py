@@ -410,6 +410,54 @@ def test_creditor_may_lift_inherited_mortgages_at_once():
     assert g.cash["Ann"] == ann + 400 - 10 - 100
 
 
+def _owes_rent_and_holds_a_hotel(edition: str = "classic-us"):
+    """Ann holds the dark blues with a hotel on Boardwalk and no cash, and owes Bob $25 rent on his railroad."""
+    g = game(edition)
+    own(g, "Ann", *DARK_BLUE)
+    top_up(g, "Ann", 2000)
+    g.push({"op": "build", "player": "Ann", "space": 37, "upto": 5})
+    own(g, "Bob", 5)
+    drain(g, "Ann")
+    g.push({"op": "rent", "payer": "Ann", "space": 5})
+    assert g.debts["Ann"] == [Claim("Bob", 25, "rent")]
+    return g
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_debt_owed_to_the_bankrupt_by_its_creditor_is_cancelled(edition):
+    """us-classic-rules.txt "Bankruptcy": "If your debt is to another player, you must turn over to that player
+    all that you have of value": the claim the creditor itself owed the bankrupt is among it, so it lapses (it
+    would be owed to itself) and the creditor has no debt left (docs/rules.md)."""
+    g = _owes_rent_and_holds_a_hotel(edition)
+    drain(g, "Bob")
+    g.push({"op": "rent", "payer": "Bob", "space": 39})  # the hotel's rent: more than Bob can raise
+    assert g.debts["Bob"][0].creditor == "Ann"
+    move = g.push({"op": "bankrupt", "player": "Bob"})
+    assert g.bankrupt_to["Bob"] == "Ann"
+    assert "Ann" not in g.debts and "Bob" not in g.debts
+    assert "Ann's debt of" in move.text and "to Bob is cancelled" in move.text
+    with pytest.raises(Refused) as e:  # nothing left to be bankrupt over (it was: "bankrupt to Ann" herself)
+        g.push({"op": "bankrupt", "player": "Ann"})
+    assert e.value.rule == "bankrupt-no-debt"
+    g.push({"op": "sell_building", "player": "Ann", "space": 39})  # her cash is her own again
+    assert g.money_total() == 0
+    assert g.to_json()["players"]["Ann"]["debt"] is None
+
+
+def test_a_debt_owed_to_the_bankrupt_by_a_third_player_passes_to_the_creditor():
+    """docs/rules.md: "A claim owed *to* a player who goes bankrupt passes to that player's creditor" (who takes
+    "all that you have of value")."""
+    g = _owes_rent_and_holds_a_hotel()
+    own(g, "Cid", *BROWN)
+    top_up(g, "Cid", 500)
+    g.push({"op": "build", "player": "Cid", "space": 1, "upto": 5})
+    drain(g, "Bob")
+    g.push({"op": "rent", "payer": "Bob", "space": 3})  # the hotel's 450: more than Bob can raise
+    g.push({"op": "bankrupt", "player": "Bob"})
+    assert g.bankrupt_to["Bob"] == "Cid"
+    assert g.debts["Ann"] == [Claim("Cid", 25, "rent")]
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_bankruptcy_to_the_bank(edition):
     """us-classic-rules.txt: "you must turn over all assets to the Bank. In this case, the Bank immediately
@@ -511,6 +559,55 @@ def test_short_game_final_bankruptcy_hands_over_buildings():
     g.push({"op": "rent", "payer": "Bob", "space": 39})
     g.push({"op": "bankrupt", "player": "Bob"})
     assert g.lots[1].owner == "Ann" and g.lots[1].houses == 1
+
+
+def test_short_game_values_open_debts_as_paid_on_both_sides():
+    """us-classic-rules.txt Short Game rule 3: "when the second bankruptcy occurs, the game ends" and "Each
+    remaining player then values his/her property". The second bankruptcy does not wait for another player's
+    open debt (a rules corner must not freeze the game: the other debtor may be unable to pay either): a debt
+    still open counts as paid, less for the debtor and more for a creditor who plays on (docs/rules.md)."""
+    g = game("classic-us", "short", players=("Ann", "Bob", "Cid", "Dee"))
+    own(g, "Ann", *BROWN)
+    top_up(g, "Ann", 2000)
+    for _ in range(4):
+        for pos in BROWN:
+            g.push({"op": "build", "player": "Ann", "space": pos})  # 4 houses each: 450 on Baltic
+    own(g, "Bob", *DARK_BLUE)
+    drain(g, "Dee")
+    g.push({"op": "tax", "player": "Dee", "space": 38})
+    g.push({"op": "bankrupt", "player": "Dee"})
+    drain(g, "Bob", 310)
+    g.push({"op": "rent", "payer": "Bob", "space": 3})  # 450 owed to Ann, and Bob can raise it
+    assert g.debts["Bob"] == [Claim("Ann", 450, "rent")]
+    drain(g, "Cid")
+    g.push({"op": "tax", "player": "Cid", "space": 38})
+    move = g.push({"op": "bankrupt", "player": "Cid"})  # the second bankruptcy: the game ends at once
+    assert g.over and g.result["reason"] == "bankruptcies"
+    ann = g.cash["Ann"] + 60 + 60 + 8 * 50 + 450
+    bob = g.cash["Bob"] + 350 + 400 - 450
+    assert g.result["valuation"] == {"Ann": ann, "Bob": bob}
+    assert g.winner == ("Ann" if ann > bob else "Bob")
+    state = g.to_json()
+    assert {p: state["players"][p]["net_worth"] for p in ("Ann", "Bob")} == g.result["valuation"]
+    assert f"Ann {g.edition.fmt(ann)}" in move.text
+
+
+def test_short_game_creditor_pays_its_own_debt_before_it_is_valued():
+    """The cash the second bankruptcy hands a creditor pays the creditor's own open debt first, in the same entry
+    (as at the end of any command), and the log says so before it names the winner."""
+    g = game("classic-us", "short", players=("Ann", "Bob", "Cid"))
+    own(g, "Ann", *DARK_BLUE)
+    drain(g, "Cid")
+    g.push({"op": "tax", "player": "Cid", "space": 38})
+    g.push({"op": "bankrupt", "player": "Cid"})
+    drain(g, "Ann", 30)
+    g.push({"op": "tax", "player": "Ann", "space": 38})  # Luxury Tax 75: Ann owes the bank 75
+    drain(g, "Bob", 50)
+    g.push({"op": "rent", "payer": "Bob", "space": 37})  # 70 owed to Ann; Bob can raise only his 50
+    move = g.push({"op": "bankrupt", "player": "Bob"})  # Ann takes the 50: 80, and pays the bank its 75
+    assert g.over and "Ann" not in g.debts and g.cash["Ann"] == 5
+    assert move.text.index("Ann pays the debt of $75 to the bank") < move.text.index("Ann wins")
+    assert g.result["valuation"] == {"Ann": 5 + 350 + 400}
 
 
 def test_end_game_by_agreement_and_timed_game():

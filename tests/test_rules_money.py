@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from banker.rules import Refused
+from banker.rules import Refused, ops
 from banker.rules.effects import Pay
 
 from .rules_helpers import BROWN, DARK_BLUE, EDITIONS, RAILROADS, UTILITIES, drain, game, own, top_up
@@ -195,6 +195,30 @@ def test_nearest_railroad_card_pays_double():
     with pytest.raises(Refused, match=r"for the nearest railroad: Boardwalk \(street\) is not one"):
         own(g, "Ann", 39)
         g.push({"op": "rent", "payer": "Bob", "space": 39, "card": "nearest-railroad"})
+
+
+@pytest.mark.parametrize("edition", ["uk", "ru", "kyiv"])
+def test_no_card_rent_where_the_editions_cards_have_none(edition):
+    """The "nearest Railroad ... twice the rental" and "nearest Utility ... ten times" rents are the US Chance
+    cards' (classic-us.toml); the UK, RU and Kyiv decks have no such card, and their books say "Roll the dice and
+    multiply the result by 4" (uk-2008-speed-die-rules.md): the card's rent is refused there, and the console
+    does not ask whether a card sent the token (``ask="nearest-card"``)."""
+    g = game(edition)
+    own(g, "Ann", 5, 12)
+    for cmd in ({"op": "rent", "payer": "Bob", "space": 5, "card": "nearest-railroad"},
+                {"op": "rent", "payer": "Bob", "space": 12, "dice": 12, "card": "nearest-utility"}):
+        with pytest.raises(Refused, match="No card of this edition sends a token to the nearest") as e:
+            g.push(cmd)
+        assert e.value.rule == "rent-card"
+    assert g.push({"op": "rent", "payer": "Bob", "space": 5}).info["amount"] == 25
+    assert g.push({"op": "rent", "payer": "Bob", "space": 12, "dice": 12}).info["amount"] == 48
+    card = next(f for f in ops.spec("rent").fields if f.name == "card")
+    assert not ops.asked(g, {"op": "rent", "payer": "Bob", "space": 5}, card)
+    assert not ops.asked(g, {"op": "rent", "payer": "Bob", "space": 12}, card)
+    us = game()
+    assert ops.asked(us, {"op": "rent", "payer": "Bob", "space": 5}, card)
+    assert ops.asked(us, {"op": "rent", "payer": "Bob", "space": 12}, card)
+    assert not ops.asked(us, {"op": "rent", "payer": "Bob", "space": 39}, card)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from . import parse
 from .building import run_sell_building
 from .cards import jail_card_name
-from .debts import spend, who
+from .debts import settle, spend, who
 from .effects import Claim, Pay
 from .errors import Refused
 from .messages import Msg
@@ -15,7 +15,7 @@ from .mortgage import run_mortgage
 from .names import BANK, POT
 from .ops import Bankrupt, EndGame, SellBuilding
 from .raising import RaisePlan, raise_plan
-from .valuation import building_sale_value, interest, valuation
+from .valuation import building_sale_value, interest, net_worth
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, Tx
@@ -86,9 +86,16 @@ def run_bankrupt(state: GameState, tx: Tx, cmd: Bankrupt) -> None:
     final = bool(state.variant.end_at_bankruptcy) and len(state.bankrupt) + 1 >= state.variant.end_at_bankruptcy
     tx.say("log.bankrupt", player=p, creditor=who(creditor), debt=fmt(total), can=fmt(can))
     tx.debt(p, [])
-    # claims that others owe the bankrupt player go to its creditor
+    # claims that others owe the bankrupt player go to its creditor ("all that you have of value"); what the
+    # creditor itself owed the bankrupt is cancelled: it would be owed to itself (docs/rules.md)
     for q, qclaims in list(state.debts.items()):
-        if any(c.creditor == p for c in qclaims):
+        owed = [c for c in qclaims if c.creditor == p]
+        if not owed:
+            continue
+        if q == creditor:
+            tx.debt(q, [c for c in qclaims if c.creditor != p])
+            tx.say("log.debt-cancelled", player=q, amount=fmt(sum(c.amount for c in owed)), creditor=p)
+        else:
             tx.debt(q, [Claim(creditor, c.amount, c.why) if c.creditor == p else c for c in qclaims])
     if creditor == BANK:
         _to_bank(state, tx, p, final)
@@ -96,6 +103,7 @@ def run_bankrupt(state: GameState, tx: Tx, cmd: Bankrupt) -> None:
         _to_player(state, tx, p, creditor, lift, final, plan)
     tx.bankrupt(p, creditor)
     if final:
+        settle(tx)  # what the creditor takes pays its own debts first, as at the end of any command
         finish(state, tx, "bankruptcies")
     elif len(state.active_players) == 1:
         finish(state, tx, "last player")
@@ -185,7 +193,9 @@ def _to_bank(state: GameState, tx: Tx, p: str, final: bool) -> None:
 
 
 def finish(state: GameState, tx: Tx, reason: str) -> None:
-    values = {p: valuation(state, p) for p in state.active_players}
+    """The game ends: every remaining player valued (a debt still open counts as paid, on both sides: the short
+    game's second bankruptcy does not wait for the other debtors; docs/rules.md), the winner named."""
+    values = {p: net_worth(state, p) for p in state.active_players}
     best = max(values.values())
     top = [p for p, v in values.items() if v == best]
     if len(top) > 1:  # tie: more cash wins; the books are silent (docs/rules.md)

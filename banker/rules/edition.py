@@ -234,6 +234,12 @@ class Edition(Struct, frozen=True):
         word = getattr(words, kind, None) if words is not None else None
         return word.group if word is not None else None
 
+    def nearest_cards(self) -> frozenset[str]:
+        """The kinds of deed ("railroad", "utility") a card of the edition sends a token to the nearest of, to pay
+        the card's own rent (US Chance: "Advance token to the nearest Railroad and pay owner twice the rental");
+        none on the UK, RU and Kyiv decks."""
+        return frozenset(str(c.effect["kind"]) for c in self.cards.values() if c.kind == "advance_nearest")
+
     def deck_cards(self, deck: str) -> tuple[Card, ...]:
         return tuple(c for c in self.cards.values() if c.deck == deck)
 

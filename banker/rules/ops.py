@@ -126,13 +126,13 @@ class Deal(Op, tag="deal", frozen=True):
 class Rent(Op, tag="rent", frozen=True):
     """rent to the owner, worked out from the deed: full group, houses, hotel, railroads by count. Utilities need
     `dice` (the roll, 2-12). `card` is `"nearest-railroad"` (twice the rent) or `"nearest-utility"` (10 times `dice`,
-    a fresh roll) for the two Chance cases. Mortgaged deeds collect nothing"""
+    a fresh roll) for the two Chance cases, on an edition whose cards have them (US). Mortgaged deeds collect nothing"""
 
     space: Annotated[int, _k("space", "the deed landed on", spaces="property")]
     payer: Annotated[str, _k("player", "who landed and pays")]
     card: Annotated[str | None | UnsetType, _k(
         "card-case", "sent there by a Chance card", values=("nearest-railroad", "nearest-utility"), word="nearest",
-        ask="railroad-or-utility")] = UNSET
+        ask="nearest-card")] = UNSET
     dice: Annotated[int | None | UnsetType, _k("dice", "the dice total (a utility)", when="utility")] = UNSET
 
 
@@ -585,7 +585,8 @@ CONDITIONS: dict[str, Callable[[GameState, Mapping[str, Any]], bool]] = {
     "always": lambda state, cmd: True,
     "winner": lambda state, cmd: "winner" not in cmd or cmd["winner"] is not None,  # unless nobody bid
     "utility": lambda state, cmd: (s := _space(state, cmd)) is not None and s.kind == "utility",
-    "railroad-or-utility": lambda state, cmd: (s := _space(state, cmd)) is not None and s.kind in ("railroad", "utility"),
+    # a railroad or utility where a card of the edition sends a token to the nearest one (US Chance only)
+    "nearest-card": lambda state, cmd: (s := _space(state, cmd)) is not None and s.kind in state.edition.nearest_cards(),
     "percent-tax": lambda state, cmd: (s := _space(state, cmd)) is not None and bool(s.tax_percent),
     "go-bonus": lambda state, cmd: state.house_rules.go_landing_bonus,
     "advance-card": _advance_card,

@@ -40,6 +40,8 @@ def rent_due(state: GameState, pos: int, dice: int | None = None, card: str | No
     if card is not None and card not in CARD_CASES:
         raise Refused("input", Msg("input.rent-card", cards=list(CARD_CASES), value=repr(card)))
     wanted = {"nearest-railroad": "railroad", "nearest-utility": "utility"}.get(card or "")
+    if wanted and wanted not in state.edition.nearest_cards():
+        raise Refused("rent-card", Msg("rent.no-card", wanted=parse.kind_word(state.edition, wanted)))
     if wanted and space.kind != wanted:
         raise Refused("rent-card", Msg("rent.card-kind", wanted=parse.kind_word(state.edition, wanted), space=space.name,
                                        kind=parse.kind_word(state.edition, space.kind)))

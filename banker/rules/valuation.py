@@ -60,6 +60,13 @@ def valuation(state: GameState, player: str) -> int:
     return value
 
 
+def owed_to(state: GameState, player: str) -> int:
+    """What other players owe ``player`` in open debts (their claims with it as the creditor)."""
+    return sum(c.amount for claims in state.debts.values() for c in claims if c.creditor == player)
+
+
 def net_worth(state: GameState, player: str) -> int:
-    """Net worth for the table and the review: the valuation less open debts."""
-    return valuation(state, player) - state.debt_total(player)
+    """Net worth for the table and the review, and each remaining player's value when the game ends: the
+    valuation, less the debts the player owes, plus what other players owe it (a debt counts as paid, on both
+    sides: docs/rules.md)."""
+    return valuation(state, player) - state.debt_total(player) + owed_to(state, player)
