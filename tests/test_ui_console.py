@@ -196,3 +196,37 @@ async def test_a_card_whose_deeds_do_not_fit_scrolls_and_a_debt_wraps_in_it(tmp_
         facts = bob.facts_lines(bob.line_width)
         assert "owes" in facts[1].text and len(facts) > 2, [f.text for f in facts]  # wrapped, not cut
         assert bob.virtual_size.height == len(facts)
+
+
+def _burst(app: BankerApp, text: str) -> None:
+    """``text`` typed in one burst, as a terminal hands a paste or a laggy link's keys over: every key posted at once,
+    as the driver's input thread posts them, none waiting for the one before to be handled."""
+    from textual import events
+    from textual.keys import _character_to_key
+
+    for ch in text:
+        key = events.Key(_character_to_key(ch) if not ch.isalnum() else ch, ch)
+        key.set_sender(app)
+        app._driver.send_message(key)
+
+
+@pytest.mark.parametrize("typed", [":salary", ":rent ve bob", "/sy"])
+async def test_what_is_typed_after_the_colon_in_one_burst_goes_to_the_command_line(game: Path, typed: str) -> None:
+    """docs/console.md: "`:` moves to the command line". A burst (a paste, keys a laggy SSH link delivers at once):
+    the letters after `:` were taken as the table's action keys while the line was still to be focused (`s` opened
+    the salary, `y` confirmed it: an entry nobody confirmed; `v` opened the review over a dialog). Every letter goes
+    to the line; nothing opens and nothing is recorded."""
+    app = BankerApp(game, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        seen = len(file_entries(game))
+        _burst(app, typed)
+        for _ in range(5):
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, TableScreen), app.screen
+        line = app.screen.query_one("#command")
+        assert app.screen.focused is line and line.value == typed[1:]
+        _burst(app, ":/Ж.")  # in the line, the keys that focus it are letters (a Cyrillic layout's too)
+        await pilot.pause(0.05)
+        assert line.value == typed[1:] + ":/Ж."
+        assert len(file_entries(game)) == seen

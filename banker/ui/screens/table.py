@@ -59,7 +59,10 @@ class TableScreen(BankerScreen[None]):
         *(binding for op, key in ACTIONS for binding in _bindings(op, key)),
         # follow mode: Enter settles what the landing requires (the proposal), as proposed
         Binding("enter", "settle", "turn.settle", show=False, key_display="Enter"),
-        Binding(with_layouts("colon,slash"), "focus_command", "table.command", key_display=":"),
+        # a priority binding: run as the App takes the key, so the keys after it in the same burst (a paste, a laggy
+        # link) are handed to the line it focuses, not to the table as action keys (while the line has the focus,
+        # check_action lets ':' through to it as a letter)
+        Binding(with_layouts("colon,slash"), "focus_command", "table.command", key_display=":", priority=True),
         Binding(with_layouts("question_mark,f1"), "app.help", "help.title", key_display="?"),
         Binding(with_layouts("v"), "app.review", "action.review", show=False),
         Binding(with_layouts("q"), "app.table_view", "tableview.key", show=False),  # the players' page (QR)
@@ -201,7 +204,8 @@ class TableScreen(BankerScreen[None]):
         self.post_message(ActionRequested("settle"))
 
     def action_focus_command(self) -> None:
-        self.query_one(CommandLine).focus()
+        # focused now, before the App hands on the next key (``Widget.focus`` waits for the next idle turn)
+        self.set_focus(self.query_one(CommandLine))
 
     def action_unfocus(self) -> None:
         self.set_focus(None)
@@ -226,6 +230,6 @@ class TableScreen(BankerScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # while typing in the command line, letters are letters, not action keys
-        if action in ("act", "roll", "settle") and isinstance(self.focused, CommandLine):
+        if action in ("act", "roll", "settle", "focus_command") and isinstance(self.focused, CommandLine):
             return False
         return True
