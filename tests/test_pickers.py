@@ -14,6 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual import events
+from textual.keys import _character_to_key
 from textual.widgets import Input, OptionList, Static
 
 from banker.i18n import Translator
@@ -82,6 +84,16 @@ def test_the_tiers():
     assert tier("Cid", "d") == INSIDE and tier("Cid", "x") is None
     assert fold("B. & O. Railroad") == "b o railroad" and fold("Жёлтая") == "желтая"
     assert prefix_matches("bob", ["Bobby", "Bob"], str) == ["Bob"]  # an exact name wins
+
+
+def test_a_name_of_emoji_alone_is_matched_by_them():
+    """A player called 🦄 (the new-game form takes it): typing 🦄 names 🦄, never the first player; 🎩 finds
+    "Борис 🎩" by its hat; punctuation alone matches nothing (it did: every name, the first one picked)."""
+    players = ["Олена", "Борис 🎩", "🦄"]
+    assert tier("🦄", "🦄") == EXACT and tier("Олена", "🦄") is None and tier("Борис 🎩", "🦄") is None
+    assert tier("Борис 🎩", "🎩") == WORD and tier("Борис 🎩", "борис") == EXACT
+    assert prefix_matches("🦄", players, str) == ["🦄"] and prefix_matches("🎩", players, str) == ["Борис 🎩"]
+    assert ranked(".", players, str) == [] and ranked("«»", players, str) == []
 
 
 # ---------------------------------------------------------------- the command line
@@ -330,6 +342,42 @@ async def test_a_filter_with_no_hits_says_so_not_every_deed_is_owned(session, la
         await pilot.pause()
         assert note(app) == said
         assert app.tr("flow.nothing_to_buy") not in note(app)
+
+
+async def test_a_player_named_by_emoji_alone_is_picked_by_them_in_the_picker_and_the_line(tmp_path):
+    """Found playing in tmux: with a player called 🦄, typing 🦄 in the buyer's picker filtered nothing and Enter
+    picked the first player (Олена bought the deed); the command line said "«🦄» is not a player"."""
+    path = make_session(tmp_path / "game.json", ("Олена", "Тарас", "🦄"), edition="kyiv")
+    app = BankerApp(path, lang="uk")
+    async with app.run_test(size=(120, 40)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("b")
+        await b.settle()
+        unicorn = events.Key(_character_to_key("🦄"), "🦄")  # as a terminal sends it (Pilot.press cannot name it)
+        unicorn.set_sender(app)
+        app._driver.send_message(unicorn)
+        await pilot.pause()
+        assert app.screen.query_one("#filter", Input).value == "🦄"
+        assert [o.split()[0] for o in b.options()] == ["🦄"]
+        await b.key("enter")
+        await b.settle()
+        await b.type("вднг")
+        await b.key("enter")
+        assert "🦄" in await b.confirm()
+        assert file_entries(path)[-1]["command"]["player"] == "🦄"
+        await b.act("b")
+        await b.settle()
+        await b.type(".")
+        await pilot.pause()
+        assert b.options() == [] and app.screen.query_one("#choices", OptionList).highlighted is None
+        assert note(app) == "Нічого не знайдено за «.»."
+        await b.key("enter")  # nothing picked
+        assert isinstance(app.screen, ChooseScreen)
+        await b.key("escape")
+        await b.settle()
+    g = game("kyiv", players=("Олена", "Тарас", "🦄"))
+    assert parse(g, "купівля 🦄 троєщина").command == {"op": "buy", "player": "🦄", "space": 1}
 
 
 async def test_a_buyer_short_of_cash_is_not_told_every_deed_is_owned(tmp_path):

@@ -14,6 +14,9 @@ matches, best first (:data:`EXACT` ... :data:`INSIDE`):
 - :data:`WORDS`: each typed word begins a word of the name, in order, with words between (``st pl``);
 - :data:`INSIDE`: the typed letters are inside the name (``ve`` in Mediterranean A-ve-nue, ``d`` in Cid).
 
+Emoji and other symbols are not letters (``Борис 🎩`` is ``борис``), but a name of symbols alone (``🦄``) is
+matched by them (:func:`tier`).
+
 A match inside a word is never ranked ahead of a whole-word prefix: the pickers list the names in that
 order (ties in their own order) and highlight the first; the command line takes only whole-word prefixes
 (:func:`prefix_matches`), and an exact name wins. Pure functions, no Textual: the picker dialogs, the
@@ -47,11 +50,25 @@ def fold(text: str) -> str:
     return " ".join("".join(out).split())
 
 
+def symbols(text: str) -> str:
+    """``text``'s symbols (Unicode's "S" categories: emoji, ★, €), in order: what a name with no letter or digit
+    (a player called ``🦄``) is matched by."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text) if unicodedata.category(ch)[0] == "S")
+
+
 def tier(name: str, typed: str) -> int | None:
-    """How well ``typed`` matches ``name`` (:data:`EXACT` best ... :data:`INSIDE`), None if not at all."""
+    """How well ``typed`` matches ``name`` (:data:`EXACT` best ... :data:`INSIDE`), None if not at all.
+
+    Typed symbols alone (no letter or digit: ``🦄``) match by the name's symbols: the whole of a name that has
+    nothing else (EXACT), or some of a name's (WORD: ``🎩`` in ``Борис 🎩``). Typed punctuation alone matches
+    nothing."""
     query = fold(typed)
     if not query:
-        return None
+        marks = symbols(typed)
+        have = symbols(name)
+        if not marks or marks not in have:
+            return None
+        return EXACT if marks == have and not fold(name) else WORD
     folded = fold(name)
     if folded == query:
         return EXACT

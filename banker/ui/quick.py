@@ -300,7 +300,10 @@ def parse(state: GameState, line: str) -> Parsed:
             continue
         # the longest run of two or more words naming exactly one player or space; else this word's options
         name: _Name | None = None
-        for j in range(len(tokens), i + 1, -1):
+        # a word of symbols alone (a player called 🦄) is a name of its own: never part of a longer run, where the
+        # matcher would not see it (``🦄 троєщина`` is the player and the space, not the space alone)
+        end = next((k for k in range(i, len(tokens)) if not fold(tokens[k])), len(tokens))
+        for j in range(end, i + 1, -1):
             run = " ".join(tokens[i:j])
             found = _Name(" ".join(rest[i:j]), player_matches(state, run), space_matches(state, [run], space_kinds))
             if found.options == 1:

@@ -18,7 +18,7 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..keys import with_layouts
-from ..match import EXACT, fold, ranked
+from ..match import EXACT, ranked
 from ..widgets.footer import BankFooter, release_when_removed
 from .base import localized
 
@@ -115,8 +115,9 @@ class ChooseScreen(Dialog[Any]):
         self.query_one("#filter", Input).focus()
 
     def shown(self, needle: str) -> list[tuple[int, int]]:
-        """The choices ``needle`` lets through, best first: (tier, index); nothing typed: all, the default first."""
-        if not fold(needle):
+        """The choices ``needle`` lets through, best first: (tier, index); nothing typed: all, the default first
+        (what is typed always filters: a name of emoji alone, or punctuation that matches nothing)."""
+        if not needle.strip():
             order = list(range(len(self.choices)))
             first = [i for i in order if self.default is not None and self.choices[i].value == self.default][:1]
             return [(EXACT, i) for i in first + [i for i in order if i not in first]]
@@ -131,7 +132,7 @@ class ChooseScreen(Dialog[Any]):
             options.add_option(Option(c.prompt(), id=str(i), disabled=not c.enabled))
         best = shown[0][0] if shown else None
         first = next((n for n, (t, i) in enumerate(shown) if t == best and self.choices[i].enabled), None)
-        if self.current is not None and not fold(needle):  # stepped back to: the answer given before
+        if self.current is not None and not needle.strip():  # stepped back to: the answer given before
             first = next((n for n, (_t, i) in enumerate(shown)
                           if self.choices[i].value == self.current and self.choices[i].enabled), first)
         options.highlighted = first
