@@ -69,6 +69,36 @@ async def test_us_a_bid_over_the_cash_is_flagged_and_may_be_taken_back(tmp_path:
         assert file_entries(path)[-1]["command"] == {"op": "auction", "space": 39, "winner": "Ann", "bid": 151}
 
 
+def footer_keys(app) -> set[str]:
+    """The keys the footer offers on the screen shown."""
+    return {key for key, active in app.screen.active_bindings.items() if active.binding.show}
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+async def test_the_auctions_keys_work_in_the_cyrillic_layout(tmp_path: Path, lang: str) -> None:
+    """docs/console.md: the keys work without switching the layout. The auction's b (a typed bid), p (pass) and w
+    (take the last bid back) did nothing on the ЙЦУКЕН keys (found playing in tmux): и, з, ц."""
+    ann, bob = PLAYERS[lang]
+    path = make_session(tmp_path / "g.json", (ann, bob, "Ким"), edition="ru" if lang == "ru" else "kyiv")
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await open_auction(b)
+        await b.key("2", "down", "з")  # Ann bids 10; Bob passes
+        assert app.tr("auction.passed") in str(app.screen.query_one("#bidders").get_option_at_index(1).prompt)
+        await b.key("down", "и")  # Ким: a typed bid
+        await b.settle()
+        await b.type("25")
+        await b.key("enter")
+        await b.settle()
+        assert isinstance(app.screen, AuctionScreen)
+        assert "25" in screen_text(app.screen.query_one("#auction-bid"))
+        await b.key("up", "up", "з", "up", "з", "enter")  # Ann and Bob pass: Ким buys at 25
+        await b.confirm()
+        assert file_entries(path)[-1]["command"] == {"op": "auction", "space": 39, "winner": "Ким", "bid": 25}
+
+
 @pytest.mark.parametrize("lang,edition", [("en", "uk"), ("uk", "kyiv")])
 async def test_uk_and_kyiv_cash_only_and_the_last_bid_binds(tmp_path: Path, lang: str, edition: str) -> None:
     ann, bob = PLAYERS[lang]
@@ -83,8 +113,29 @@ async def test_uk_and_kyiv_cash_only_and_the_last_bid_binds(tmp_path: Path, lang
         assert error(app) == ""
         await b.key("1")  # 11 > cash: refused (cash only)
         assert error(app) and ("cash only" in error(app) or "готівкою" in error(app))
-        await b.key("w")
-        assert error(app) and ("must buy" in error(app) or "мусить купити" in error(app))
+        assert "w" not in footer_keys(app)  # the last bid binds: no bid is taken back, the key is not offered
+        await b.key("w")  # nothing taken back
+        assert screen_text(app.screen.query_one("#auction-bid")) == app.tr("auction.current", amount=app.current_session
+                                                                             .state.edition.fmt(10), player=bob)
         await b.key("enter")
         await b.confirm()
         assert file_entries(path)[-1]["command"] == {"op": "auction", "space": 39, "winner": bob, "bid": 10}
+
+
+async def test_the_bidders_names_keep_one_column_whatever_their_length(tmp_path: Path) -> None:
+    """Found playing in tmux: a 30-letter name ran into the cash ("Константинопольский1 500 т.р.") and an emoji
+    pushed its row's cash a cell right. The names take one column, by the cells they take, a long one cut short."""
+    from rich.cells import cell_len
+
+    players = ("Борис 🎩", "Константин Константинопольский", "Аня")
+    path = make_session(tmp_path / "g.json", players, edition="ru")
+    app = BankerApp(path, lang="ru")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await open_auction(b)
+        bidders = app.screen.query_one("#bidders")
+        rows = [str(bidders.get_option_at_index(i).prompt) for i in range(3)]
+        cash = [cell_len(row[:row.index("1 500")]) for row in rows]
+        assert len(set(cash)) == 1, rows
+        assert rows[0].startswith("Борис 🎩 ") and rows[1].startswith("Константин Константин") and "…" in rows[1]

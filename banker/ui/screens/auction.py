@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -23,7 +24,11 @@ from textual.widgets.option_list import Option
 
 from banker.rules.bidding import Bidding, bid_refusal
 
+from ..keys import with_layouts
 from .dialogs import AskScreen, Dialog
+
+#: the widest a bidder's name is shown, in cells
+NAME_CELLS = 24
 
 
 class AuctionScreen(Dialog[dict[str, Any] | None]):
@@ -31,8 +36,8 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "bid(1)", "auction.plus1"), Binding("2", "bid(10)", "auction.plus10"),
-        Binding("3", "bid(50)", "auction.plus50"), Binding("b", "typed", "auction.typed"),
-        Binding("p", "pass_", "auction.pass"), Binding("w", "withdraw", "auction.withdraw"),
+        Binding("3", "bid(50)", "auction.plus50"), Binding(with_layouts("b"), "typed", "auction.typed"),
+        Binding(with_layouts("p"), "pass_", "auction.pass"), Binding(with_layouts("w"), "withdraw", "auction.withdraw"),
         Binding("enter", "sold", "auction.sold", priority=True), Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, space: int, previous: dict[str, Any] | None = None, back: bool = False) -> None:
@@ -83,8 +88,12 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
         keep = options.highlighted if highlight is None else highlight
         options.clear_options()
         high = bidding.high
+        # the names in one column as wide as the longest (by the cells they take: an emoji takes two), at most
+        # NAME_CELLS; a longer name is cut short with "…", never run into the cash
+        width = min(max((cell_len(p) for p in bidding.bidders), default=0), NAME_CELLS)
         for i, p in enumerate(bidding.bidders):
-            line = Text(f"{p:<14}")
+            name = p if cell_len(p) <= width else set_cell_size(p, width - 1) + "…"
+            line = Text(set_cell_size(name, width) + "  ")
             line.append(f"{self.fmt(state.cash[p]):>10}")
             if p in bidding.passed:
                 line.append("  " + tr("auction.passed"), "dim italic")
@@ -165,11 +174,15 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
         self.bidding.passed.add(bidder)
         self.refresh_view()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # where the last bid binds (UK, Kyiv: "the last player to bid must buy"), no bid is taken back: the key is
+        # not offered (the rules line above the bidders says why)
+        if action == "withdraw" and self.state.edition.rules.auction_last_bidder_buys:
+            return False
+        return True
+
     def action_withdraw(self) -> None:
         if not self.bidding.bids:
-            return
-        if self.state.edition.rules.auction_last_bidder_buys:
-            self.error(self.app.tr("auction.binds"))
             return
         self.bidding.bids.pop()
         self.error("")
