@@ -218,5 +218,10 @@ async def test_the_review_keys(tmp_path: Path) -> None:
         assert review.query_one("#filter-text", Input).value == "baltic 2"
         await b.key("escape")
         assert app.screen is review and not isinstance(app.focused, Input)
+        await b.key("3", "full_stop")  # the ЙЦУКЕН layouts type "." on the / key: the search too
+        assert tabs.active == "timeline" and isinstance(app.focused, Input)
+        await b.key("full_stop")  # in the box, a letter
+        assert review.query_one("#filter-text", Input).value.endswith(".")
+        await b.key("escape")
         await b.key("4")
         assert tabs.active == "count"
