@@ -7,6 +7,7 @@ import os
 from datetime import date
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, OptionList
 
 from banker.ui.app import BankerApp
@@ -94,6 +95,21 @@ async def test_resume_lists_recent_sessions_and_opens_one(tmp_path: Path) -> Non
         assert app.session.path == tmp_path / "friday.json"
         assert "Bob buys Reading Railroad" in screen_text(app.screen.query_one("#log"))
     assert file_state(tmp_path / "friday.json")["spaces"]["5"]["owner"] == "Bob"
+
+
+@pytest.mark.parametrize("lang,said", [("ru", "Боря покупает участок Рижская"), ("uk", "Боря купує ділянку Рижская")])
+async def test_the_resume_list_says_the_last_action_in_the_interfaces_language(tmp_path: Path, lang: str,
+                                                                               said: str) -> None:
+    """Found playing in tmux: the list said the last action in English ("Вика pays Аня 90 т.р.") on a Russian or
+    Ukrainian console; it is said from the entry's description, in the interface's language."""
+    make_session(tmp_path / "g.json", ("Аня", "Боря"), edition="ru", name="Пятница",
+                 commands=[{"op": "buy", "player": "Боря", "space": 5}])
+    app = BankerApp(lang=lang, data_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        recent = app.screen.query_one("#recent", OptionList)
+        shown = str(recent.get_option_at_index(0).prompt)
+        assert said in shown and "buys" not in shown, shown
 
 
 async def test_two_games_of_the_same_name_on_the_same_day_never_collide(tmp_path: Path, monkeypatch) -> None:

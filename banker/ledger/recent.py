@@ -22,7 +22,8 @@ def session_info(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A summary of one session file, read-only; :class:`SessionError` if it is not one.
 
     Keys: path, name, id, created, date, modified, edition, variant, players,
-    house_rules, actions, last_text, last_ts.
+    house_rules, actions, last (the last entry, for its sentence in the interface's language), last_text (its
+    stored English), last_ts.
     """
     path = Path(path)
     doc, entries = read_session_doc(path)
@@ -47,6 +48,7 @@ def session_info(path: str | os.PathLike[str]) -> dict[str, Any]:
         "players": list(doc.get("players", [])),
         "house_rules": dict(doc.get("house_rules") or {}),
         "actions": len(entries),
+        "last": last,
         "last_text": last.text if last else None,
         "last_ts": last.ts if last else None,
     }

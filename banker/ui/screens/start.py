@@ -130,7 +130,7 @@ class StartScreen(BankerScreen[None]):
             text = Text(info.get("name") or Path(info["path"]).stem, "bold")
             text.append(f"  {str(info.get('modified', ''))[:16]}  {info.get('edition', '')}", "dim")
             text.append("\n  " + ", ".join(info.get("players", [])))
-            last = info.get("last_text")
+            last = self.app.tr.entry(info["last"]) if info.get("last") is not None else None  # in this language
             if last:
                 text.append("\n  " + (last if len(last) <= 40 else last[:39] + "…"), "italic dim")
             recent.add_option(Option(text, id=str(len(self.recent) - 1)))
