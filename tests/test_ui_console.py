@@ -230,3 +230,21 @@ async def test_what_is_typed_after_the_colon_in_one_burst_goes_to_the_command_li
         await pilot.pause(0.05)
         assert line.value == typed[1:] + ":/Ж."
         assert len(file_entries(game)) == seen
+
+
+@pytest.mark.parametrize("edition,lang,players", [
+    ("classic-us", "en", ("Ann", "Bob", "Cid")), ("uk", "en", ("Kim", "Lee")), ("ru", "ru", ("Аня", "Борис", "Вика")),
+    ("kyiv", "uk", ("Олена", "Борис 🎩")), ("classic-us", "ru", ("Аня", "🦄")),
+])
+def test_the_command_lines_example_is_one_it_takes_on_this_table(edition, lang, players) -> None:
+    """Found playing in tmux: the Russian example said "аренда арбат боря" at a table of Аня, Борис and Вика, and
+    typing it gave "«боря» is neither a player nor a space". The example names this board's last street and a
+    player of this game, in the interface's words, and the line takes it."""
+    from banker.boards import new_game
+    from banker.i18n import Translator
+    from banker.ui.quick import parse
+    from banker.ui.screens.table import command_example
+
+    g = new_game(edition, "classic", players, None)
+    example = command_example(g, Translator(lang))
+    assert parse(g, example).command == {"op": "rent", "space": 39, "payer": players[-1]}, example

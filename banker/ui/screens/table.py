@@ -27,7 +27,9 @@ from ..widgets.table import BankPanel, LogPanel, PlayersPanel, TurnBar
 from .base import BankerScreen
 
 if TYPE_CHECKING:  # pragma: no cover
+    from banker.i18n import Translator
     from banker.ledger import SessionLog
+    from banker.rules import GameState
 
     from ..messages import Status
 
@@ -44,6 +46,16 @@ def _bindings(op: str, key: str) -> list[Binding]:
                         key_display=shown_key(op, key))
                 for i, d in enumerate(DICE_KEYS)]
     return [Binding(with_layouts(key), f"act('{op}')", f"action.{op}", show=op in SHOWN)]
+def command_example(state: GameState, tr: Translator) -> str:
+    """The command line's example, in words it takes on this table: the rent on the board's last street, paid by
+    a player of this game (``rent boardwalk cid``, ``аренда арбат вика``; it named a "боря" no game had)."""
+    verb = tr("action.rent").casefold().split()[0]
+    street = max((s for s in state.edition.spaces if s.kind == "street"), key=lambda s: s.position)
+    words = [w for w in street.name.casefold().replace("«", " ").replace("»", " ").split() if w.isalpha()]
+    player = state.players[-1].casefold().split()
+    return " ".join([verb, *words[-1:], *(player[:1] if player[0].isalpha() else player)])
+
+
 #: under this many seconds left, the countdown is shown in the warning colour
 CLOSE_TO_END = 10 * 60
 
@@ -93,7 +105,8 @@ class TableScreen(BankerScreen[None]):
             yield BankPanel(id="bank")
             yield LogPanel(id="log")
         yield Static(id="message")
-        yield CommandLine(placeholder=tr("table.command_placeholder"), id="command",
+        yield CommandLine(placeholder=tr("table.command_placeholder", example=command_example(self.session.state, tr)),
+                          id="command",
                           suggester=QuickSuggester(self.app))
         yield BankFooter()
 
