@@ -19,6 +19,7 @@ import pytest
 import banker.ledger.storage as ledger_storage
 from banker.cli import main
 from banker.ledger import Session, SessionError, journal_path, lock_holder, read_entries
+from banker.ledger.lock import LABEL
 from banker.rules import Setup
 
 from .ledger_helpers import edit_file, journal_lines, write_at_lines_end
@@ -158,6 +159,43 @@ def test_a_lock_path_that_is_not_a_plain_file_is_refused(session_path, kind):
         os.mkfifo(path)
     with pytest.raises(SessionError, match=f"game.json.lock is a {kind if kind == 'folder' else 'special file'}"):
         Session.open(session_path)
+
+
+@pytest.mark.parametrize("content", [b"important\nlock\n", b'{"players": []}', b"\x00\x01binary"])
+def test_a_lock_path_holding_what_banker_never_wrote_is_refused_and_left_as_it_was(tmp_path, content):
+    """docs/session-log.md: banker never replaces a file it did not create. Found by a probe: ``banker new poetry``
+    in a project folder wrote its lock over ``poetry.lock``, and a session named ``q.json.lock`` was wiped by the lock
+    of ``q.json``. A lock file that is not empty, not banker's label and not a holder's line is never written."""
+    path = tmp_path / "poetry"
+    lock = lock_file(path)
+    lock.write_bytes(content)
+    proc = run_cli("new", str(path), "--players", "Ann,Bob")
+    message = one_line_error(proc)
+    assert "poetry.lock holds something else, not a banker lock" in message and "another name" in message
+    assert lock.read_bytes() == content and not path.exists()
+
+
+def test_a_session_named_like_anothers_lock_is_never_its_lock(tmp_path):
+    first = tmp_path / "q.json.lock"
+    Session.create(first, Setup("classic-us", "classic", ("Ann", "Bob"))).close()
+    with Session.open(first) as s:
+        s.apply({"op": "salary", "player": "Ann"})
+    before = first.read_bytes()
+    with pytest.raises(SessionError, match="holds something else, not a banker lock"):
+        Session.create(tmp_path / "q.json", Setup("classic-us", "classic", ("Ann", "Bob")))
+    assert first.read_bytes() == before and len(read_entries(first)[1]) == 1
+
+
+@pytest.mark.parametrize("content", [b"", LABEL, LABEL[:20], LABEL + b'{"pid": 1, "host": "h", "since": "x"}\n',
+                                     b'{"pid": 12, "host": "h", "since": "2025-01-01T00:00:00+00:00"}\n'])
+def test_every_lock_file_a_banker_leaves_is_taken(session_path, content):
+    """Empty (just made), the label alone (given up), partly written (a full disk), a holder's line left by a killed
+    writer, and the first format's line alone: each is banker's, and the session opens."""
+    play(session_path, GAME[:1])
+    lock_file(session_path).write_bytes(content)
+    with Session.open(session_path) as s:
+        s.apply({"op": "salary", "player": "Bob"})
+    assert len(read_entries(session_path)[1]) == 2
 
 
 def test_a_holder_that_has_not_written_its_name_yet_is_said_to_be_starting(session_path, monkeypatch):

@@ -136,6 +136,31 @@ def _open_lock_file(path: Path, create: bool) -> tuple[int, bool] | None:
     return fd, created
 
 
+def _foreign(fd: int) -> bool:
+    """Whether the file open on ``fd`` holds what no banker lock file ever holds (a project's ``poetry.lock``
+    beside a session named ``poetry``, a session file named ``X.json.lock``): a lock file is empty, the label
+    (whole or partly written) with or without a holder's line, or a holder's line alone (the first format)."""
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        head = os.read(fd, _NOTE_MAX)
+    except OSError:  # pragma: no cover - unreadable here: the lock decides as before
+        return False
+    if not head or head.startswith(LABEL) or LABEL.startswith(head):
+        return False
+    try:
+        info = json.loads(head.partition(b"\n")[0])
+    except ValueError:
+        return True
+    return not (isinstance(info, dict) and "pid" in info)
+
+
+def _refuse_foreign(session_path: Path, path: Path) -> LockUnsafe:
+    return LockUnsafe(Said(f"{path} holds something else, not a banker lock, and banker keeps the lock of "
+                           f"{session_path.name} there; nothing was written to it (give the session another name, "
+                           "such as one ending in .json, or move that file away)", "lock_foreign", path=path,
+                           name=session_path.name))
+
+
 def _still_named(path: Path, fd: int) -> bool:
     """Whether ``path`` still names the file open on ``fd`` (same device and inode)."""
     try:
@@ -267,6 +292,10 @@ class WriterLock:
                 raise
             if got:
                 if _still_named(path, fd):
+                    if not created and _foreign(fd):  # never written over: it is not banker's
+                        _unlock_fd(fd)
+                        os.close(fd)
+                        raise _refuse_foreign(session_path, path)
                     _write_note(fd, _note())
                     return cls(path, fd, created)
                 os.close(fd)  # locked a file that is no longer the lock file: take the one there now
@@ -296,6 +325,10 @@ class WriterLock:
         except BaseException:
             os.close(fd)
             raise
+        if not created and _foreign(fd):
+            os.close(fd)
+            soft.release()
+            raise _refuse_foreign(session_path, path)
         _write_note(fd, _note())
         return cls(path, fd, created, soft)
 
