@@ -42,6 +42,8 @@ def test_the_end_is_a_clock_time_or_how_long_to_play(said, end):
     ("banana", "end-time.unknown"), ("90", "end-time.unknown"), ("25:00", "end-time.unknown"), ("13:30 pm", "end-time.unknown"),
     ("30m 1h", "end-time.unknown"), ("1h 1h", "end-time.unknown"), ("", "end-time.empty"), ("   ", "end-time.empty"),
     ("0m", "end-time.range"), ("25h", "end-time.range"), ("24h 1m", "end-time.range"),
+    # beyond what a timedelta holds: the console crashed (OverflowError) and the command line said "please report it"
+    ("99999999999h", "end-time.range"), ("9" * 400 + "m", "end-time.range"), ("1h " + "9" * 400, "end-time.range"),
 ])
 def test_an_end_that_is_not_one_is_refused_saying_what_to_type(said, key):
     with pytest.raises(Refused) as e:

@@ -38,6 +38,10 @@ _MINUTES = ("m", "min", "mins", "minute", "minutes", "мин", "минута", "
 _PART = re.compile(r"(\d+(?:[.,]\d+)?)\s*([^\d\s.,]+)?\.?\s*")
 
 
+#: the most minutes a duration is read as (a timedelta holds up to 999,999,999 days); more is simply too long
+MOST_MINUTES = 10.0**12
+
+
 def _duration(text: str) -> timedelta | None:
     """A duration such as ``90m``, ``1h30``, ``1 h 30 min``, ``1.5 hours``, ``2 часа``; None if it is not one."""
     text = text.strip().casefold()
@@ -69,6 +73,8 @@ def _duration(text: str) -> timedelta | None:
         pos = m.end()
     if units == ["m", "h"]:
         return None
+    if not total < MOST_MINUTES:  # beyond what a timedelta holds (99999999999h, a 400-digit number): out of range
+        return timedelta.max
     return timedelta(minutes=round(total))
 
 
