@@ -680,8 +680,10 @@ def build_parser(lang: str | None = None) -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``banker`` command; returns the exit status."""
-    for stream in (sys.stdout, sys.stderr):  # a name from bytes that were not UTF-8 is escaped, never fatal
-        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+    # a name from bytes that were not UTF-8, or a character the terminal's encoding lacks (LC_ALL=C: ASCII, whose
+    # streams Python sets to surrogateescape), is escaped, never fatal
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "surrogateescape"):
             stream.reconfigure(errors="backslashreplace")
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(lang_in(argv))

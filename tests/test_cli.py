@@ -666,3 +666,18 @@ def test_an_effect_nested_hundreds_deep_by_a_hand_edit_is_said_clipped(capsys, t
     code, out, err = run(capsys, "audit", str(path))
     assert code == 1 and f"entry {last['seq']}: effect 1: the log has result" in out, (out, err)
     assert "valuation {a {a {a {" in out and "…" in out and len(max(out.splitlines(), key=len)) < 1000
+
+
+@pytest.mark.parametrize("argv", [["state"], ["--lang", "ru", "log"], ["--lang", "uk", "state"]])
+def test_an_ascii_terminal_gets_escapes_not_an_internal_error(session_path, argv):
+    """LC_ALL=C without UTF-8 mode: Python's streams are ASCII with ``surrogateescape``, and the first "—" or Cyrillic
+    letter ended the command with "unexpected error (UnicodeEncodeError ...) please report it" (status 70; found by
+    a probe). What the terminal cannot show is escaped."""
+    with Session.create(session_path, Setup("classic-us", "classic", ("Ann", "Bob"))) as s:
+        s.apply({"op": "salary", "player": "Ann"})
+    cmd = [sys.executable, "-m", "banker", *argv, str(session_path)]
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0"}
+    env.pop("PYTHONIOENCODING", None)
+    proc = subprocess.run(cmd, env=env, capture_output=True, timeout=60, cwd=Path(__file__).resolve().parent.parent)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b"Traceback" not in proc.stderr and proc.stdout.isascii() and b"\\u" in proc.stdout
