@@ -29,7 +29,7 @@ from typing import Any
 
 from banker.cliparse import EXIT_USAGE, Parser, UsageExit, choose_lang, lang_in, say_error, terminal_safe
 from banker.i18n import LANGS, Translator
-from banker.ledger import Session, SessionError, SessionLog, lock_holder, read_session, read_session_doc
+from banker.ledger import Session, SessionError, SessionLog, SessionWriter, lock_holder, read_session, read_session_doc
 from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
 from banker.ledger.lock import describe_holder
@@ -251,29 +251,44 @@ def _refusal(tr: Translator, e: Exception) -> str:
 def cmd_apply(args: argparse.Namespace) -> int:
     tr = translator(args)
     lines = _script_lines(args.script)  # a missing script is refused before the session is touched
+    session = Session.open(args.file)
+    try:
+        status = _apply_lines(session, lines, tr)
+    finally:
+        try:
+            session.close()
+        except SessionError as e:
+            if e.key != "fold_failed":
+                raise
+            # every line applied is durable in the journal: the status must not say "apply the script again"
+            say_error("banker apply: " + tr.session(e))
+    return status
+
+
+def _apply_lines(session: SessionWriter, lines: Iterable[str | bytes], tr: Translator) -> int:
+    """Apply the script's lines in order, each said as it is recorded; the first refusal stops it."""
     last = None  # the number of the last line applied
-    with Session.open(args.file) as session:
-        for n, raw in enumerate(lines, 1):
-            try:
-                command = _read_command(raw)
-            except _LineError as e:
-                say_error(tr("cli.line", n=n, error=e.text(tr)))
-                return EXIT_REFUSED
-            if command is _SKIP:
-                continue
-            try:
-                entry = session.apply(command)
-            except (Refused, SessionError) as e:
-                say_error(tr("cli.line", n=n, error=_refusal(tr, e)))
-                return EXIT_REFUSED
-            except RecursionError:
-                say_error(tr("cli.line", n=n, error=tr("cli.too_deep")))
-                return EXIT_REFUSED
-            last = n
-            failed = _write_line(terminal_safe(tr.entry(entry)), tr)
-            if failed:
-                say_error("banker apply: " + tr("cli.stopped", n=last, reason=failed))
-                return EXIT_REFUSED
+    for n, raw in enumerate(lines, 1):
+        try:
+            command = _read_command(raw)
+        except _LineError as e:
+            say_error(tr("cli.line", n=n, error=e.text(tr)))
+            return EXIT_REFUSED
+        if command is _SKIP:
+            continue
+        try:
+            entry = session.apply(command)
+        except (Refused, SessionError) as e:
+            say_error(tr("cli.line", n=n, error=_refusal(tr, e)))
+            return EXIT_REFUSED
+        except RecursionError:
+            say_error(tr("cli.line", n=n, error=tr("cli.too_deep")))
+            return EXIT_REFUSED
+        last = n
+        failed = _write_line(terminal_safe(tr.entry(entry)), tr)
+        if failed:
+            say_error("banker apply: " + tr("cli.stopped", n=last, reason=failed))
+            return EXIT_REFUSED
     return EXIT_OK
 
 

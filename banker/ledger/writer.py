@@ -97,6 +97,8 @@ class SessionWriter(SessionLog):
         self._last_sum = loaded.last_sum  # the chained checksum after the last entry (None: version 1)
         self._file_table = loaded.file_table  # FILE's entries table as written, when read the quick way
         self._broken: Said | None = None
+        #: why the fold on open could not be written (the session is open all the same: :meth:`_fold_on_open`)
+        self.fold_problem: SessionError | None = None
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -174,11 +176,8 @@ class SessionWriter(SessionLog):
             if loaded.version < VERSION:  # a version 1 file: seal every entry, so changes are found from now on
                 session._seal_all()
                 session.checkpoint(force=True)
-            elif loaded.journal is not None and loaded.journal.records:
-                session.checkpoint()
-            elif (loaded.snapshot is None and loaded.snapshot_problem is None and loaded.entries
-                  and _snapshot_of(session.state, session._standing, 0, 0, b"", []) is not None):
-                session.checkpoint(force=True)  # a session from before the snapshots: the next open is quick
+            else:
+                session._fold_on_open(loaded)
         except OSError as e:
             session._release()
             raise SessionError(f"cannot open {path} for writing ({why(e)}); nothing was lost: every action is in "
@@ -192,6 +191,22 @@ class SessionWriter(SessionLog):
             session._release()
             raise
         return session
+
+    def _fold_on_open(self, loaded: Loaded) -> None:
+        """Fold what the journal holds into FILE, so the next open is quick; and give a session from before the
+        snapshots its snapshot. Only a saving: when the fold cannot be written (a full disk, a folder made read-only),
+        the session opens all the same and the journal goes on taking the actions (it needs a line's room, the fold
+        a whole copy of FILE); :attr:`fold_problem` says why, and a later checkpoint folds everything in."""
+        try:
+            if loaded.journal is not None and loaded.journal.records:
+                self.checkpoint()
+            elif (loaded.snapshot is None and loaded.snapshot_problem is None and loaded.entries
+                  and _snapshot_of(self.state, self._standing, 0, 0, b"", []) is not None):
+                self.checkpoint(force=True)  # a session from before the snapshots: the next open is quick
+        except SessionError as e:
+            if e.key != "fold_failed":
+                raise
+            self.fold_problem = e
 
     def _start_journal(self, loaded: Loaded) -> None:
         """Make sure the journal exists with its header, cut a torn tail, open it and lock it
@@ -435,8 +450,9 @@ class SessionWriter(SessionLog):
                 os.fsync(self._jfd)
         except OSError as e:
             raise SessionError(f"could not fold the journal into {self.path.name} ({why(e)}); nothing was lost: every "
-                               f"action is kept in {self.path.name} or {journal_path(self.path).name}, and the next "
-                               "open folds them in", key="fold_failed", name=self.path.name, reason=why(e),
+                               f"action is kept in {self.path.name} or {journal_path(self.path).name}, and a later "
+                               "open folds them in (free some space, or make the folder writable)", key="fold_failed",
+                               name=self.path.name, reason=why(e),
                                journal=journal_path(self.path).name) from None
 
     def close(self) -> None:
