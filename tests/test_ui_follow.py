@@ -365,3 +365,22 @@ async def test_dice_typed_while_a_landing_waits_never_settle_it(tmp_path: Path) 
         await b.key("enter")  # now the banker sees it and takes it
         await b.settle()
         assert file_state(path)["spaces"][str(VERMONT)]["owner"] == "Ann"
+
+
+async def test_a_roll_that_leaves_nothing_to_settle_keeps_its_own_sentence(tmp_path: Path) -> None:
+    """Found playing in tmux: a roll to Just Visiting (nothing to pay or buy) said "Nothing to settle: Bob rolls
+    next" on the message line, in place of the roll's own sentence. The roll's sentence stays; "Nothing to settle"
+    is for Enter on a table where nothing waits."""
+    path = tmp_path / "visit.json"
+    Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"), follow=True)).close()
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await roll(b, "64")  # Ann to Just Visiting
+        assert file_state(path)["pending"] is None and where(path)["Ann"] == 10
+        entry = file_entries(path)[-1]
+        assert entry["command"] == {"op": "roll", "dice": [6, 4]}
+        assert b.message() == "Ann rolls 6 + 4; Ann moves to Jail / Just Visiting; Bob rolls next"
+        await b.key("enter")  # Enter on a table where nothing waits: said so
+        assert "Nothing to settle: Bob rolls next" in b.message()

@@ -662,7 +662,8 @@ class Flow:
         entry = self.commit(cmd)
         if entry is None:
             return None
-        await self.flow_settle({}, title)
+        if state.pending is not None:  # else the roll's own sentence stays on the message line (its salary, its turn)
+            await self.flow_settle({}, title)
         return entry
 
     async def flow_settle(self, cmd: dict[str, Any], title: str) -> Entry | None:
