@@ -127,6 +127,30 @@ async def test_the_command_palette_lists_every_action(midgame: Path) -> None:
         assert b.options() == ["Bob  $130"]
 
 
+@pytest.mark.parametrize("lang,words", [("ru", ("Выход", "Цвета", "Поиск действия")),
+                                        ("uk", ("Вийти", "Кольори", "Пошук дії"))])
+async def test_the_command_palette_speaks_the_interfaces_language(midgame: Path, lang: str, words) -> None:
+    """Found playing in tmux: the palette said "Search for commands…", "Keys", "Screenshot", "Theme" in English on a
+    Russian console, and its Keys panel (Textual's own, all English, deaf to Escape) listed "1-6" six times. The
+    palette's own commands are in the interface's language; the keys are the help's (?)."""
+    from textual.command import CommandInput
+
+    app = BankerApp(midgame, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("ctrl+p")
+        for _ in range(1000):  # the palette lists its commands in a worker
+            hits = app.screen.query_one(CommandList)
+            if hits.option_count > 10:
+                break
+            await pilot.pause(0.05)
+        shown = " ".join(str(hits.get_option_at_index(i).prompt) for i in range(hits.option_count))
+        assert all(w in shown for w in words[:2]), shown
+        assert not any(w in shown for w in ("Keys", "Screenshot", "Theme", "Quit", "Search")), shown
+        assert app.screen.query_one(CommandInput).placeholder == words[2] + "…"
+
+
 async def test_help_explains_keys_and_rules(midgame: Path) -> None:
     app = BankerApp(midgame, lang="en")
     async with app.run_test(size=(120, 40)) as pilot:

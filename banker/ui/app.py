@@ -421,8 +421,19 @@ class BankerApp(App[None]):
             self.log.error(f"action {op} failed", e)
             self.show_message(self.tr("flow.internal_error", error=f"{type(e).__name__}: {e}"), error=True)
 
+    def action_command_palette(self) -> None:
+        """The command palette (ctrl+p), its search line in the interface's language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            self.push_screen(CommandPalette(id="--command-palette", placeholder=self.tr("system.search")))
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        """The palette's commands, in the interface's language: Textual's own that a banker uses (quit, the colour
+        theme; not its key panel, whose words are Textual's English: the help (?) lists the keys), then every action."""
+        tr = self.tr
+        yield SystemCommand(tr("system.quit"), tr("system.quit_about"), self.action_quit)
+        yield SystemCommand(tr("system.theme"), tr("system.theme_about"), self.action_change_theme)
         if self.session is None:
             return
         from .screens.help import action_help
