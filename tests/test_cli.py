@@ -263,6 +263,10 @@ def test_new_refuses_an_existing_file_and_bad_setups(capsys, tmp_path, session_p
         assert_one_line_error(code, err)
         assert words in err, err
         assert not other.exists()
+    # a file where the folder should be: said so (it said "the folder ... does not exist"; found by a probe)
+    code, out, err = run(capsys, "new", str(session_path / "x.json"), "--players", "Ann,Bob")
+    assert_one_line_error(code, err)
+    assert f"{session_path} is a file, not a folder" in err and file_bytes(session_path) == before
 
 
 def test_a_missing_script_is_refused_before_the_session_is_touched(capsys, session_path, file_bytes):

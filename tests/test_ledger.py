@@ -453,7 +453,7 @@ def test_a_second_writer_is_refused_naming_the_holder(session_path):
         with pytest.raises(SessionError) as info:
             Session.open(session_path)
         assert str(info.value).startswith(f"session game.json is open for writing by process {os.getpid()} on host ")
-        assert "close it there first, or open it read-only" in str(info.value)
+        assert "close it there first (`banker review` shows it read-only meanwhile)" in str(info.value)
         assert lock_holder(session_path)["pid"] == os.getpid()
         with Session.open(session_path, readonly=True) as reader:  # readers are welcome
             assert reader.entries == []

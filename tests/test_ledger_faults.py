@@ -326,7 +326,7 @@ def test_the_session_log_works_without_fcntl(tmp_path):
     try:
         assert holder.stdout.readline().strip() == "ready"
         assert run("try") == f"refused session game.json is open for writing by process {holder.pid} on host " \
-                             f"{os.uname().nodename}; close it there first, or open it read-only"
+                             f"{os.uname().nodename}; close it there first (`banker review` shows it read-only meanwhile)"
     finally:
         holder.send_signal(signal.SIGKILL)
         holder.wait(timeout=30)

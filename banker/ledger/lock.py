@@ -410,12 +410,13 @@ def describe_holder(name: str, holder: dict[str, Any] | None) -> Said:
     if holder and holder.get("pid"):
         host = holder.get("host")
         who = f"process {holder['pid']} on host {host or 'unknown'}"
-        text = f"session {name} is open for writing by {who}; close it there first, or open it read-only"
+        text = f"session {name} is open for writing by {who}; close it there first (`banker review` shows it read-only meanwhile)"
         if host:
             return Said(text, "locked_by", name=name, pid=holder["pid"], host=host)
         return Said(text, "locked_by_unknown_host", name=name, pid=holder["pid"])
     return Said(f"session {name} is being opened for writing by another process that is just starting (it has not "
-                "written its name yet); try again in a moment, or open it read-only", "locked_starting", name=name)
+                "written its name yet); try again in a moment (`banker review` shows it read-only meanwhile)", "locked_starting",
+                name=name)
 
 
 __all__ = ["LockBusy", "LockUnsafe", "WriterLock", "describe_holder", "guard_journal", "lock_holder", "lock_path",

@@ -117,6 +117,9 @@ class SessionWriter(SessionLog):
             raise SessionError(f"{jpath} is left over from an earlier session; move it away or choose another name",
                                key="journal_left_over", journal=jpath)
         if not path.parent.is_dir():
+            if os.path.lexists(path.parent):
+                raise SessionError(f"cannot create {path}: {path.parent} is a file, not a folder", key="parent_file",
+                                   path=path, folder=path.parent)
             raise SessionError(f"cannot create {path}: the folder {path.parent} does not exist", key="no_folder", path=path,
                                folder=path.parent)
         try:  # a setup the rules refuse raises Refused before any file is made
@@ -181,9 +184,9 @@ class SessionWriter(SessionLog):
         except OSError as e:
             session._release()
             raise SessionError(f"cannot open {path} for writing ({why(e)}); nothing was lost: every action is in "
-                               f"{path.name} or {journal_path(path).name}; free some space or fix the folder's "
-                               "permissions, or open it read-only", key="open_failed", path=path, reason=why(e),
-                               file=path.name, journal=journal_path(path).name) from None
+                               f"{path.name} or {journal_path(path).name}; free some space or fix the "
+                               "permissions (`banker review` shows it read-only meanwhile)", key="open_failed", path=path,
+                               reason=why(e), file=path.name, journal=journal_path(path).name) from None
         except SessionError as e:
             session._release()
             raise SessionError(f"cannot open {path} for writing: {e}", key="open_refused", path=path, why=e) from None
@@ -224,7 +227,8 @@ class SessionWriter(SessionLog):
             if not guard_journal(fd):
                 raise SessionError(f"session {self.path.name} is open for writing by another process (its lock file "
                                    f"{self.path.name}.lock was removed or replaced while it ran); close it there "
-                                   "first, or open it read-only", key="lock_replaced", name=self.path.name)
+                                   "first (`banker review` shows it read-only meanwhile)", key="lock_replaced",
+                                   name=self.path.name)
             size = os.fstat(fd).st_size  # past the last line, the room made ahead (zeros: what load read)
             if loaded.journal is not None and loaded.journal.torn:
                 os.ftruncate(fd, self._jsize)  # the action that was being written when it died, and the room
