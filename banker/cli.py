@@ -199,13 +199,25 @@ def _read_command(raw: str | bytes) -> object:
     if not line or line.startswith("#"):
         return _SKIP
     try:
-        return json.loads(line, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
+        return json.loads(line, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant,
+                          object_pairs_hook=_json_object)
     except RecursionError:
         raise _LineError("too_deep") from None
     except json.JSONDecodeError as e:  # what kind of mistake, in our words (the json module's are English), and where
         raise _LineError("cli_json.at", problem=_json_problem(e.msg), column=e.colno) from None
     except ValueError:  # pragma: no cover - json.loads raises JSONDecodeError for every malformed text
         raise _LineError("cli_json.not_json") from None
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object of a script line; a key given twice is refused (JSON keeps the last one silently: ``"amount": 10,
+    "amount": 20`` would record 20, a typo reaching the log)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _LineError("cli_json.twice", name=key)
+        out[key] = value
+    return out
 
 
 #: the json module's messages (Lib/json/decoder.py and its C scanner, as they begin) and the ``[cli_json]`` key

@@ -175,6 +175,11 @@ BAD_LINES = {
     "amount too large for a float": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": 1e400}',
                                      "line 1: 1e400 is far more than any table holds", ""),
     "malformed JSON": ('{"op": "buy", "player": "Ann", ', "line 1: not valid JSON", "column"),
+    # JSON keeps the last of two equal keys: "amount": 10, "amount": 20 recorded 20 (found by a probe)
+    "a key given twice": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": 10, "amount": 20}', "line 1: ",
+                          'the key "amount" is given twice'),
+    "a key given twice inside": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": 10, "memo": {"a": 1, "a": 2}}',
+                                 "line 1: ", 'the key "a" is given twice'),
     "not an object": ('["buy", "Ann", 39]', "line 1: ", ""),
     "unknown op": ('{"op": "teleport", "player": "Ann"}', "line 1: ", "teleport"),
     "uneven build": ('# Ann owns the brown group and a house on Mediterranean\n'
