@@ -454,6 +454,34 @@ def test_a_board_of_39_spaces_is_refused(tmp_path):
         load_edition(str(path))
 
 
+@pytest.mark.parametrize("line,said", [
+    ('format = "{symbol:>1000000000}{amount}"', "only {symbol} and {amount}"),  # a gigabyte per amount: banker hung
+    ('format = "{symbol}{amount.__class__}"', "only {symbol} and {amount}"),  # "$<class 'str'>" in every amount
+    ('format = "{symbol}{amount!r}"', "only {symbol} and {amount}"),
+    ('format = "{symbol}{0}"', "only {symbol} and {amount}"),
+    ('format = "{symbol}"', "{amount} must be in it once"),
+    ('format = "{amount}{amount}"', "{amount} must be in it once"),
+    ('format = "{amount"', "bad format"),
+    ('format = "' + "x" * 41 + '{amount}"', "format is at most 40 characters"),
+    ('symbol = "\\u001b[2J$"', "has a control character"),
+])
+def test_a_money_format_that_is_not_text_around_the_amount_is_refused(tmp_path, line, said):
+    """Found by a probe: [money] format took any Python format spec, so a board file could hang banker (an amount
+    padded to a gigabyte), exhaust its memory, or show the program's insides. A format is text around {amount}
+    (once) and {symbol}; the texts are short and without control characters."""
+    key = line.split(" = ")[0]
+    old = next(ln for ln in board_text(US).splitlines() if ln.startswith(f"{key} = "))
+    path = _broken(tmp_path, "us-money.toml", old, line)
+    with pytest.raises(BoardError) as e:
+        load_edition(path)
+    assert str(e.value).startswith("us-money.toml: money: ") and said in str(e.value), str(e.value)
+
+
+def test_a_money_format_with_no_break_spaces_and_words_is_taken(tmp_path):
+    path = _broken(tmp_path, "us-money.toml", 'format = "{symbol}{amount}"', 'format = "{amount}\u00a0{symbol} (cash)"')
+    assert load_edition(path).fmt(1500) == "1,500\u00a0$ (cash)"
+
+
 def test_spaces_out_of_order_are_refused(tmp_path):
     path = _broken(tmp_path, "us-order.toml", "position = 39\n", "position = 38\n")
     with pytest.raises(BoardError, match=r"^us-order\.toml: space 38 \(Boardwalk\): listed at place 39"):

@@ -17,6 +17,8 @@ some 120 of them, about 1 ms of every console's start: the edition is built befo
 
 import math
 import re
+import string
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal, TypeVar, get_args
 
@@ -678,6 +680,33 @@ def _space(raw: _SpaceEntry) -> Space:
     return space
 
 
+#: the longest ``[money]`` texts a board may give (a sign, a separator, a unit word, the pattern around them)
+MONEY_TEXT = {"symbol": 8, "thousands": 2, "unit": 24, "format": 40}
+
+
+def _money_problem(money: Money) -> str | None:
+    """Why ``[money]`` cannot write amounts (None: it can). The format is text around ``{amount}`` (once) and
+    ``{symbol}``, nothing else: a field's spec, conversion, index or attribute (``{symbol:>1000000000}``,
+    ``{amount.__class__}``) would pad an amount to a gigabyte or show the program's insides; each text is short
+    and printable."""
+    for name, most in MONEY_TEXT.items():
+        text = getattr(money, name)
+        if len(text) > most:
+            return f"{name} is at most {most} characters, not {len(text)}"
+        if any(unicodedata.category(ch)[0] == "C" for ch in text):  # a no-break space is fine, an escape is not
+            return f"{name} {text!r} has a control character"
+    try:
+        parts = list(string.Formatter().parse(money.format))
+    except ValueError as exc:
+        return f"bad format {money.format!r}: {exc}"
+    names = [name for _text, name, _spec, _conv in parts if name is not None]
+    if any(name not in ("symbol", "amount") or spec or conv for _text, name, spec, conv in parts if name is not None):
+        return f"bad format {money.format!r}: only {{symbol}} and {{amount}}, with nothing after the name (no : or !)"
+    if names.count("amount") != 1:
+        return f"bad format {money.format!r}: {{amount}} must be in it once"
+    return None
+
+
 def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Edition:
     """Build and validate an edition; raises :class:`BoardError` naming the problem."""
     file = _convert(data, _EditionFile, source)
@@ -685,10 +714,9 @@ def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Editio
     def fail(where: str, problem: str) -> BoardError:
         return BoardError(f"{source}: {where}: {problem}", "invalid", source=source, where=where, problem=problem)
 
-    try:
-        file.money(1500)
-    except (KeyError, IndexError, ValueError) as exc:
-        raise fail("money", f"bad format {file.money.format!r}: {exc}") from None
+    problem = _money_problem(file.money)
+    if problem:
+        raise fail("money", problem)
     if file.max_players < file.min_players:
         raise fail("header", f"max_players must be a whole number >= {file.min_players}, not {file.max_players}")
 
