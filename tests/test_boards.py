@@ -463,7 +463,7 @@ def test_a_board_of_39_spaces_is_refused(tmp_path):
     ('format = "{amount}{amount}"', "{amount} must be in it once"),
     ('format = "{amount"', "bad format"),
     ('format = "' + "x" * 41 + '{amount}"', "format is at most 40 characters"),
-    ('symbol = "\\u001b[2J$"', "has a control character"),
+    ('symbol = "\\u001b[2J$"', "holds a control or invisible character"),
 ])
 def test_a_money_format_that_is_not_text_around_the_amount_is_refused(tmp_path, line, said):
     """Found by a probe: [money] format took any Python format spec, so a board file could hang banker (an amount
@@ -474,7 +474,21 @@ def test_a_money_format_that_is_not_text_around_the_amount_is_refused(tmp_path, 
     path = _broken(tmp_path, "us-money.toml", old, line)
     with pytest.raises(BoardError) as e:
         load_edition(path)
-    assert str(e.value).startswith("us-money.toml: money: ") and said in str(e.value), str(e.value)
+    assert str(e.value).startswith("us-money.toml: money") and said in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("old,new,where", [
+    ('name = "Boardwalk"', 'name = "Board\\u001b]0;OWNED\\u0007walk"', "spaces[39].name"),
+    ('text = "Bank error in your favor. Collect $200"', 'text = "Bank error\\u001b[2J in your favor."', "cards["),
+    ('chance = "Chance"', 'chance = "Chance\\u200f"', "decks.chance"),
+])
+def test_a_board_text_with_a_control_character_is_refused(tmp_path, old, new, where):
+    """Found by a probe: `banker cards --edition b.toml` wrote a card's text with ESC [2J (clear the screen) raw to the
+    terminal. No text of a board file may hold a control or invisible character."""
+    path = _broken(tmp_path, "us-esc.toml", old, new)
+    with pytest.raises(BoardError) as e:
+        load_edition(path)
+    assert str(e.value).startswith(f"us-esc.toml: {where}") and "holds a control or invisible character" in str(e.value)
 
 
 def test_a_money_format_with_no_break_spaces_and_words_is_taken(tmp_path):

@@ -216,3 +216,16 @@ def test_the_translator_uses_these_catalogs():
     assert tr.refusal(error) == f"Стройте равномерно: {arbat} — 2 дома, {g.edition.spaces[37].name} — 1 дом"
     assert tr.msg(Msg("level.houses", n=5)) == "5 домов"
     assert Translator("uk").msg(Msg("level.houses", n=5)) == "5 будинків"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_an_entrys_sentence_never_carries_a_control_character(lang):
+    """What a hand-edited log holds (a memo with ESC [2J, a BEL) is written as \\uXXXX in every sentence the console and
+    the command line show, never sent to the terminal."""
+    from types import SimpleNamespace
+
+    from banker.i18n import Translator
+
+    edited = SimpleNamespace(parts=None, text="Ann gives Bob $5: a\u001b[2Jb\u0007")
+    said = Translator(lang).entry(edited)
+    assert said == "Ann gives Bob $5: a\\u001b[2Jb\\u0007"

@@ -19,6 +19,7 @@ from banker.datacache import parsed
 from banker.rules.edition import Edition
 from banker.rules.errors import BoardError, Refused
 from banker.rules.messages import UNSAYABLE, Msg, plural_index, render_parts
+from banker.rules.names import forbidden_char
 from banker.rules.state import BANK, POT
 
 LANGS = ("en", "ru", "uk")
@@ -129,14 +130,21 @@ class Translator:
 
     def entry(self, entry: Any) -> str:
         """A log entry's sentence in this language: its logged description (``parts``), else its stored English
-        ``text`` (an entry without parts, or one whose parts a hand edit left that cannot be said whole)."""
+        ``text`` (an entry without parts, or one whose parts a hand edit left that cannot be said whole). A control
+        or invisible character (only a hand-edited file can hold one) is written as ``\\uXXXX``: what a file holds
+        never drives the terminal."""
         parts = getattr(entry, "parts", None)
+        said = None
         if isinstance(parts, list | tuple) and parts:
             try:
-                return render_parts(parts, self._engine, self.lang, strict=True)
+                said = render_parts(parts, self._engine, self.lang, strict=True)
             except UNSAYABLE:
                 pass
-        return str(getattr(entry, "text", ""))
+        if said is None:
+            said = str(getattr(entry, "text", ""))
+        if forbidden_char(said):
+            said = "".join(f"\\u{ord(ch):04x}" if forbidden_char(ch) else ch for ch in said)
+        return said
 
     def refusal(self, error: Refused) -> str:
         return error.render(self._engine, self.lang)

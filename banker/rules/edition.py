@@ -18,8 +18,7 @@ some 120 of them, about 1 ms of every console's start: the edition is built befo
 import math
 import re
 import string
-import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal, TypeVar, get_args
 
 import msgspec
@@ -28,6 +27,7 @@ from msgspec import Meta, Struct, field
 from msgspec.structs import replace
 
 from .errors import BoardError
+from .names import forbidden_char
 
 # --------------------------------------------------------------------------- the vocabulary
 
@@ -688,13 +688,11 @@ def _money_problem(money: Money) -> str | None:
     """Why ``[money]`` cannot write amounts (None: it can). The format is text around ``{amount}`` (once) and
     ``{symbol}``, nothing else: a field's spec, conversion, index or attribute (``{symbol:>1000000000}``,
     ``{amount.__class__}``) would pad an amount to a gigabyte or show the program's insides; each text is short
-    and printable."""
+    (and, as every text of a board file, free of control characters: :func:`_control_text`)."""
     for name, most in MONEY_TEXT.items():
         text = getattr(money, name)
         if len(text) > most:
             return f"{name} is at most {most} characters, not {len(text)}"
-        if any(unicodedata.category(ch)[0] == "C" for ch in text):  # a no-break space is fine, an escape is not
-            return f"{name} {text!r} has a control character"
     try:
         parts = list(string.Formatter().parse(money.format))
     except ValueError as exc:
@@ -707,12 +705,38 @@ def _money_problem(money: Money) -> str | None:
     return None
 
 
+def _control_text(data: Any, where: str = "header") -> tuple[str, str] | None:
+    """The first text of a board file (a space's name, a card's text...) holding a control or invisible character, and
+    where: such a character would reach the terminal with every line that names it (``banker cards``, the log)."""
+    if isinstance(data, str):
+        bad = forbidden_char(data)
+        return (where, f"{ascii(data)} holds a control or invisible character ({bad})") if bad else None
+    if isinstance(data, Mapping):
+        items: Iterable[tuple[Any, Any]] = data.items()
+    elif isinstance(data, list | tuple):
+        items = enumerate(data)
+    else:
+        return None
+    for key, value in items:
+        inner = key if where == "header" and isinstance(key, str) else f"{where}.{key}" if isinstance(key, str) \
+            else f"{where}[{key}]"
+        found = _control_text(key, inner) if isinstance(key, str) else None
+        found = found or _control_text(value, inner)
+        if found:
+            return found
+    return None
+
+
 def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Edition:
     """Build and validate an edition; raises :class:`BoardError` naming the problem."""
     file = _convert(data, _EditionFile, source)
 
     def fail(where: str, problem: str) -> BoardError:
         return BoardError(f"{source}: {where}: {problem}", "invalid", source=source, where=where, problem=problem)
+
+    control = _control_text(data)
+    if control:
+        raise fail(*control)
 
     problem = _money_problem(file.money)
     if problem:
