@@ -119,6 +119,22 @@ def test_csv_export_reads_back(game: Path) -> None:
     assert ["to_bank", "Bob", "tax", "200", ""] in summary
 
 
+def test_csv_cells_a_spreadsheet_would_run_are_kept_as_text(tmp_path: Path) -> None:
+    """Found by a probe: players called ``=1+2`` and ``@SUM(A1)`` and a memo ``=HYPERLINK(...)`` went into the CSV
+    files as they were, and a spreadsheet opening them runs them as formulas ("CSV injection"). A text cell beginning
+    with = + - @ is kept as text by a leading ', as a spreadsheet writes it; numbers are left as they are."""
+    path = tmp_path / "csv.json"
+    with Session.create(path, Setup("classic-us", "classic", ("=1+2", "@SUM(A1)", "Bob"))) as s:
+        s.apply({"op": "transfer", "from": "Bob", "to": "=1+2", "amount": 5, "memo": "=HYPERLINK(1)"})
+        s.apply({"op": "transfer", "from": "=1+2", "to": "Bob", "amount": 1, "memo": "-x"})
+    files = export(load_review(path), "csv", Translator("en"))
+    cells = [c for name in ("-timeline.csv", "-summary.csv") for row in csv.reader(io.StringIO(files[name])) for c in row]
+    assert "'=1+2" in cells and "'@SUM(A1)" in cells
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@")], cells
+    timeline = list(csv.DictReader(io.StringIO(files["-timeline.csv"])))
+    assert timeline[0]["text"] == "Bob gives =1+2 $5: =HYPERLINK(1)" and timeline[0]["cash:=1+2"] == "1505"
+
+
 def test_markdown_export_reads_as_a_table_in_a_chat(game: Path) -> None:
     text = export(load_review(game), "markdown", Translator("en"))[".md"]
     lines = text.splitlines()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -119,11 +120,33 @@ def to_json(sr: SessionReview, tr: Translator) -> str:
 
 # --------------------------------------------------------------------------- CSV
 TIMELINE_COLUMNS = ("seq", "time", "action", "text", "players", "undone_by", "undo_reason")
+#: what a spreadsheet reads a text cell beginning with as a formula (OWASP, "CSV injection")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: object) -> object:
+    """A CSV cell: a text a spreadsheet would run as a formula (a player called ``=1+2`` or ``@SUM(A1)``, a memo
+    beginning with ``=``) is kept as text by a leading ``'``, as spreadsheets themselves write it; numbers as they are."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_START) else value
+
+
+class _Writer:
+    """``csv.writer`` whose every cell passes :func:`_cell`."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._w = csv.writer(out)
+
+    def writerow(self, row: Iterable[object]) -> None:
+        self._w.writerow([_cell(v) for v in row])
+
+    def writerows(self, rows: Iterable[Iterable[object]]) -> None:
+        for row in rows:
+            self.writerow(row)
 
 
 def timeline_csv(sr: SessionReview, tr: Translator) -> str:
     out = io.StringIO()
-    w = csv.writer(out)
+    w = _Writer(out)
     players = list(sr.review.players)
     w.writerow([*TIMELINE_COLUMNS, *(f"cash:{p}" for p in players), *(f"net_worth:{p}" for p in players)])
     for i, item in enumerate(sr.review.timeline):
@@ -172,7 +195,7 @@ def summary_rows(sr: SessionReview, tr: Translator | None = None) -> list[tuple[
 
 def summary_csv(sr: SessionReview, tr: Translator | None = None) -> str:
     out = io.StringIO()
-    w = csv.writer(out)
+    w = _Writer(out)
     w.writerow(SUMMARY_COLUMNS)
     w.writerows(summary_rows(sr, tr))
     return out.getvalue()
