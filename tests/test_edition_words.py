@@ -73,8 +73,11 @@ def test_kyiv_refuses_a_building_on_a_metro_station_in_its_words(lang: str, stat
     ("ru", "Карточка относится к полю «станция метро», а Міжнародний аеропорт «Жуляни» — это аэропорт"),
     ("en", "The card is for the nearest metro station: Міжнародний аеропорт «Жуляни» (airport) is not one")])
 def test_kyiv_names_both_kinds_when_a_card_case_does_not_fit(lang: str, expected: str) -> None:
-    """"nearest-railroad" rent on an airport: the card's kind and the space's, both the edition's."""
-    game = kyiv_game()
+    """"nearest-railroad" rent on an airport: the card's kind and the space's, both the edition's (on a Kyiv board
+    whose deck has the "nearest" cards: its own has none, and refuses any card case, test_rules_money.py)."""
+    game = kyiv_with_nearest_cards()
+    for pos in (5, 12):
+        game.push({"op": "buy", "player": "Оля", "space": pos})
     said = refused(game, {"op": "rent", "payer": "Тарас", "space": 12, "card": "nearest-railroad", "dice": 5}, lang)
     assert said == expected
     said = refused(game, {"op": "rent", "payer": "Тарас", "space": 5, "card": "nearest-utility"}, lang)

@@ -773,3 +773,32 @@ def test_a_setup_with_a_control_character_is_refused_before_it_reaches_a_termina
     proc = run_cli("state", str(session_path))
     assert said in one_line_error(proc) and "\u001b" not in proc.stderr
     assert session_path.read_bytes() == before
+
+
+def test_a_game_on_a_board_file_opens_from_any_folder_and_never_on_a_changed_board(tmp_path, monkeypatch):
+    """Found by a probe: a board file was stored by the path as typed (``my.toml``), so the session would not open
+    from another folder; and with the board's start_cash edited, `banker repair` rebuilt every balance by the new
+    board. The board is stored by its absolute path with its data's fingerprint: a comment may change, the data may
+    not (the game is refused, saying to put the board back, and nothing is repaired)."""
+    from banker.boards import HERE
+
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    board = folder / "my.toml"
+    board.write_text((HERE / "classic-us.toml").read_text(encoding="utf-8").replace('id = "classic-us"', 'id = "mine"'),
+                     encoding="utf-8")
+    monkeypatch.chdir(folder)
+    assert main(["new", "m.json", "--edition", "my.toml", "--players", "Ann,Bob"]) == 0
+    with Session.open(folder / "m.json") as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 1})
+        assert s.setup.edition == str(board) and s.setup.board
+    monkeypatch.chdir(tmp_path)
+    board.write_text(board.read_text(encoding="utf-8") + "\n# a note\n", encoding="utf-8")
+    with Session.open(folder / "m.json") as s:  # from another folder, a comment added: the same board
+        assert s.state.cash["Ann"] == 1440
+    board.write_text(board.read_text(encoding="utf-8").replace("start_cash = 1500", "start_cash = 2000"), encoding="utf-8")
+    before = (folder / "m.json").read_bytes()
+    for argv in (["state"], ["audit"], ["repair", "--yes"]):
+        proc = run_cli(*argv[:1], str(folder / "m.json"), *argv[1:])
+        assert "the board file has changed since this session was created" in one_line_error(proc), argv
+    assert (folder / "m.json").read_bytes() == before

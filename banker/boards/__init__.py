@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
@@ -103,8 +104,33 @@ def load_variant(name: str) -> Variant:
 # Here, not in banker.rules: reading the board files is I/O, and the rules engine imports nothing
 # from boards/ (the layers: docs/architecture.md).
 def game_from_setup(setup: Setup) -> GameState:
-    """A fresh game of ``setup``: its edition and variant read from the board files."""
+    """A fresh game of ``setup``: its edition and variant read from the board files. A game on a board file of the
+    user's is refused when the file's data are no longer those it was created with (:func:`board_setup`): its
+    recorded money would otherwise be read, and repaired, by other rules."""
+    if setup.board is not None and setup.edition.endswith(".toml"):
+        path = Path(setup.edition)
+        if board_sum(path) != setup.board:
+            raise BoardError(f"{path}: the board file has changed since this session was created (its data differ); "
+                             "put back the board the game was played on", "board_changed", label=str(path))
     return GameState(setup, load_edition(setup.edition), load_variant(setup.variant))
+
+
+def board_sum(path: Path) -> str:
+    """The fingerprint of a board file's data (not of its bytes: a comment or the spacing may change)."""
+    import hashlib
+    import json
+
+    data = _read_toml(path, str(path))
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
+
+
+def board_setup(setup: Setup) -> Setup:
+    """``setup`` of a new session: a board file named by its absolute path (the session opens from any folder) and
+    its data's fingerprint kept; an edition banker ships, as it is."""
+    if not setup.edition.endswith(".toml"):
+        return setup
+    path = Path(setup.edition).resolve()
+    return replace(setup, edition=str(path), board=board_sum(path))
 
 
 def new_game(edition: str, variant: str, players: Iterable[str],

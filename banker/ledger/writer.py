@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 from msgspec import UnsetType
 
-from banker.boards import game_from_setup
+from banker.boards import board_setup, game_from_setup
 from banker.rules import BoardError, GameState, Refused, Setup
 from banker.rules.messages import Msg, shown
 from banker.rules.ops import Undo, decode
@@ -123,7 +123,8 @@ class SessionWriter(SessionLog):
             raise SessionError(f"cannot create {path}: the folder {path.parent} does not exist", key="no_folder", path=path,
                                folder=path.parent)
         try:  # a setup the rules refuse raises Refused before any file is made
-            setup = setup.for_new_game()  # today's rules for new players' names (NFC, no control characters...)
+            setup = board_setup(setup.for_new_game())  # today's rules for new players' names (NFC, no control
+            # characters...); a board file by its absolute path, and its fingerprint
             if setup.end_time is not None:  # the agreed end as a time with its offset (clock.parse_end makes it)
                 setup = replace(setup, end_time=check_stored(setup.end_time))
             game_from_setup(setup).check_new()  # an agreed end exactly when the variant has a time limit

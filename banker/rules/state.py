@@ -97,6 +97,9 @@ class Setup:
     end_time: str | None = None
     #: follow mode (issue #11): the bank follows the tokens from the rolls the banker types
     follow: bool = False
+    #: a board file's fingerprint (``edition`` is then its absolute path): the game is refused on a board whose
+    #: data changed since (banker.boards.game_from_setup); None for the editions banker ships
+    board: str | None = None
 
     def to_mapping(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -108,6 +111,8 @@ class Setup:
         }
         if self.follow:  # only when on: a session without it is stored exactly as before
             out["follow"] = True
+        if self.board is not None:  # likewise: only a game on a board file has it
+            out["board"] = self.board
         return out
 
     @classmethod
@@ -119,6 +124,7 @@ class Setup:
             house_rules=HouseRules.from_mapping(data.get("house_rules")),
             end_time=data.get("end_time"),
             follow=data.get("follow") is True,
+            board=data["board"] if isinstance(data.get("board"), str) else None,
         )
 
     def for_new_game(self) -> Setup:
