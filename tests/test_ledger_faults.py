@@ -802,3 +802,25 @@ def test_a_game_on_a_board_file_opens_from_any_folder_and_never_on_a_changed_boa
         proc = run_cli(*argv[:1], str(folder / "m.json"), *argv[1:])
         assert "the board file has changed since this session was created" in one_line_error(proc), argv
     assert (folder / "m.json").read_bytes() == before
+
+
+def test_an_effect_the_state_cannot_take_is_one_line_in_every_command(session_path):
+    """Found by a probe: an entry whose owner effect names space 99 (the checksums made anew) gave `banker export`
+    "unexpected error (KeyError: 99) ... please report it" (status 70), where `state` named the entry. Every command
+    names it, in one line, and leaves the file as it was."""
+    play(session_path, GAME[:2])
+    edit_file(session_path, lambda d: [e.update(space=99) for e in d["entries"]["1"]["effects"] if e["t"] == "owner"])
+    before = session_path.read_bytes()
+    for argv in (["export", str(session_path), "--format", "json", "--out", "-"], ["state", str(session_path)]):
+        proc = run_cli(*argv)
+        assert "entry 1 (" in one_line_error(proc) and "cannot be restored" in proc.stderr, (argv, proc.stderr)
+    proc = run_cli("audit", str(session_path))  # the audit's report: the entry it stops at
+    assert proc.returncode == 1 and "entry 1: its effects cannot be applied" in proc.stdout
+    assert session_path.read_bytes() == before
+
+
+def test_house_rules_that_are_not_a_table_are_said_so(session_path):
+    play(session_path, GAME[:1])
+    edit_file(session_path, lambda d: d["session"]["1"].update(house_rules=["x"]))
+    with pytest.raises(SessionError, match=r"the setup is damaged \(house rules must be a table of rule: true or false"):
+        Session.open(session_path)

@@ -11,7 +11,7 @@ from typing import Any
 from banker.rules import GameState
 from banker.rules.review import Review, review
 
-from .check import game
+from .check import game, restore
 from .format import Entry
 from .reader import read_session
 
@@ -35,7 +35,12 @@ def load_review(path: str | os.PathLike[str]) -> SessionReview:
     """Read the session at ``path`` (read-only, no lock) and review it."""
     read = read_session(path)
     state = game(read.path, read.setup)
-    return SessionReview(read.doc, review(state, [e.to_json() for e in read.entries]), state, read.entries)
+    try:
+        reviewed = review(state, [e.to_json() for e in read.entries])
+    except Exception:  # a hand-edited effect the state cannot take: the entry named, as opening names it
+        restore(read.path, game(read.path, read.setup), [], read.entries, [])
+        raise  # every entry can be followed: the review's own fault, reported as one
+    return SessionReview(read.doc, reviewed, state, read.entries)
 
 
 __all__ = ["SessionReview", "load_review"]

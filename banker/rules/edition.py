@@ -27,6 +27,7 @@ from msgspec import Meta, Struct, field
 from msgspec.structs import replace
 
 from .errors import BoardError
+from .messages import shown
 from .names import forbidden_char
 
 # --------------------------------------------------------------------------- the vocabulary
@@ -281,6 +282,8 @@ class HouseRules(_Schema, frozen=True, kw_only=True):
     def from_mapping(cls, data: Mapping[str, Any] | None) -> "HouseRules":
         """The house rules recorded in a session or asked for; raises :class:`ValueError` naming
         an unknown rule or a value that is not true or false."""
+        if data is not None and not isinstance(data, Mapping):
+            raise ValueError(f"house rules must be a table of rule: true or false, not {shown(data)}")
         data = dict(data or {})
         unknown = sorted(set(data) - set(cls.names()))
         if unknown:
