@@ -341,10 +341,13 @@ class TurnBar(Static):
         text.append(" ")
         due = state.pending
         if due is not None:
-            text.append(tr.msg(describe(state, due)), "bold")
-            text.append("  " + tr("turn.bar_settle"), "yellow")
+            # the keys first: a long name or deed cuts the end of the line off, and the keys must stay in sight
+            text.append(tr("turn.bar_settle"), "yellow")
             if due.kind in ("buy", "advance") and due.command.get("op") == "buy":
                 text.append(tr("turn.bar_auction"), "yellow")
+            if state.doubles:
+                text.append("  " + tr("turn.bar_doubles", n=state.doubles), "cyan")
+            text.append("  " + tr.msg(describe(state, due)), "bold")
         elif state.in_jail[p]:
             text.append(tr("turn.bar_jail", n=state.jail_turns[p], m=state.edition.rules.jail_attempts),
                         "bold magenta")
@@ -357,7 +360,7 @@ class TurnBar(Static):
         else:
             text.append(tr("turn.bar_roll"), "bold")
             text.append("  " + tr("turn.bar_dice"), "yellow")
-        if state.doubles:
+        if state.doubles and due is None:
             text.append("  " + tr("turn.bar_doubles", n=state.doubles), "cyan")
         if text != self._shown:
             self._shown = text
