@@ -755,26 +755,6 @@ def test_a_null_changed_to_nan_is_found(session_path, file_bytes):
     assert file_bytes(session_path) == before
 
 
-@pytest.mark.parametrize("change,said", [
-    (lambda doc: doc.update(players=["A\u001b[31mnn", "Bob"]), "the setup's player 'A\\x1b[31mnn' holds a control"),
-    (lambda doc: doc.update(name="Fri\u001b]0;OWNED\u0007day"), "the setup's name 'Fri\\x1b]0;OWNED\\x07day' holds"),
-])
-def test_a_setup_with_a_control_character_is_refused_before_it_reaches_a_terminal(session_path, change, said):
-    """Found by a probe: a session file whose name held ESC ] 0 ; ... BEL (checksums made anew) opened, and the
-    console's header set the terminal's title; a player's name could colour or clear the screen. banker never
-    writes such a character (rules.names): the file is refused, left as it was, the character named."""
-    play(session_path, GAME[:1])
-    edit_file(session_path, lambda d: change(d["session"]["1"]))
-    before = session_path.read_bytes()
-    for readonly in (False, True):
-        with pytest.raises(SessionError) as e:
-            Session.open(session_path, readonly=readonly)
-        assert said in str(e.value) and "\u001b" not in str(e.value)
-    proc = run_cli("state", str(session_path))
-    assert said in one_line_error(proc) and "\u001b" not in proc.stderr
-    assert session_path.read_bytes() == before
-
-
 def test_a_game_on_a_board_file_opens_from_any_folder_and_never_on_a_changed_board(tmp_path, monkeypatch):
     """Found by a probe: a board file was stored by the path as typed (``my.toml``), so the session would not open
     from another folder; and with the board's start_cash edited, `banker repair` rebuilt every balance by the new

@@ -248,3 +248,28 @@ def test_the_command_lines_example_is_one_it_takes_on_this_table(edition, lang, 
     g = new_game(edition, "classic", players, None)
     example = command_example(g, Translator(lang))
     assert parse(g, example).command == {"op": "rent", "space": 39, "payer": players[-1]}, example
+
+
+async def test_a_name_with_a_control_character_never_reaches_the_terminal(tmp_path: Path) -> None:
+    """Found by a probe: a session named "Fri ESC ] 0 ; OWNED BEL day" set the terminal's title when the console showed
+    its header (Textual writes what a widget holds as it is). A session recorded before today's name rules opens as it
+    was (tests/test_inputs.py), and the console writes such a character as \\uXXXX: the header, the players' cards,
+    the log."""
+    from banker.ledger import Session
+    from banker.rules import Setup
+
+    path = tmp_path / "old.json"
+    players = ("Ann", "B\x1b[31mob")
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(Setup, "for_new_game", lambda self: self)  # as created before the rules
+        with Session.create(path, Setup("classic-us", "classic", players), name="Fri\x1b]0;OWNED\x07day") as s:
+            s.apply({"op": "salary", "player": "B\x1b[31mob"})
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        header = screen_text(app.screen.query_one("#table-header"))
+        cards = [str(card.border_title) for card in app.screen.query(PlayerCard)]
+        log = screen_text(app.screen.query_one("#log"))
+        shown = " ".join([header, *cards, log])
+        assert "\x1b" not in shown and "\x07" not in shown
+        assert "Fri\\u001b]0;OWNED\\u0007day" in header and "B\\u001b[31mob" in cards[1] and "B\\u001b[31mob" in log

@@ -78,6 +78,15 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
+
+def visible(text: str) -> str:
+    """``text`` with every control or invisible character written as ``\\uXXXX``: a name a session recorded before
+    today's name rules (or a hand-edited file) holds never drives the terminal it is shown on (ESC ] 0 ; ... set
+    the terminal's title from a session's name)."""
+    if not forbidden_char(text):
+        return text
+    return "".join(f"\\u{ord(ch):04x}" if forbidden_char(ch) else ch for ch in text)
+
 class Translator:
     def __init__(self, lang: str = "en") -> None:
         self.lang = lang if lang in LANGS else "en"
@@ -142,9 +151,7 @@ class Translator:
                 pass
         if said is None:
             said = str(getattr(entry, "text", ""))
-        if forbidden_char(said):
-            said = "".join(f"\\u{ord(ch):04x}" if forbidden_char(ch) else ch for ch in said)
-        return said
+        return visible(said)
 
     def refusal(self, error: Refused) -> str:
         return error.render(self._engine, self.lang)

@@ -41,7 +41,6 @@ from typing import Any, ParamSpec, TypeGuard, TypeVar, overload
 import msgspec
 
 from banker.rules import Setup
-from banker.rules.names import forbidden_char
 
 from . import checksum
 from . import snapshot as snapshots
@@ -541,12 +540,6 @@ def _check_doc(path: Path, data: Any) -> tuple[dict[str, Any], Setup]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise SessionError(f"{path}: the setup's player list is damaged; the file was left untouched", key="players_damaged",
                            path=path)
-    for what, text in [*(("player", p) for p in players), ("name", doc.get("name"))]:
-        bad = forbidden_char(text) if isinstance(text, str) else None
-        if bad:  # banker never writes one (rules.names): an escape here would drive the terminal of whoever opens it
-            raise SessionError(f"{path}: the setup's {what} {ascii(text)} holds a control or invisible character ({bad}), "
-                               "which banker never writes; the file was left untouched", key=f"setup_control_{what}",
-                               path=path, value=ascii(text), char=bad)
     try:
         setup = Setup.from_mapping(doc)
     except (KeyError, TypeError, ValueError) as e:

@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Select, Static, TabbedContent, TabPane
 
 from banker.boards import game_from_setup
+from banker.i18n import visible
 from banker.ledger import Entry
 from banker.ledger.review import SessionReview
 from banker.report import why_text
@@ -167,7 +168,7 @@ class ReviewScreen(BankerScreen[None]):
         tr = self.app.tr
         session = self.app.current_session
         state = self.state
-        text = Text(tr("review.header", name=session.name, edition=state.edition.name, n=self.count), "bold")
+        text = Text(tr("review.header", name=visible(session.name), edition=state.edition.name, n=self.count), "bold")
         end = end_text(self.sr)
         values = {"variant": tr(f"variant.{state.variant.id}"), "rules": house_rules_text(self.sr, tr),
                   "players": ", ".join(state.players)}

@@ -20,6 +20,7 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, 
 from textual.widgets.option_list import Option
 
 from banker.boards import EDITIONS, load_edition, load_variant
+from banker.i18n import visible
 from banker.ledger.clock import parse_end, stored
 from banker.rules import BoardError, HouseRules, Refused, Setup
 from banker.rules.state import check_text
@@ -127,9 +128,9 @@ class StartScreen(BankerScreen[None]):
             found = []
         for info in found:
             self.recent.append(info)
-            text = Text(info.get("name") or Path(info["path"]).stem, "bold")
+            text = Text(visible(info.get("name") or Path(info["path"]).stem), "bold")
             text.append(f"  {str(info.get('modified', ''))[:16]}  {info.get('edition', '')}", "dim")
-            text.append("\n  " + ", ".join(info.get("players", [])))
+            text.append("\n  " + ", ".join(visible(p) for p in info.get("players", [])))
             last = self.app.tr.entry(info["last"]) if info.get("last") is not None else None  # in this language
             if last:
                 text.append("\n  " + (last if len(last) <= 40 else last[:39] + "…"), "italic dim")

@@ -17,6 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Static
 
+from banker.i18n import visible
 from banker.ledger.clock import clock_text, countdown, end_of, left
 
 from ..keys import ACTIONS, shown_key, with_layouts
@@ -159,7 +160,7 @@ class TableScreen(BankerScreen[None]):
         state = session.state
         tr = self.app.tr
         edition = state.edition
-        header = tr("table.header", name=session.name, edition=edition.name, variant=tr(f"variant.{state.variant.id}"),
+        header = tr("table.header", name=visible(session.name), edition=edition.name, variant=tr(f"variant.{state.variant.id}"),
                     n=len(session.entries))
         if session.readonly:  # a damaged session, opened read-only
             header = f"{header} · {tr('table.readonly_mark')}"

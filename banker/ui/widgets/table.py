@@ -25,6 +25,7 @@ from textual.style import Style as VisualStyle
 from textual.visual import Visual, visualize
 from textual.widgets import Static
 
+from banker.i18n import visible
 from banker.rules.turns import describe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -178,7 +179,7 @@ class PlayerCard(ScrollView, can_focus=False):
     def __init__(self, player: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.player = player
-        self.border_title = player
+        self.border_title = visible(player)
         self._facts = Text()
         self._deeds = DeedLines([])
         #: the lines drawn of each part, with the width and the style they were drawn at (``None``: to be drawn again)
@@ -276,7 +277,7 @@ class PlayerCard(ScrollView, can_focus=False):
         fmt = state.edition.fmt
         current = token is not None and token[3]
         self.set_class(current, "current")
-        title = f"▶ {p}" if current else p
+        title = f"▶ {visible(p)}" if current else visible(p)
         if self.border_title != title:  # setting it, even to the same, re-draws the whole card
             self.border_title = title
         self.set_class(p in state.bankrupt, "bankrupt")
@@ -337,7 +338,7 @@ class TurnBar(Static):
             return
         p = state.current or ""
         text = Text()
-        text.append(f" ▶ {p} ", "bold reverse")
+        text.append(f" ▶ {visible(p)} ", "bold reverse")
         text.append(" ")
         due = state.pending
         if due is not None:
