@@ -91,7 +91,12 @@ def _silence_stdout() -> None:
 
 # --------------------------------------------------------------------------- new
 def cmd_new(args: argparse.Namespace) -> int:
-    players = tuple(p.strip() for p in args.players.split(",") if p.strip())
+    names = [p.strip() for p in args.players.split(",")]
+    if names and not names[-1]:
+        names.pop()  # "Ann,Bob,": a comma at the end leaves nobody out
+    if not all(names):  # "Ann,,Bob": a name left out (it was dropped without a word: a game of one player fewer)
+        raise CliError(key="cli_said.empty_player", players=terminal_safe(args.players))
+    players = tuple(names)
     wanted: dict[str, bool] = {}
     for item in args.house_rule or []:
         for rule in item.split(","):

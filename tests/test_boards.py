@@ -496,6 +496,25 @@ def test_a_money_format_with_no_break_spaces_and_words_is_taken(tmp_path):
     assert load_edition(path).fmt(1500) == "1,500\u00a0$ (cash)"
 
 
+@pytest.mark.parametrize("line,said", [('variants = ["nope"]', "variants: unknown variant 'nope'; variants: classic"),
+                                       ("variants = []", "variants: at least one of classic")])
+def test_a_board_files_variants_are_checked_when_it_is_read(tmp_path, line, said):
+    """Found by a probe: a board with variants ["nope"] passed `banker cards`, and `banker new` then said "the rule
+    book has no classic; choose one of: nope"."""
+    old = next(ln for ln in board_text(US).splitlines() if ln.startswith("variants = "))
+    with pytest.raises(BoardError) as e:
+        load_edition(_broken(tmp_path, "us-variants.toml", old, line))
+    assert str(e.value).startswith("us-variants.toml: " + said), str(e.value)
+
+
+def test_a_board_file_with_a_byte_order_mark_is_read(tmp_path):
+    """Windows Notepad starts a UTF-8 file with a byte order mark: it was refused as "not valid TOML: Invalid
+    statement (at line 1, column 1)"."""
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + board_text(US).encode("utf-8"))
+    assert load_edition(str(path)).spaces[39].name == "Boardwalk"
+
+
 def test_spaces_out_of_order_are_refused(tmp_path):
     path = _broken(tmp_path, "us-order.toml", "position = 39\n", "position = 38\n")
     with pytest.raises(BoardError, match=r"^us-order\.toml: space 38 \(Boardwalk\): listed at place 39"):

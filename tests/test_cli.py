@@ -268,6 +268,13 @@ def test_new_refuses_an_existing_file_and_bad_setups(capsys, tmp_path, session_p
         assert_one_line_error(code, err)
         assert words in err, err
         assert not other.exists()
+    # a name left out between two commas: refused (it was dropped, and the game had a player fewer; found by a
+    # probe); a comma at the end leaves nobody out
+    code, out, err = run(capsys, "new", str(other), "--players", "Ann,,Bob")
+    assert_one_line_error(code, err)
+    assert "a name is missing between two commas" in err and not other.exists()
+    assert run(capsys, "new", str(other), "--players", "Ann,Bob,")[0] == 0
+    assert Session.open(other, readonly=True).state.players == ("Ann", "Bob")
     # a file where the folder should be: said so (it said "the folder ... does not exist"; found by a probe)
     code, out, err = run(capsys, "new", str(session_path / "x.json"), "--players", "Ann,Bob")
     assert_one_line_error(code, err)

@@ -55,7 +55,7 @@ def _read_board_file(path: Path, label: str) -> str:
         raise BoardError(f"{label}: is larger than any board file ({MAX_BOARD_BYTES // 1024} KB at most)", "too_large",
                          label=label, kb=MAX_BOARD_BYTES // 1024)
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte order mark (Windows Notepad writes one) is not part of the TOML
     except UnicodeDecodeError:
         raise BoardError(f"{label}: not UTF-8 text", "not_utf8", label=label) from None
 
@@ -78,7 +78,15 @@ def load_edition(name: str) -> Edition:
     """The edition called ``name`` (one of :data:`EDITIONS`) or at a ``.toml`` path."""
     if name.endswith(".toml"):
         path = Path(name)
-        return edition_from_dict(_read_toml(path, str(path)), source=path.name)
+        edition = edition_from_dict(_read_toml(path, str(path)), source=path.name)
+        known = load_variants()
+        unknown = [v for v in edition.variants if v not in known]
+        if unknown or not edition.variants:  # else refused only at `banker new`, as "the rule book has no classic"
+            problem = (f"unknown variant {unknown[0]!r}; variants: {', '.join(known)}" if unknown
+                       else f"at least one of {', '.join(known)}")
+            raise BoardError(f"{path.name}: variants: {problem}", "invalid", source=path.name, where="variants",
+                             problem=problem)
+        return edition
     if name not in EDITIONS:
         raise BoardError(f"unknown edition {name!r}; editions: {', '.join(EDITIONS)}", "unknown_edition", name=repr(name),
                          editions=", ".join(EDITIONS))
