@@ -53,6 +53,10 @@ async def test_the_start_screen_refuses_a_name_a_new_game_cannot_take(tmp_path: 
         await b.key("ctrl+n")
         error = screen_text(app.screen.query_one("#start-error"))
         assert "есть управляющий или невидимый символ (U+200B)" in error
+        app.screen.query_one("#player-names", Input).value = "Аня,,Боря"  # a name left out: never dropped
+        await b.key("ctrl+n")
+        assert screen_text(app.screen.query_one("#start-error")) == "Между двумя запятыми нет имени: укажите имя " \
+                                                                    "каждого игрока."
         assert list(tmp_path.iterdir()) == []
 
 
@@ -95,6 +99,24 @@ async def test_resume_lists_recent_sessions_and_opens_one(tmp_path: Path) -> Non
         assert app.session.path == tmp_path / "friday.json"
         assert "Bob buys Reading Railroad" in screen_text(app.screen.query_one("#log"))
     assert file_state(tmp_path / "friday.json")["spaces"]["5"]["owner"] == "Bob"
+
+
+async def test_a_session_that_cannot_be_read_is_listed_with_why_not_left_out(tmp_path: Path) -> None:
+    """Found by a probe: a damaged session (here truncated) was left out of the resume list without a word, so the
+    evening's game seemed to vanish. It is listed, saying why it cannot be read; another program's JSON is not."""
+    make_session(tmp_path / "good.json", name="Good game")
+    broken = make_session(tmp_path / "broken.json", name="Broken game", commands=[{"op": "buy", "player": "Ann",
+                                                                                    "space": 39}])
+    broken.write_bytes(broken.read_bytes()[:-40])
+    (tmp_path / "settings.json").write_text('{"theme": "dark"}')
+    app = BankerApp(lang="en", data_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        recent = app.screen.query_one("#recent", OptionList)
+        shown = [str(recent.get_option_at_index(i).prompt) for i in range(recent.option_count)]
+        assert len(shown) == 2 and any(s.startswith("Good game") for s in shown)
+        damaged = next(s for s in shown if s.startswith("broken"))
+        assert "cannot be opened: not JSON" in damaged and "is not a banker session" not in damaged, damaged
 
 
 @pytest.mark.parametrize("lang,said", [("ru", "Боря покупает участок Рижская"), ("uk", "Боря купує ділянку Рижская")])

@@ -54,10 +54,22 @@ def session_info(path: str | os.PathLike[str]) -> dict[str, Any]:
     }
 
 
+def _marked(path: Path) -> bool:
+    """Whether the file begins as a banker session does (its format marker in the first bytes): one cut short or
+    damaged is still the evening's game, not another program's file."""
+    try:
+        with open(path, "rb") as f:
+            return b'"banker-session"' in f.read(4096)
+    except OSError:
+        return False
+
+
 def recent_sessions(directory: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
     """Every session file (``*.json``) in ``directory`` (default: :func:`default_session_dir`),
-    most recently changed first, as :func:`session_info` dicts. Files that are not
-    sessions are skipped; nothing is modified."""
+    most recently changed first, as :func:`session_info` dicts. Files that are not sessions are
+    skipped; a session that cannot be read (damaged, too large, written by a newer banker) is
+    listed with its ``error`` (the :class:`SessionError`), not left out: a game never seems to
+    vanish. Nothing is modified."""
     folder = Path(directory) if directory is not None else default_session_dir()
     if not folder.is_dir():
         return []
@@ -67,7 +79,13 @@ def recent_sessions(directory: str | os.PathLike[str] | None = None) -> list[dic
             continue
         try:
             found.append(session_info(path))
-        except SessionError:
-            continue
+        except SessionError as e:
+            if e.key == "not_session" and not _marked(path):  # another program's JSON in the folder
+                continue
+            try:
+                modified = datetime.fromtimestamp(os.stat(path).st_mtime).isoformat(sep=" ", timespec="seconds")
+            except OSError:  # pragma: no cover - gone meanwhile
+                continue
+            found.append({"path": str(path), "name": path.stem, "modified": modified, "players": [], "error": e})
     found.sort(key=lambda info: (info["modified"], info["path"]), reverse=True)
     return found

@@ -130,6 +130,14 @@ class StartScreen(BankerScreen[None]):
             self.recent.append(info)
             text = Text(visible(info.get("name") or Path(info["path"]).stem), "bold")
             text.append(f"  {str(info.get('modified', ''))[:16]}  {info.get('edition', '')}", "dim")
+            error = info.get("error")
+            if error is not None:  # listed, not left out: opening it says why in full, or shows it read-only
+                # a banker session cut short or damaged: what is wrong with it, not "not a banker session"
+                why = error.params.get("why") if error.key == "not_session" else None
+                said = visible(tr("start.unreadable", why=tr.session(why) if why is not None else tr.session(error)))
+                text.append("\n  " + (said if len(said) <= 70 else said[:69] + "…"), "italic red")
+                recent.add_option(Option(text, id=str(len(self.recent) - 1)))
+                continue
             text.append("\n  " + ", ".join(visible(p) for p in info.get("players", [])))
             last = self.app.tr.entry(info["last"]) if info.get("last") is not None else None  # in this language
             if last:
@@ -173,7 +181,14 @@ class StartScreen(BankerScreen[None]):
     def action_start(self) -> None:
         tr = self.app.tr
         error = self.query_one("#start-error", Static)
-        players = tuple(p.strip() for p in self.query_one("#player-names", Input).value.split(",") if p.strip())
+        typed = self.query_one("#player-names", Input).value
+        names = [p.strip() for p in typed.split(",")]
+        if names and not names[-1]:
+            names.pop()  # a comma at the end leaves nobody out
+        if not all(names):  # "Ann,,Bob": a name left out, never dropped without a word
+            error.update(tr("start.empty_player"))
+            return
+        players = tuple(names)
         edition = self.query_one("#edition", Select).value
         variant = self.query_one("#variant", Select).value
         rules = HouseRules(**{r: self.query_one(f"#hr-{r}", Checkbox).value for r in HouseRules.names()})
