@@ -804,3 +804,27 @@ def test_house_rules_that_are_not_a_table_are_said_so(session_path):
     edit_file(session_path, lambda d: d["session"]["1"].update(house_rules=["x"]))
     with pytest.raises(SessionError, match=r"the setup is damaged \(house rules must be a table of rule: true or false"):
         Session.open(session_path)
+
+
+@pytest.mark.parametrize("content", [b"", b"\0" * 4096])
+def test_an_empty_journal_says_removing_it_loses_nothing(session_path, content):
+    """Found by a probe: an empty journal was "not a banker journal (no header line)", with no word of what to do."""
+    play(session_path, GAME[:2])
+    journal_path(session_path).write_bytes(content)
+    before = session_path.read_bytes()
+    proc = run_cli("state", str(session_path))
+    assert "is empty: it holds no action, so nothing is lost by removing it" in one_line_error(proc)
+    assert session_path.read_bytes() == before and journal_path(session_path).read_bytes() == content
+    journal_path(session_path).unlink()
+    with Session.open(session_path) as s:  # as told: removed, and the session opens with all it had
+        assert len(s.entries) == 2
+
+
+def test_a_symbolic_link_loop_is_said_to_be_one(tmp_path):
+    """Found by a probe: a link loop was "a symbolic link; it was left untouched", as if links were refused (they are
+    followed), and `banker open` and `state` said "unexpected error"."""
+    (tmp_path / "a.json").symlink_to(tmp_path / "b.json")
+    (tmp_path / "b.json").symlink_to(tmp_path / "a.json")
+    for command in ("state", "open"):
+        proc = run_cli(command, str(tmp_path / "a.json"))
+        assert "a.json is a symbolic link that leads back to itself (a loop)" in one_line_error(proc), proc.stderr

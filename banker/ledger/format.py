@@ -25,6 +25,7 @@ the banker chooses (:func:`banker.ledger.writer.repair`).
 
 from __future__ import annotations
 
+import errno
 import functools
 import gc
 import json
@@ -430,7 +431,15 @@ def resolve(path: str | os.PathLike[str]) -> Path:
     rename then replaces the real file, and the link stays a link)."""
     path = Path(path)
     if os.path.islink(path):
-        return Path(os.path.realpath(path))
+        try:
+            return Path(os.path.realpath(path, strict=True))
+        except OSError as e:
+            if e.errno == errno.ELOOP:  # said so (it read "is a symbolic link", as if links were refused)
+                loop = FileRefused(f"{path} is a symbolic link that leads back to itself (a loop)", key="file_link_loop",
+                                   path=path)
+                what = Said("it was left untouched", "it_untouched")
+                raise SessionError(f"{loop}; {what}", key="refused_file", reason=loop, what=what) from None
+            return Path(os.path.realpath(path))  # dangling: said where it is read ("no session file ...")
     return path
 
 
@@ -716,6 +725,9 @@ def _read_journal(path: Path, jpath: Path, data: bytes, doc: dict[str, Any]) -> 
         if lines.damaged:
             raise SessionError(f"{jpath} is not a banker journal ({lines.damaged.reason} on line 1); both files were left "
                                "untouched", key="journal_bad_first", journal=jpath, reason=lines.damaged.reason)
+        if not data.strip(b"\0"):  # nothing in it but (room's) zeros: no action can be in it
+            raise SessionError(f"{jpath} is empty: it holds no action, so nothing is lost by removing it; remove it and "
+                               "open the session again (both files were left untouched)", key="journal_empty", journal=jpath)
         raise SessionError(f"{jpath} is not a banker journal (no header line); both files were left untouched",
                            key="journal_no_header", journal=jpath)
     header = lines.records[0]
