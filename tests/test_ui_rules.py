@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from banker.cli import main
 from banker.ui.app import BankerApp
 from banker.ui.screens.dialogs import ChooseScreen, ConfirmScreen
@@ -246,3 +248,29 @@ async def test_no_shortage_auction_is_refused_before_the_bid_is_asked(tmp_path: 
         assert isinstance(app.screen, TableScreen)
         assert b.message().startswith("No shortage of houses: the bank has 31")
         assert len(file_entries(path)) == before
+
+
+@pytest.mark.parametrize("lang,said", [("en", "The debt is to the Free Parking pot, which is no player: the bankruptcy is "
+                                              "to the bank."),
+                                       ("uk", "Борг — касі «Безкоштовне паркування», а вона не гравець: банкрутство "
+                                              "перед банком.")])
+async def test_a_debt_to_the_pot_is_said_to_make_a_bankruptcy_to_the_bank(tmp_path: Path, lang: str, said: str) -> None:
+    """Found playing in tmux: the player's card said "debt → the Free Parking pot", the bankruptcy's preview "creditor:
+    the bank" with no word why. The pot is no player: the preview says so (docs/rules.md)."""
+    from banker.ledger import Session
+    from banker.rules import HouseRules, Setup
+
+    path = tmp_path / "pot.json"
+    with Session.create(path, Setup("kyiv", "classic", ("Оля", "Тарас"), HouseRules(free_parking_pot=True))) as s:
+        s.apply({"op": "transfer", "from": "Оля", "to": "bank", "amount": 1500, "memo": "x"})
+        s.apply({"op": "tax", "player": "Оля", "space": 4})
+    assert file_state(path)["players"]["Оля"]["debt"]["claims"][0]["creditor"] == "pot"
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("k")
+        await b.settle()
+        await b.choose("Оля")
+        body = " ".join(screen_text(w) for w in app.screen.query("Static"))
+        assert said in " ".join(body.split()), body

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from banker.rules import BANK, Refused, ops
+from banker.rules import BANK, POT, Refused, ops
 from banker.rules.bankruptcy import preview as bankruptcy_preview
 from banker.rules.building import auction_min_bid, check_build, check_sale, default_sale, legal_group_sales, no_shortage
 from banker.rules.cards import describe_effect
@@ -1010,6 +1010,9 @@ class Flow:
                          can=self.fmt(view["can_raise"])), "bold"),
             self.tr("bankrupt.cash", amount=self.fmt(view["cash"]), creditor=creditor),
         ]
+        if any(c.creditor == POT for c in state.debts.get(p, [])[:1]):
+            # the card said "debt → the Free Parking pot": the pot is no player, so the bankruptcy is to the bank
+            lines.insert(1, self.tr("bankrupt.pot_is_bank"))
         if view["buildings_value"]:
             lines.append(self.tr("bankrupt.buildings", amount=self.fmt(view["buildings_value"])))
         for e in view["effects"]:
