@@ -367,7 +367,9 @@ DAMAGED = {
     "journal of another session": (
         lambda p: journal_path(p).write_bytes(header_line("0" * 32) + b"".join(journal_lines(p)[1:])),
         "belongs to another session"),
-    "journal without a header": (lambda p: journal_path(p).write_bytes(b""), "not a banker journal"),
+    "journal without a header": (lambda p: journal_path(p).write_bytes(b"".join(journal_lines(p)[1:])),
+                                 "not a banker journal"),
+    "an empty journal": (lambda p: journal_path(p).write_bytes(b""), "is empty: it holds no action"),
     "a gap in the journal": (lambda p: _drop_journal_line(p, 2), "does not follow"),
     "entry missing in FILE": (lambda p: _edit_file(p, lambda d: d["entries"].pop("1")), "entry 1 is missing"),
     "damaged entry in FILE": (lambda p: _edit_file(p, lambda d: d["entries"]["1"].pop("effects")), "entry 1 is damaged"),
