@@ -225,3 +225,24 @@ async def test_the_review_keys(tmp_path: Path) -> None:
         await b.key("escape")
         await b.key("4")
         assert tabs.active == "count"
+
+
+async def test_the_reviews_summary_names_the_street_of_a_shortage_auction(tmp_path: Path) -> None:
+    """Found by a probe: the summary's auction table said "Dee, shortage auction of a house" (the last player of the
+    standings) where the exports say the street."""
+    import shutil
+
+    path = tmp_path / "shortage.json"
+    shutil.copy(Path(__file__).resolve().parent.parent / "sample_sessions" / "classic-us-shortage.json", path)
+    app = BankerApp(path, lang="en", review=True)
+    async with app.run_test(size=(160, 60)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("3")
+        for _ in range(200):
+            await pilot.pause(0.05)
+            text = " ".join(screen_text(w) for w in app.screen.query("#summary Static"))
+            if "shortage auction" in text:
+                break
+        lines = [" ".join(ln.split()) for ln in text.splitlines() if "shortage auction" in ln]
+        assert len(lines) == 2 and all("Dee, shortage" not in ln for ln in lines), lines

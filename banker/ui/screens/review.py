@@ -397,7 +397,7 @@ class ReviewScreen(BankerScreen[None]):
             for a in r.auctions:
                 label = spaces[a.space].name
                 if a.kind != "deed":  # a building-shortage auction
-                    label = tr("evening.shortage", space=name, kind=tr(f"evening.{a.kind}"))
+                    label = tr("evening.shortage", space=label, kind=tr(f"evening.{a.kind}"))
                 if a.no_bids:
                     auctions.add_row(str(a.seq), label, Text(tr("evening.no_bids_short"), "dim italic"), "—",
                                      fmt(a.printed))
