@@ -88,7 +88,8 @@ def run_bankrupt(state: GameState, tx: Tx, cmd: Bankrupt) -> None:
     tx.debt(p, [])
     # claims that others owe the bankrupt player go to its creditor ("all that you have of value"); what the
     # creditor itself owed the bankrupt is cancelled: it would be owed to itself (docs/rules.md)
-    for q, qclaims in list(state.debts.items()):
+    for q in state.players:  # in seating order: the effects never depend on the order the debts were opened in
+        qclaims = state.debts.get(q, [])
         owed = [c for c in qclaims if c.creditor == p]
         if not owed:
             continue

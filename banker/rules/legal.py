@@ -59,7 +59,7 @@ def legal_actions(state: GameState, player: str | None = None) -> Iterator[dict[
             yield {"op": "jail_fine", "player": p}
         for card in state.jail_cards_of(p):
             yield {"op": "jail_card", "player": p, "use": True, "card": card}
-        for pos, lot in state.lots.items():
+        for pos, lot in sorted(state.lots.items()):
             space = state.edition.spaces[pos]
             if lot.owner is None and not in_debt:
                 if pos not in state.pending_auction and space.price <= cash:
@@ -115,7 +115,7 @@ def deal_plan(state: GameState, seed: int | None = None) -> list[dict[str, Any]]
     time in seating order (us-classic-rules.txt, Short Game rule 1): the deal commands.
     ``seed`` makes the shuffle repeatable; the app passes a random one."""
     per = state.variant.deal_deeds
-    deck = [pos for pos, lot in state.lots.items() if lot.owner is None]
+    deck = sorted(pos for pos, lot in state.lots.items() if lot.owner is None)
     random.Random(seed).shuffle(deck)
     plan = []
     for _round in range(per):

@@ -86,6 +86,12 @@ def restore(state: GameState, plain: Mapping[str, Any], moves: int, load: Callab
         except (msgspec.ValidationError, TypeError) as e:
             raise ValueError(f"the snapshot's {name} is not a {declared.get(name, 'plain value')}: {e}") from None
     for name, value in values.items():
+        fresh = getattr(state, name, None)
+        if isinstance(value, dict) and isinstance(fresh, dict) and fresh:
+            # the snapshot's mappings are sorted (as text: 11 before 3); a fresh state's keys come in their own order
+            # (the board's positions, the seating order), as a state replayed from the start keeps them: the order
+            # the engine walks a mapping in never depends on how the state was read (a bankruptcy's effects did)
+            value = {**{k: value[k] for k in fresh if k in value}, **{k: v for k, v in value.items() if k not in fresh}}
         setattr(state, name, value)
     state.history = History(lazy=moves, load=load)
 

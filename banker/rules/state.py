@@ -709,7 +709,8 @@ class GameState:
         return self.result.get("winner") if self.result else None
 
     def deeds_of(self, player: str) -> list[int]:
-        return [pos for pos, lot in self.lots.items() if lot.owner == player]
+        """The positions of ``player``'s deeds, in the board's order."""
+        return sorted(pos for pos, lot in self.lots.items() if lot.owner == player)
 
     def level(self, pos: int) -> int:
         """Buildings on a lot as a number of steps: a hotel is one step above the houses."""
