@@ -56,7 +56,7 @@ class RaiseCashScreen(Dialog[None]):
         summary = Text()
         claims = state.debts.get(self.player, [])
         if not claims:
-            summary.append(tr("debt.paid", player=self.player), "bold green")
+            summary.append(tr("debt.paid", player=self.player) + "\n", "bold green")
         for creditor, amount, _ in claims:
             summary.append(tr("player.owes", amount=fmt(amount), creditor=tr.account(creditor)) + "\n", "bold red")
         summary.append(tr("debt.cash", amount=fmt(view["cash"])) + "\n")
