@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from banker.ledger import Session
+from banker.rules import Setup
 from banker.tableview.server import ServeError, TableServer, lan_address
 
 from .tableview_helpers import MEMO, PLAYERS, SCRIPT_NAME, WAIT, decode_qr_text, midgame, request, state, wait_for
@@ -200,6 +201,24 @@ def test_no_worth_reaches_the_page_while_the_game_is_on(server: TableServer, gam
             ann = doc["players"][0]
             assert ann["cash_text"] and ann["groups"][0]["deeds"][0]["houses"] == 2
             assert doc["state"]["players"]["Ann"]["deeds"] == [37, 39]
+
+
+def test_the_income_tax_sentence_gives_no_worth_on_the_page(tmp_path: Path) -> None:
+    """Found by a probe: the last actions said "Bob pays $150 Income Tax (chose 10% of $1,500; ...)" and "Ann pays
+    $200 Income Tax (chose $200; the other choice would have cost $150)": a player's worth, on every phone. While the
+    game is on the page says the payment alone; the console and the review keep the whole sentence."""
+    path = tmp_path / "tax.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))) as s:
+        s.apply({"op": "tax", "player": "Ann", "space": 4, "choice": "flat"})
+        s.apply({"op": "tax", "player": "Bob", "space": 4, "choice": "percent"})
+    said = {}
+    for lang in ("en", "ru", "uk"):
+        with TableServer(path, host="127.0.0.1", lang=lang) as srv:
+            said[lang] = [a["text"] for a in json.loads(request(srv.url + "state.json")[2].decode())["actions"]]
+        assert len(said[lang]) == 2 and not any("1,500" in t or "%" in t or "(" in t for t in said[lang]), said
+    assert said["en"] == ["Bob pays $150 Income Tax", "Ann pays $200 Income Tax"]
+    with Session.open(path, readonly=True) as s:  # the log keeps the whole sentence
+        assert "chose 10% of $1,500" in s.entries[-1].text
 
 
 def test_once_the_game_has_ended_the_page_shows_the_final_valuation(server: TableServer, game: Path) -> None:

@@ -12,6 +12,7 @@ logic of its own.
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -101,6 +102,24 @@ def public_state(state: GameState) -> dict[str, Any]:
     return raw
 
 
+#: the log's sentences that give a player's worth (the US income tax's choice: "chose 10% of $1,500", "the other
+#: choice would have cost $150"), said on the page, while the game is on, as the plain payment
+WORTH_SENTENCES = {"log.tax-flat": "log.tax", "log.tax-percent": "log.tax"}
+_PAYMENT_PARAMS = ("player", "amount", "space")
+
+
+def _public_entry(entry: Any) -> Any:
+    """``entry`` as the page may say it while the game is on: a sentence that gives a worth said as the plain payment
+    (see :func:`public_state`); others as they are."""
+    parts = getattr(entry, "parts", None)
+    if not parts or not any(isinstance(p, dict) and p.get("key") in WORTH_SENTENCES for p in parts):
+        return entry
+    plain = [{"key": WORTH_SENTENCES[p["key"]], "params": {k: v for k, v in (p.get("params") or {}).items()
+                                                            if k in _PAYMENT_PARAMS}}
+             if isinstance(p, dict) and p.get("key") in WORTH_SENTENCES else p for p in parts]
+    return SimpleNamespace(parts=plain, text="")
+
+
 def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None) -> dict[str, Any]:
     """The page's document for the session as it stands (see the module docstring)."""
     state = session.state
@@ -148,7 +167,7 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
     undone = {e.undoes for e in shown if e.undoes is not None}
     actions = []
     for entry in reversed(shown):
-        text = tr.entry(entry)
+        text = tr.entry(entry if state.over else _public_entry(entry))
         actions.append({"seq": entry.seq, "ts": entry.ts, "text": text,
                         "undone": entry.seq in undone, "undo": entry.undoes is not None})
     variant = tr.get(f"variant.{state.variant.id}", state.variant.name)
