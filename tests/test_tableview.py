@@ -496,3 +496,19 @@ def test_banker_serve_refuses_a_port_in_use(capsys, game: Path) -> None:
         assert main(["serve", str(game), "--host", "127.0.0.1", "--port", str(port)]) == 1
     err = capsys.readouterr().err
     assert f"port {port} on 127.0.0.1 is already in use" in err and err.count("\n") == 1
+
+
+def test_a_finished_game_has_nobody_rolling_next_and_says_its_outcome_first(tmp_path: Path) -> None:
+    """Found by a probe: a follow-mode game ended by agreement kept a player's card marked "rolls next", and the winner
+    was named only in the bank's card, five screens down on a phone with eight players."""
+    from banker.i18n import Translator
+    from banker.tableview.snapshot import build_snapshot
+
+    path = tmp_path / "over.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob", "Cid"), follow=True)) as s:
+        s.apply({"op": "roll", "dice": [1, 2]})  # Ann to Baltic: left to the bank's auction
+        s.apply({"op": "auction", "space": 3, "winner": "Bob", "bid": 10})
+        s.apply({"op": "end_game"})
+        doc = build_snapshot(s, Translator("en"))
+    assert not any(p["turn"] or p["turn_text"] for p in doc["players"]), doc["players"]
+    assert doc["header"].startswith("Game over: Bob · Monopoly")  # Bob: Baltic Avenue for $10

@@ -81,7 +81,7 @@ def _token(state: GameState, tr: Translator, name: str) -> dict[str, Any]:
         text = tr("follow.in_jail", n=state.jail_turns[name])
     else:
         text = tr("follow.on_space", space=state.edition.spaces[pos].name)
-    turn = state.current == name
+    turn = state.current == name and not state.over  # nobody rolls next once the game has ended
     return {"position": pos, "in_jail": state.in_jail[name], "token_text": text, "turn": turn,
             "turn_text": tr("follow.rolls_next") if turn else ""}
 
@@ -177,7 +177,9 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
         "name": session.name,
         "edition": edition.name,
         "variant": variant,
-        "header": " · ".join((edition.name, variant, tr("tableview.actions", n=len(entries)))),
+        # the outcome first, once the game has ended: with eight players it was only in the bank's card, screens below
+        "header": " · ".join([*(notes[-1:] if state.over else []), edition.name, variant,
+                              tr("tableview.actions", n=len(entries))]),
         "title": tr("tableview.page_title", name=session.name),
         "labels": {key: tr(f"tableview.{key}") for key in PAGE_LABELS},
         "players": players,
