@@ -372,3 +372,22 @@ def test_the_summary_csv_speaks_the_bankers_language_and_the_editions_words() ->
             assert any("метро" in r[1] for r in groups if r[2] == "railroad"), groups
         csv_text = export(sr, "csv", tr)["-summary.csv"]
         assert "no bids" not in csv_text and "printed" not in csv_text and "shortage" not in csv_text
+
+
+def test_markdown_export_keeps_names_and_memos_as_text(tmp_path: Path) -> None:
+    """Found by a probe: names went into the Markdown as they were, so a player called **Bold** lost its asterisks
+    and one called <script>alert(1)</script> became a script element wherever the export was rendered. Names, memos
+    and reasons read as typed (markdown-it, the CommonMark renderer Textual uses)."""
+    from markdown_it import MarkdownIt
+
+    players = ("**Bold**", "<script>alert(1)</script>", "a_b|c")
+    path = tmp_path / "md.json"
+    with Session.create(path, Setup("classic-us", "classic", players), name="[Friday](http://x)") as s:
+        s.apply({"op": "transfer", "from": players[0], "to": players[1], "amount": 5, "memo": "`code` &lt; ~~x~~"})
+        s.apply({"op": "salary", "player": players[2]})
+        s.apply({"op": "undo", "reason": "<b>wrong</b> player"})
+    md = export(load_review(path), "markdown", Translator("en"))[".md"]
+    html = MarkdownIt("commonmark").enable("table").render(md)
+    assert "<script" not in html and "<b>" not in html and "<a " not in html and "<code>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "**Bold**" in html and "a_b|c" in html
+    assert "[Friday](http://x)" in html and "`code` &amp;lt; ~~x~~" in html and "&lt;b&gt;wrong&lt;/b&gt; player" in html

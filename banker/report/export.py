@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -202,20 +203,28 @@ def summary_csv(sr: SessionReview, tr: Translator | None = None) -> str:
 
 
 # --------------------------------------------------------------------------- Markdown
+#: what Markdown would read as formatting, a link or HTML in a name, a memo or a reason (a player called **Bold**
+#: lost its asterisks; one called <script> was a script element in a rendered export): each escaped by a backslash
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+#: an HTML character reference (``&lt;``) typed in a name: its ``&`` escaped, so it reads as typed
+_MD_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
+
+
 def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """``text`` (a name, a memo, a sentence) as Markdown text that renders exactly as it reads, on one line."""
+    return _MD_ENTITY.sub("&amp;", _MD_SPECIAL.sub(r"\\\1", text)).replace("\n", " ")
 
 
 def to_markdown(sr: SessionReview, tr: Translator, timeline: bool = True) -> str:
     r, state = sr.review, sr.state
     fmt = state.edition.fmt
     spaces = state.edition.spaces
-    lines = [f"# {sr.name or 'banker'} · {state.edition.name} · {tr(f'variant.{state.variant.id}')}", ""]
+    lines = [f"# {_md(sr.name or 'banker')} · {_md(state.edition.name)} · {tr(f'variant.{state.variant.id}')}", ""]
     lines += [f"- **{label}:** {_md(value)}" for label, value in setup_fields(sr, tr)]
     lines += [f"- **{tr('evening.last_count')}:** {_md(count_text(sr, tr))}", ""]
     if state.over:
         winner = state.winner or ", ".join((state.result or {}).get("tied", []))
-        lines += [f"**{tr('review.winner')}: {winner}**", ""]
+        lines += [f"**{tr('review.winner')}: {_md(winner)}**", ""]
     worth_label = tr("evening.valuation") if state.over else tr("review.net_worth")
     lines += [f"| {tr('evening.rank')} | {tr('review.player')} | {worth_label} | {tr('review.cash')} "
               f"| {tr('review.rent_received')} | {tr('review.rent_paid')} |",
