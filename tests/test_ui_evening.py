@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Input, Select, Static, TabbedContent
 
 from banker.ledger import Session
@@ -246,3 +247,20 @@ async def test_the_reviews_summary_names_the_street_of_a_shortage_auction(tmp_pa
                 break
         lines = [" ".join(ln.split()) for ln in text.splitlines() if "shortage auction" in ln]
         assert len(lines) == 2 and all("Dee, shortage" not in ln for ln in lines), lines
+
+
+@pytest.mark.parametrize("lang,said", [("en", "Ann: 1 deed, 0 houses, 0 hotels"), ("ru", "Ann: 1 участок, 0 домов, 0 отелей"),
+                                       ("uk", "Ann: 1 ділянка, 0 будинків, 0 готелів")])
+async def test_the_reviews_count_says_each_number_with_its_plural(tmp_path: Path, lang: str, said: str) -> None:
+    """Found by a probe: "Ann: 28 deeds, 19 houses, 1 hotels" (one English sentence for every number)."""
+    from .ui_helpers import make_session
+
+    path = make_session(tmp_path / "c.json", commands=[{"op": "buy", "player": "Ann", "space": 39}])
+    app = BankerApp(path, lang=lang, review=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("4")
+        await pilot.pause()
+        text = " ".join(" ".join(screen_text(w).split()) for w in app.screen.query("#count Static"))
+        assert said in text, text

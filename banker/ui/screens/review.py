@@ -437,7 +437,8 @@ class ReviewScreen(BankerScreen[None]):
                 text.append("  • " + tr.msg(difference_msg(Difference.from_json(d), state.edition.fmt)) + "\n", "yellow")
         text.append(tr("evening.count_hint") + "\n\n", "dim italic")
         text.append(tr("review.count_intro") + "\n\n", "dim")
-        text.append(tr("review.count_bank", houses=state.bank_houses, hotels=state.bank_hotels) + "\n", "bold")
+        text.append(tr("review.count_bank", houses=tr("review.count_houses", n=state.bank_houses),
+                       hotels=tr("review.count_hotels", n=state.bank_hotels)) + "\n", "bold")
         unowned = [pos for pos, lot in sorted(state.lots.items()) if lot.owner is None]
         text.append(tr("review.count_unowned", n=len(unowned)) + "\n\n")
         for p in state.players:
@@ -445,7 +446,9 @@ class ReviewScreen(BankerScreen[None]):
             houses, hotels = state.buildings_of(p)
             if p in state.bankrupt:
                 continue
-            text.append(tr("review.count_player", player=p, n=len(deeds), houses=houses, hotels=hotels) + "\n", "bold")
+            text.append(tr("review.count_player", player=p, deeds=tr("review.count_deeds", n=len(deeds)),
+                           houses=tr("review.count_houses", n=houses), hotels=tr("review.count_hotels", n=hotels)) + "\n",
+                        "bold")
             for pos in deeds:
                 space = state.edition.spaces[pos]
                 lot = state.lots[pos]
