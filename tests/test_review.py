@@ -391,3 +391,10 @@ def test_markdown_export_keeps_names_and_memos_as_text(tmp_path: Path) -> None:
     assert "<script" not in html and "<b>" not in html and "<a " not in html and "<code>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "**Bold**" in html and "a_b|c" in html
     assert "[Friday](http://x)" in html and "`code` &amp;lt; ~~x~~" in html and "&lt;b&gt;wrong&lt;/b&gt; player" in html
+
+
+def test_the_summarys_bankruptcy_rows_have_no_amount() -> None:
+    """A bankruptcy moves many amounts, none of them its own: its row's amount is empty, not 0 (found by a probe)."""
+    sr = load_review(Path(__file__).resolve().parent.parent / "sample_sessions" / "uk-bank-bankruptcy.json")
+    rows = [r for r in summary_rows(sr) if r[0] == "bankruptcy"]
+    assert rows and all(r[3] == "" and isinstance(r[4], int) for r in rows), rows

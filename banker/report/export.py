@@ -190,7 +190,7 @@ def summary_rows(sr: SessionReview, tr: Translator | None = None) -> list[tuple[
     rows += [("auction", spaces[a.space].name, auction_text(a, tr, spaces[a.space].name, str), "" if a.no_bids else a.bid,
               a.seq) for a in r.auctions]
     rows += [("payment", f"{p.payer} -> {p.payee}", p.why, p.amount, p.seq) for p in r.biggest]
-    rows += [("bankruptcy", b.player, b.creditor, 0, b.seq) for b in r.bankruptcies]
+    rows += [("bankruptcy", b.player, b.creditor, "", b.seq) for b in r.bankruptcies]  # no amount: a bankruptcy moves many
     return rows
 
 
