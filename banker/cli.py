@@ -584,7 +584,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     from banker.report.export import export
 
     path = Path(args.file)
-    files = export(load_review(path), args.format, translator(args))
+    reviewed = load_review(path)
+    _warn_damage("export", reviewed.damage_message, translator(args))  # exported as far as it can be read: said so
+    files = export(reviewed, args.format, translator(args))
     if args.out == "-":
         if len(files) > 1:
             raise CliError(key="cli_said.csv_stdout")

@@ -828,3 +828,21 @@ def test_a_symbolic_link_loop_is_said_to_be_one(tmp_path):
     for command in ("state", "open"):
         proc = run_cli(command, str(tmp_path / "a.json"))
         assert "a.json is a symbolic link that leads back to itself (a loop)" in one_line_error(proc), proc.stderr
+
+
+def test_a_damaged_session_is_said_to_be_by_export_and_serve(session_path, tmp_path):
+    """Found by a probe: `banker state` and `log` warn that a session is damaged; `export` and `serve` showed what
+    they could read without a word. They say it too (and go on with what can be read, as `state` does)."""
+    die(play(session_path, GAME[:3], close=False))  # entries 1-3 in the journal only
+    _append_damaged_line(session_path)  # entry 3 damaged
+    proc = run_cli("export", str(session_path), "--format", "json", "--out", "-")
+    assert proc.returncode == 0 and "banker export: warning:" in proc.stderr and "damaged" in proc.stderr
+    assert json.loads(proc.stdout)["timeline"]
+    serve = subprocess.Popen([sys.executable, "-m", "banker", "serve", str(session_path), "--host", "127.0.0.1"],
+                             cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        head = [serve.stdout.readline() for _ in range(2)]
+    finally:
+        serve.send_signal(signal.SIGINT)
+        serve.communicate(timeout=30)
+    assert head[0].startswith("banker serve: warning:") and "damaged" in head[0], head

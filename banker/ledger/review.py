@@ -14,6 +14,7 @@ from banker.rules.review import Review, review
 from .check import game, restore
 from .format import Entry
 from .reader import read_session
+from .said import Said
 
 
 @dataclass
@@ -24,6 +25,8 @@ class SessionReview:
     review: Review
     state: GameState
     entries: list[Entry]
+    #: what is damaged in the file, when something is (the review is of what can be read): said by its readers
+    damage_message: Said | None = None
 
     @property
     def name(self) -> str:
@@ -40,7 +43,7 @@ def load_review(path: str | os.PathLike[str]) -> SessionReview:
     except Exception:  # a hand-edited effect the state cannot take: the entry named, as opening names it
         restore(read.path, game(read.path, read.setup), [], read.entries, [])
         raise  # every entry can be followed: the review's own fault, reported as one
-    return SessionReview(read.doc, reviewed, state, read.entries)
+    return SessionReview(read.doc, reviewed, state, read.entries, read.damage_message)
 
 
 __all__ = ["SessionReview", "load_review"]

@@ -36,6 +36,9 @@ def serve(path: str, host: str | None = None, port: int = 0, lang: str = "en", o
         except ValueError:  # not the main thread
             previous = None
         name = server.source.session.name if server.source else path
+        damage = server.source.session.damage_message if server.source else None
+        if damage:  # the page shows what can be read, as `banker state` does; the banker is told
+            print("banker serve: " + tr("cli.warning", message=tr.session(damage)), file=out, flush=True)
         tty = out.isatty()
         code = ansi_qr_text(server.url) if tty else qr_text(server.url)
         print("banker serve: " + tr("serve_said.head", name=name, path=path), file=out)
