@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -218,6 +219,25 @@ def test_the_page_says_when_the_connection_is_lost_and_comes_back_by_itself(game
         page.wait_for_selector("#status", state="hidden", timeout=WAIT_MS)
         page.wait_for_function("document.querySelector('#log .action .text').textContent === 'Eve collects $200 salary'",
                                timeout=WAIT_MS)
+
+
+def test_the_page_of_a_server_started_again_says_to_scan_the_new_code(game: Path, phone: Watched) -> None:
+    """Found by a probe: `banker serve` stopped and started again on the same port has a new code; the old page got
+    404 for ever and said "Connection lost, retrying…" for ever. It says the view stopped: scan the new code."""
+    page = phone.page
+    server = TableServer(game, host="127.0.0.1").start()
+    port = server.port
+    try:
+        page.goto(server.url)
+        page.wait_for_selector(".player")
+    finally:
+        server.stop()
+    with TableServer(game, host="127.0.0.1", port=port):  # a new token
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while "scan the new code" not in (page.text_content("#status") or "") and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        assert page.text_content("#status") == "This table view has stopped or was started again: scan the new code."
+        assert page.locator(".player").count() == 5  # the last table seen stays, dimmed
 
 
 def test_the_page_in_russian(game: Path, phone: Watched) -> None:

@@ -31,7 +31,7 @@ FALLBACK_COLOR = "#9aa0a6"
 _COLOR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20})$")
 
 #: the page's own words (the [tableview] catalog section), sent with every document
-PAGE_LABELS = ("players", "bank", "last_actions", "no_actions", "connection_lost", "read_only", "undone", "stale")
+PAGE_LABELS = ("players", "bank", "last_actions", "no_actions", "connection_lost", "gone", "read_only", "undone", "stale")
 
 
 def _color(value: str | None) -> str:

@@ -7,6 +7,7 @@
   var POLL_MS = 500;        // an action shows within a second (the server looks every 150 ms)
   var TIMEOUT_MS = 4000;    // a request that takes longer counts as a lost connection
   var FALLBACK_LOST = "Connection lost, retrying…";
+  var FALLBACK_GONE = "This table view has stopped or was started again: scan the new code.";
 
   var etag = null;
   var failures = 0;
@@ -154,6 +155,11 @@
     fetch("state.json", {cache: "no-store", headers: headers, signal: controller.signal, credentials: "omit"})
       .then(function (response) {
         if (response.status === 304) return null;
+        if (response.status === 404) {  // the server answers, but not for this address: a new one has a new code
+          var gone = new Error("gone");
+          gone.gone = true;
+          throw gone;
+        }
         if (response.status !== 200) throw new Error("HTTP " + response.status);
         var tag = response.headers.get("ETag");
         return response.json().then(function (doc) {
@@ -172,10 +178,14 @@
         }
         schedule();
       })
-      .catch(function () {
+      .catch(function (error) {
         window.clearTimeout(timer);
         failures += 1;
-        showStatus(labels.connection_lost || FALLBACK_LOST, "lost");
+        if (error && error.gone) {
+          showStatus(labels.gone || FALLBACK_GONE, "lost");
+        } else {
+          showStatus(labels.connection_lost || FALLBACK_LOST, "lost");
+        }
         schedule();
       });
   }
