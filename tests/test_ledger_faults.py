@@ -7,11 +7,13 @@ from __future__ import annotations
 import errno
 import json
 import os
+import queue
 import signal
 import stat
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -846,3 +848,32 @@ def test_a_damaged_session_is_said_to_be_by_export_and_serve(session_path, tmp_p
         serve.send_signal(signal.SIGINT)
         serve.communicate(timeout=30)
     assert head[0].startswith("banker serve: warning:") and "damaged" in head[0], head
+
+
+def test_serve_says_when_the_session_file_cannot_be_read_and_when_it_can_again(session_path):
+    """Found by a probe: with the session file moved away (or cut short) while serving, the page said it showed the
+    last table seen, and the `banker serve` terminal said nothing: the banker was not told."""
+    play(session_path, GAME[:1])
+    serve = subprocess.Popen([sys.executable, "-m", "banker", "serve", str(session_path), "--host", "127.0.0.1"],
+                             cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    said: list[str] = []
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in serve.stdout], daemon=True).start()
+
+    def wait_for(words: str) -> None:  # a deadline, not a speed claim: a line that never comes fails the test
+        while not any(words in line for line in said):
+            try:
+                said.append(lines.get(timeout=60))
+            except queue.Empty:
+                raise AssertionError((words, said)) from None
+
+    try:
+        wait_for("listening")
+        away = session_path.with_name("away.json")
+        session_path.rename(away)
+        wait_for("the session file cannot be read")
+        away.rename(session_path)
+        wait_for("the session file can be read again")
+    finally:
+        serve.send_signal(signal.SIGINT)
+        serve.communicate(timeout=30)

@@ -49,13 +49,18 @@ def serve(path: str, host: str | None = None, port: int = 0, lang: str = "en", o
             print(tr("serve_said.listening_all", port=server.port), file=out, flush=True)
         else:
             print(tr("serve_said.listening_host", host=server.host, port=server.port), file=out, flush=True)
-        said = None
+        said = unreadable = None
         while True:
             time.sleep(1.0)
             fault = server.fault
             if fault and fault != said:  # a fault in banker: the page shows the last good table, and says so
                 print("banker serve: " + tr("serve_said.fault", fault=fault), file=out, flush=True)
             said = fault
+            error = server.read_error
+            if error != unreadable:  # the file moved away or cut short, and back: the banker is told each change
+                print("banker serve: " + (tr("serve_said.unreadable", error=error) if error
+                                          else tr("serve_said.readable_again")), file=out, flush=True)
+            unreadable = error
     except KeyboardInterrupt:
         print("banker serve: " + tr("serve_said.stopped"), file=out, flush=True)
         return 0

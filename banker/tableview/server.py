@@ -482,6 +482,12 @@ class TableServer:
         when all is well. The page shows it too; the console polls this to say it."""
         return self.source.fault if self.source is not None else None
 
+    @property
+    def read_error(self) -> str | None:
+        """Why the session file cannot be read right now (moved away, cut short...), as one line; None when it can. The
+        page says it shows the last table seen; the command line polls this to say it."""
+        return self.source.error if self.source is not None else None
+
     def host_allowed(self, host: str, connection: socket.socket | None = None) -> bool:
         """Whether a request's ``Host`` header names this server: the address the client connected
         to, the address or name it was started with, or (on loopback or every interface) localhost
