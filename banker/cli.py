@@ -570,9 +570,10 @@ def export_targets(session: Path, out: str | None, suffixes: Iterable[str]) -> l
     for suffix in suffixes:
         ext = suffix[suffix.rindex("."):]
         name = base.name
-        if suffix.startswith("-") and name.endswith(ext):  # --out friday.csv: friday-timeline.csv
+        has_ext = name.lower().endswith(ext)  # week.MD is a Markdown file already (it became week.MD.md)
+        if suffix.startswith("-") and has_ext:  # --out friday.csv: friday-timeline.csv
             name = name[: -len(ext)]
-        if suffix.startswith("-") or not name.endswith(ext):
+        if suffix.startswith("-") or not has_ext:
             name += suffix
         targets.append(base.with_name(name))
     return targets

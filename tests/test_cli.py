@@ -697,3 +697,17 @@ def test_an_ascii_terminal_gets_escapes_not_an_internal_error(session_path, argv
     proc = subprocess.run(cmd, env=env, capture_output=True, timeout=60, cwd=Path(__file__).resolve().parent.parent)
     assert proc.returncode == 0, proc.stderr.decode()
     assert b"Traceback" not in proc.stderr and proc.stdout.isascii() and b"\\u" in proc.stdout
+
+
+@pytest.mark.parametrize("out,fmt,names", [("week.MD", "markdown", ["week.MD"]), ("Week.JSON", "json", ["Week.JSON"]),
+                                           ("week.CSV", "csv", ["week-timeline.csv", "week-summary.csv"]),
+                                           ("week", "markdown", ["week.md"])])
+def test_export_out_takes_its_extension_in_any_case(capsys, tmp_path, monkeypatch, out, fmt, names):
+    """Found by a probe: --out week.MD wrote week.MD.md (the extension was compared case by case)."""
+    path = tmp_path / "g.json"
+    Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))).close()
+    monkeypatch.chdir(tmp_path)
+    code, out_text, err = run(capsys, "export", str(path), "--format", fmt, "--out", out)
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name not in ("g.json", "g.json.journal", "g.json.lock")) == \
+        sorted(names)
