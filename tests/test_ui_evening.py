@@ -264,3 +264,30 @@ async def test_the_reviews_count_says_each_number_with_its_plural(tmp_path: Path
         await pilot.pause()
         text = " ".join(" ".join(screen_text(w).split()) for w in app.screen.query("#count Static"))
         assert said in text, text
+
+
+@pytest.mark.parametrize("size,fits", [((80, 24), False), ((120, 50), True)])
+async def test_the_charts_keep_a_readable_height_and_scroll_on_a_short_terminal(tmp_path: Path, size, fits) -> None:
+    """Found by a probe: at 80x24 the three charts shared 14 lines, and drew no line at all and an axis upside down.
+    Each keeps at least CHART_LINES; on a short terminal the tab scrolls, on a tall one they share its height."""
+    import shutil
+
+    from textual_plotext import PlotextPlot
+
+    from banker.ui.screens.review import CHART_LINES
+
+    path = tmp_path / "shortage.json"
+    shutil.copy(Path(__file__).resolve().parent.parent / "sample_sessions" / "classic-us-shortage.json", path)
+    app = BankerApp(path, lang="en", review=True)
+    async with app.run_test(size=size) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("2")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            plots = list(app.screen.query(PlotextPlot))
+            if len(plots) == 3 and all(p.size.height for p in plots):
+                break
+        box = app.screen.query_one("#charts-box")
+        assert all(p.size.height >= CHART_LINES for p in plots), [p.size for p in plots]
+        assert (box.max_scroll_y == 0) == fits and sum(p.size.height for p in plots) >= box.size.height - 2

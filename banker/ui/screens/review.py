@@ -41,6 +41,8 @@ CHART_POINTS = 400
 #: first the header and the timeline's last this many entries, read alone; then the whole review, worked out
 #: in a thread from every entry, takes their place (the timeline, the filters, the summary, the charts)
 QUICK_ENTRIES = 60
+#: the fewest lines a chart is drawn in (plotext needs its title, axes and legend, and a few lines for the plot)
+CHART_LINES = 12
 #: each player's colour in the charts, in seating order (textual-plotext's own sequence), given with
 #: every line: otherwise plotext picks them from whatever theme is set when the line is added, which
 #: depends on whether the plot was drawn once before (on a busy machine, it may not have been)
@@ -145,7 +147,9 @@ class ReviewScreen(BankerScreen[None]):
                     yield Input(placeholder=tr("review.filter_text"), id="filter-text")
                 yield DataTable(id="review-timeline", cursor_type="row", zebra_stripes=True)
             with TabPane(tr("review.tab_charts"), id="charts"):
-                yield Vertical(id="charts-box")  # the plots are made when the tab is first shown
+                # the plots are made when the tab is first shown; a short terminal scrolls them, each kept tall enough to
+                # be read (three squeezed into 80x24 drew no line at all, and an axis upside down)
+                yield Vertical(id="charts-box")
             with TabPane(tr("review.tab_summary"), id="summary"):
                 with VerticalScroll():
                     yield Static(self.summary() if self.complete else "", id="review-summary")
@@ -302,7 +306,23 @@ class ReviewScreen(BankerScreen[None]):
 
             self.query_one("#charts-box").mount(PlotextPlot(id="chart-cash"), PlotextPlot(id="chart-worth"),
                                                 PlotextPlot(id="chart-stock"))
+            self.call_after_refresh(self.fit_charts)
             self.call_after_refresh(self.draw_charts)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit_charts)
+
+    def fit_charts(self) -> None:
+        """The three charts share the tab's height, each at least :data:`CHART_LINES` tall: on a short terminal they
+        scroll (squeezed into 80x24 they drew no line at all, and an axis upside down)."""
+        box = self.query("#charts-box")
+        if not box:
+            return
+        height = box.first().size.height
+        if height:
+            each = max(CHART_LINES, height // 3)
+            for plot in box.first().children:
+                plot.styles.height = each
 
     def draw_charts(self) -> None:
         from textual_plotext import PlotextPlot
