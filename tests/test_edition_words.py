@@ -248,3 +248,17 @@ def test_the_russian_board_calls_its_railroads_stations_as_its_book_does(lang: s
     with Session.open(root / "sample_sessions" / "ru-short.json", readonly=True) as session:
         entry = next(e for e in session.entries if e.seq == 55)
         assert words in Translator(lang).parts(entry.parts or []), Translator(lang).parts(entry.parts or [])
+
+
+@pytest.mark.parametrize(("edition", "lang", "dark_blue", "railroad"), [
+    ("uk", "uk", "Синя", "Вокзали"), ("ru", "en", "Dark Blue", "Stations"), ("kyiv", "ru", "Синяя", "Станции метро"),
+    ("ru", "ru", "Синяя", "Вокзалы"), ("classic-us", "en", "Dark Blue", "Railroads")])
+def test_group_names_are_in_one_language(edition: str, lang: str, dark_blue: str, railroad: str) -> None:
+    """Found by a probe: a Ukrainian review of the UK board listed "Dark Blue, Вокзали, Orange" (the colours from the
+    board file, the stations from the catalog), an English page of the RU board "КОРИЧНЕВАЯ ... STATIONS". A colour
+    is the board's own word when the board is in the interface's language, else the catalog's."""
+    from banker.boards import load_edition
+
+    tr = Translator(lang)
+    assert (tr.group(load_edition(edition), "dark_blue"), tr.group(load_edition(edition), "railroad")) == (dark_blue,
+                                                                                                          railroad)

@@ -123,10 +123,13 @@ class Translator:
         return name or ""
 
     def group(self, edition: Edition, group: str) -> str:
-        """The name of a group of deeds: a colour group's from the board file; the railroads' or the
-        utilities' (``group`` is then their kind) from the edition's own words (Kyiv: "Станції метро"),
-        else from the catalog."""
+        """The name of a group of deeds: a colour group's from the board file, when the board is in this language
+        (else from the catalog where it has the colour: a UK board's "Dark Blue" in a Ukrainian review beside its
+        "Вокзали" mixed two languages); the railroads' or the utilities' (``group`` is then their kind) from the
+        edition's own words (Kyiv: "Станції метро"), else from the catalog."""
         if group in edition.groups:
+            if edition.language != self.lang:
+                return self.get(f"group.{group}", edition.groups[group].name)
             return edition.groups[group].name
         return edition.kind_group(group, self.lang) or self.get(f"group.{group}", group)
 
