@@ -207,7 +207,7 @@ async def test_the_review_keys(tmp_path: Path) -> None:
         assert isinstance(review, ReviewScreen)
         shown = {a.binding.key: a.binding.description for a in review.active_bindings.values() if a.binding.show}
         assert {k: shown.get(k) for k in "12345"} == {"1": "Timeline", "2": "Charts", "3": "Summary",
-                                                      "4": "Count the table", "5": "Audit"}
+                                                      "4": "Count", "5": "Audit"}
         assert shown.get("slash") == "Search"
         tabs = review.query_one(TabbedContent)
         await b.key("3")

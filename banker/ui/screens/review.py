@@ -55,14 +55,15 @@ class ReviewScreen(BankerScreen[None]):
 
     # every tab by a visible key (its number); the search box by one key (/); while the search box has the
     # focus, letters and digits are typed there, never taken as these keys (check_action)
+    # the tabs' keys first, Escape last: on 80 columns the footer's end is cut off, and Escape is known without it
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close"),
         Binding("1", "tab('timeline')", "review.tab_timeline"), Binding("2", "tab('charts')", "review.tab_charts"),
-        Binding("3", "tab('summary')", "review.tab_summary"), Binding("4", "tab('count')", "review.tab_count"),
+        Binding("3", "tab('summary')", "review.tab_summary"), Binding("4", "tab('count')", "review.key_count"),
         Binding("5", "audit", "review.tab_audit"), Binding("6", "tab('board')", "turn.review_tab", show=False),
         Binding(with_layouts("slash"), "search", "evening.search", key_display="/"),
         Binding(with_layouts("c"), "tab('count')", "Count", show=False),
         Binding(with_layouts("a"), "audit", "Audit", show=False),
+        Binding("escape", "close", "Close"),
     ]
 
     def __init__(self, standalone: bool = False) -> None:
