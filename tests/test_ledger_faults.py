@@ -877,3 +877,29 @@ def test_serve_says_when_the_session_file_cannot_be_read_and_when_it_can_again(s
     finally:
         serve.send_signal(signal.SIGINT)
         serve.communicate(timeout=30)
+
+
+def test_a_lock_that_cannot_be_made_says_why(tmp_path, monkeypatch, capsys):
+    """Found by a probe: a session name too long once ".lock" is added, and a lock file without write permission, were
+    both "is its folder writable?". Each says what is wrong and what to do."""
+    long = tmp_path / ("n" * 246 + ".json")  # 251 bytes: a file name; 256 with ".lock", one over the usual 255
+    proc = run_cli("new", str(long), "--players", "Ann,Bob")
+    assert "its name is too long for this file system once .lock is added" in one_line_error(proc)
+    assert not long.exists()
+    path = tmp_path / "g.json"
+    Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))).close()
+    import banker.ledger.lock as lock
+
+    real_open = os.open
+
+    def denied(name, flags, *args, **kwargs):  # the lock file without write permission (root would write through it)
+        if str(name).endswith(".lock") and flags & os.O_RDWR:
+            raise PermissionError(errno.EACCES, "Permission denied", str(name))
+        return real_open(name, flags, *args, **kwargs)
+
+    script = tmp_path / "moves.jsonl"
+    script.write_text('{"op": "salary", "player": "Ann"}\n')
+    monkeypatch.setattr(lock.os, "open", denied)
+    assert main(["apply", str(path), str(script)]) == 1
+    err = capsys.readouterr().err
+    assert "its lock file g.json.lock cannot be written; make it writable, or remove it" in err and err.count("\n") == 1

@@ -54,7 +54,7 @@ from .format import (
     why,
 )
 from .journal import encode_payload, encode_stored, frame, header_line, json_copy
-from .lock import LockBusy, LockUnsafe, WriterLock, describe_holder, guard_journal
+from .lock import LockBusy, LockUnsafe, WriterLock, describe_holder, guard_journal, lock_path
 from .log import SessionLog
 from .storage import fsync_dir, is_temp_of, write_all, write_at, write_durably
 
@@ -531,6 +531,14 @@ def _acquire(path: Path) -> WriterLock:
         raise SessionError(f"cannot lock {path.name} for writing: {e}", key="lock_unsafe", name=path.name,
                            why=e.said) from None
     except OSError as e:
+        if e.errno == errno.ENAMETOOLONG:  # the lock's name (FILE.lock) is five characters longer than FILE's
+            raise SessionError(f"cannot lock {path} for writing ({why(e)}): its name is too long for this file system "
+                               "once .lock is added; give the session a shorter name", key="lock_name_too_long",
+                               path=path, reason=why(e)) from None
+        if e.errno in (errno.EACCES, errno.EPERM) and os.path.lexists(lock_path(path)):
+            raise SessionError(f"cannot lock {path} for writing ({why(e)}): its lock file {lock_path(path).name} cannot "
+                               "be written; make it writable, or remove it if no banker has this session open",
+                               key="lock_file_denied", path=path, reason=why(e), lock=lock_path(path).name) from None
         raise SessionError(f"cannot lock {path} for writing ({why(e)}); is its folder writable?", key="lock_failed",
                            path=path, reason=why(e)) from None
 
