@@ -428,9 +428,12 @@ def cmd_state(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- log
-def _local_time(ts: str) -> str:
+def _table_time(ts: str) -> str:
+    """An entry's time as the table's clock said it (the offset it was recorded with), as the review shows it: the
+    evening reads the same on any machine (converted to this machine's zone, an entry at 22:24 in New York read
+    03:24 the next day here, and 22:24 in the review)."""
     try:
-        return datetime.fromisoformat(ts).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        return datetime.fromisoformat(ts).strftime("%Y-%m-%d %H:%M:%S")
     except ValueError:
         return ts
 
@@ -448,7 +451,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     width = len(str(len(entries))) if entries else 1
     for e in entries:
         mark = tr("cli.undone_by", seq=undone_by[e.seq]) + " " if e.seq in undone_by else ""
-        print(f"{e.seq:>{width}}  {_local_time(e.ts)}  {mark}{terminal_safe(tr.entry(e))}")
+        print(f"{e.seq:>{width}}  {_table_time(e.ts)}  {mark}{terminal_safe(tr.entry(e))}")
     if not entries:
         print(tr("cli.no_actions", file=args.file), file=sys.stderr)
     return EXIT_OK

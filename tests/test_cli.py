@@ -711,3 +711,14 @@ def test_export_out_takes_its_extension_in_any_case(capsys, tmp_path, monkeypatc
     assert code == 0, err
     assert sorted(p.name for p in tmp_path.iterdir() if p.name not in ("g.json", "g.json.journal", "g.json.lock")) == \
         sorted(names)
+
+
+def test_the_log_says_each_time_by_the_tables_clock(session_path):
+    """Found by a probe: an entry recorded at 22:24 at a table in New York (-05:00) read "03:24" the next day in
+    `banker log` on a machine in UTC, and 22:24 in the review. The log says the table's time, as recorded."""
+    with Session.create(session_path, Setup("classic-us", "classic", ("Ann", "Bob"))) as s:
+        s.apply({"op": "salary", "player": "Ann"}, ts="2026-11-20T22:24:06.000-05:00")
+    env = {**os.environ, "TZ": "UTC"}
+    proc = subprocess.run([sys.executable, "-m", "banker", "log", str(session_path)], env=env, capture_output=True,
+                          text=True, timeout=60, cwd=Path(__file__).resolve().parent.parent)
+    assert proc.returncode == 0 and "2026-11-20 22:24:06  Ann collects $200 salary" in proc.stdout, proc.stdout
