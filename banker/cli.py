@@ -459,9 +459,10 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- cards
 def cmd_cards(args: argparse.Namespace) -> int:
-    from banker.boards import load_edition
+    from banker.boards import check_board, load_edition
 
     edition = load_edition(args.edition)
+    check_board(args.edition)  # a board file: no text that drives the terminal, its variants known
     cards = [{"id": c.id, "deck": c.deck, "deck_name": edition.decks[c.deck], "text": c.text, "effect": dict(c.effect)}
              for c in edition.cards.values()]
     if args.json:

@@ -13,7 +13,9 @@ from importlib import resources
 
 import pytest
 
-from banker.boards import EDITIONS, load_edition, load_variant
+from banker.boards import EDITIONS, check_board, load_edition, load_variant
+from banker.ledger import Session, SessionError
+from banker.rules import Setup
 from banker.rules.edition import HouseRules, variants_from_dict
 from banker.rules.errors import BoardError
 
@@ -463,7 +465,7 @@ def test_a_board_of_39_spaces_is_refused(tmp_path):
     ('format = "{amount}{amount}"', "{amount} must be in it once"),
     ('format = "{amount"', "bad format"),
     ('format = "' + "x" * 41 + '{amount}"', "format is at most 40 characters"),
-    ('symbol = "\\u001b[2J$"', "holds a control or invisible character"),
+    ('symbol = "$$$$$$$$$"', "symbol is at most 8 characters, not 9"),
 ])
 def test_a_money_format_that_is_not_text_around_the_amount_is_refused(tmp_path, line, said):
     """Found by a probe: [money] format took any Python format spec, so a board file could hang banker (an amount
@@ -480,15 +482,40 @@ def test_a_money_format_that_is_not_text_around_the_amount_is_refused(tmp_path, 
 @pytest.mark.parametrize("old,new,where", [
     ('name = "Boardwalk"', 'name = "Board\\u001b]0;OWNED\\u0007walk"', "spaces[39].name"),
     ('text = "Bank error in your favor. Collect $200"', 'text = "Bank error\\u001b[2J in your favor."', "cards["),
-    ('chance = "Chance"', 'chance = "Chance\\u200f"', "decks.chance"),
+    ('chance = "Chance"', 'chance = "Chance\\u009b"', "decks.chance"),
 ])
-def test_a_board_text_with_a_control_character_is_refused(tmp_path, old, new, where):
+def test_a_board_text_that_drives_the_terminal_is_refused_for_a_new_game(tmp_path, old, new, where):
     """Found by a probe: `banker cards --edition b.toml` wrote a card's text with ESC [2J (clear the screen) raw to the
-    terminal. No text of a board file may hold a control or invisible character."""
+    terminal. A board file whose text holds a terminal control is refused where it is taken for a new game or listed
+    (check_board: `banker new`, `banker cards`); a line break in a card's text is fine."""
     path = _broken(tmp_path, "us-esc.toml", old, new)
     with pytest.raises(BoardError) as e:
-        load_edition(path)
-    assert str(e.value).startswith(f"us-esc.toml: {where}") and "holds a control or invisible character" in str(e.value)
+        check_board(path)
+    assert str(e.value).startswith(f"us-esc.toml: {where}") and "holds a control character" in str(e.value)
+    with pytest.raises(SessionError, match="holds a control character"):
+        Session.create(tmp_path / "g.json", Setup(path, "classic", ("Ann", "Bob")))
+    assert not (tmp_path / "g.json").exists()
+
+
+def test_a_session_on_a_board_checked_more_strictly_since_still_opens(tmp_path, monkeypatch):
+    """A review of the day's changes: the new checks first ran on every read of a board file, so a session recorded
+    by an earlier banker on a board with a tab in a card's text and a variant banker does not know no longer opened at
+    all. They run when a board is taken for a new game; a recorded session opens as it was."""
+    import banker.ledger.writer as writer
+
+    path = tmp_path / "mine.toml"
+    text = board_text(US).replace('text = "Bank error in your favor. Collect $200"',
+                                  'text = "Bank error in your favor.\\tCollect $200"')
+    variants_line = next(ln for ln in text.splitlines() if ln.startswith("variants = "))
+    path.write_text(text.replace(variants_line, 'variants = ["classic", "house-special"]'), encoding="utf-8")
+    with pytest.raises(BoardError, match="unknown variant 'house-special'"):
+        check_board(str(path))  # a new game on it is refused
+    with monkeypatch.context() as m:  # recorded by an earlier banker, which did not check
+        m.setattr(writer, "board_setup", lambda setup: setup)
+        with Session.create(tmp_path / "g.json", Setup(str(path), "classic", ("Ann", "Bob"))) as s:
+            s.apply({"op": "salary", "player": "Ann"})
+    with Session.open(tmp_path / "g.json") as s:  # opens as it was
+        assert s.state.cash["Ann"] == 1700 and "\t" in s.state.edition.cards["cc-bank-error"].text
 
 
 def test_a_money_format_with_no_break_spaces_and_words_is_taken(tmp_path):
@@ -498,12 +525,12 @@ def test_a_money_format_with_no_break_spaces_and_words_is_taken(tmp_path):
 
 @pytest.mark.parametrize("line,said", [('variants = ["nope"]', "variants: unknown variant 'nope'; variants: classic"),
                                        ("variants = []", "variants: at least one of classic")])
-def test_a_board_files_variants_are_checked_when_it_is_read(tmp_path, line, said):
+def test_a_board_files_variants_are_checked_when_it_is_taken(tmp_path, line, said):
     """Found by a probe: a board with variants ["nope"] passed `banker cards`, and `banker new` then said "the rule
     book has no classic; choose one of: nope"."""
     old = next(ln for ln in board_text(US).splitlines() if ln.startswith("variants = "))
     with pytest.raises(BoardError) as e:
-        load_edition(_broken(tmp_path, "us-variants.toml", old, line))
+        check_board(_broken(tmp_path, "us-variants.toml", old, line))
     assert str(e.value).startswith("us-variants.toml: " + said), str(e.value)
 
 

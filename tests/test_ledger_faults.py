@@ -189,10 +189,12 @@ def test_a_session_named_like_anothers_lock_is_never_its_lock(tmp_path):
 
 
 @pytest.mark.parametrize("content", [b"", LABEL, LABEL[:20], LABEL + b'{"pid": 1, "host": "h", "since": "x"}\n',
-                                     b'{"pid": 12, "host": "h", "since": "2025-01-01T00:00:00+00:00"}\n'])
+                                     b'{"pid": 12, "host": "h", "since": "2025-01-01T00:00:00+00:00"}\n',
+                                     b"\0" * 64, LABEL[:20] + b"\0" * 8, b'{"pid": 123'])
 def test_every_lock_file_a_banker_leaves_is_taken(session_path, content):
     """Empty (just made), the label alone (given up), partly written (a full disk), a holder's line left by a killed
-    writer, and the first format's line alone: each is banker's, and the session opens."""
+    writer, the first format's line alone or cut short, zeros a power cut left: each is banker's, and the session
+    opens (a review found the last two refused)."""
     play(session_path, GAME[:1])
     lock_file(session_path).write_bytes(content)
     with Session.open(session_path) as s:

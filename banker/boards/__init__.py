@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from banker.datacache import parsed
-from banker.rules.edition import Edition, HouseRules, Variant, edition_from_dict, variants_from_dict
+from banker.rules.edition import Edition, HouseRules, Variant, control_text, edition_from_dict, variants_from_dict
 from banker.rules.errors import BoardError
 from banker.rules.state import GameState, Setup
 
@@ -78,15 +78,7 @@ def load_edition(name: str) -> Edition:
     """The edition called ``name`` (one of :data:`EDITIONS`) or at a ``.toml`` path."""
     if name.endswith(".toml"):
         path = Path(name)
-        edition = edition_from_dict(_read_toml(path, str(path)), source=path.name)
-        known = load_variants()
-        unknown = [v for v in edition.variants if v not in known]
-        if unknown or not edition.variants:  # else refused only at `banker new`, as "the rule book has no classic"
-            problem = (f"unknown variant {unknown[0]!r}; variants: {', '.join(known)}" if unknown
-                       else f"at least one of {', '.join(known)}")
-            raise BoardError(f"{path.name}: variants: {problem}", "invalid", source=path.name, where="variants",
-                             problem=problem)
-        return edition
+        return edition_from_dict(_read_toml(path, str(path)), source=path.name)
     if name not in EDITIONS:
         raise BoardError(f"unknown edition {name!r}; editions: {', '.join(EDITIONS)}", "unknown_edition", name=repr(name),
                          editions=", ".join(EDITIONS))
@@ -132,11 +124,35 @@ def board_sum(path: Path) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
 
 
+def check_board(name: str) -> None:
+    """A board file taken for a new game or listed (``banker new``, ``banker cards``) checked beyond its schema: no text
+    holds a character that drives a terminal, and every variant it lists is one banker knows (a board listing
+    ["nope"] passed, and `banker new` then said "the rule book has no classic; choose one of: nope"). Not on every
+    read: a session recorded on a board opens as it was."""
+    if not name.endswith(".toml"):
+        return
+    path = Path(name)
+    data = _read_toml(path, str(path))
+    edition = load_edition(name)
+    control = control_text(data)
+    if control:
+        where, problem = control
+        raise BoardError(f"{path.name}: {where}: {problem}", "invalid", source=path.name, where=where, problem=problem)
+    known = load_variants()
+    unknown = [v for v in edition.variants if v not in known]
+    if unknown or not edition.variants:
+        problem = (f"unknown variant {unknown[0]!r}; variants: {', '.join(known)}" if unknown
+                   else f"at least one of {', '.join(known)}")
+        raise BoardError(f"{path.name}: variants: {problem}", "invalid", source=path.name, where="variants",
+                         problem=problem)
+
+
 def board_setup(setup: Setup) -> Setup:
-    """``setup`` of a new session: a board file named by its absolute path (the session opens from any folder) and
-    its data's fingerprint kept; an edition banker ships, as it is."""
+    """``setup`` of a new session: a board file checked (:func:`check_board`), named by its absolute path (the session
+    opens from any folder) and its data's fingerprint kept; an edition banker ships, as it is."""
     if not setup.edition.endswith(".toml"):
         return setup
+    check_board(setup.edition)
     path = Path(setup.edition).resolve()
     return replace(setup, edition=str(path), board=board_sum(path))
 

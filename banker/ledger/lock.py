@@ -145,7 +145,9 @@ def _foreign(fd: int) -> bool:
         head = os.read(fd, _NOTE_MAX)
     except OSError:  # pragma: no cover - unreadable here: the lock decides as before
         return False
-    if not head or head.startswith(LABEL) or LABEL.startswith(head):
+    if not head.strip(b"\0") or head.startswith(LABEL) or LABEL.startswith(head.rstrip(b"\0")):
+        return False  # empty (or the zeros a power cut can leave), the label whole or partly written
+    if head.startswith(b'{"pid"'):  # the first format's holder line, whole or cut short
         return False
     try:
         info = json.loads(head.partition(b"\n")[0])

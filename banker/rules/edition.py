@@ -28,7 +28,6 @@ from msgspec.structs import replace
 
 from .errors import BoardError
 from .messages import shown
-from .names import forbidden_char
 
 # --------------------------------------------------------------------------- the vocabulary
 
@@ -708,12 +707,24 @@ def _money_problem(money: Money) -> str | None:
     return None
 
 
-def _control_text(data: Any, where: str = "header") -> tuple[str, str] | None:
-    """The first text of a board file (a space's name, a card's text...) holding a control or invisible character, and
-    where: such a character would reach the terminal with every line that names it (``banker cards``, the log)."""
+def _terminal_control(text: str) -> str | None:
+    """The first character of ``text`` that drives a terminal (ESC, BEL, the other C0 and C1 controls; a line break or
+    a tab in a card's text is fine), as ``U+XXXX``; else None."""
+    for ch in text:
+        code = ord(ch)
+        if (code < 0x20 and ch not in "\t\n\r") or 0x7F <= code <= 0x9F:
+            return f"U+{code:04X}"
+    return None
+
+
+def control_text(data: Any, where: str = "header") -> tuple[str, str] | None:
+    """The first text of a board file's data (a space's name, a card's text...) holding a character that drives a
+    terminal, and where: it would reach the terminal with every line that names it (``banker cards``, the log).
+    Checked where a board file is taken for a new game or listed (banker.boards.check_board), not on every read: a
+    session recorded on a board opens as it was."""
     if isinstance(data, str):
-        bad = forbidden_char(data)
-        return (where, f"{ascii(data)} holds a control or invisible character ({bad})") if bad else None
+        bad = _terminal_control(data)
+        return (where, f"{ascii(data)} holds a control character ({bad})") if bad else None
     if isinstance(data, Mapping):
         items: Iterable[tuple[Any, Any]] = data.items()
     elif isinstance(data, list | tuple):
@@ -723,8 +734,8 @@ def _control_text(data: Any, where: str = "header") -> tuple[str, str] | None:
     for key, value in items:
         inner = key if where == "header" and isinstance(key, str) else f"{where}.{key}" if isinstance(key, str) \
             else f"{where}[{key}]"
-        found = _control_text(key, inner) if isinstance(key, str) else None
-        found = found or _control_text(value, inner)
+        found = control_text(key, inner) if isinstance(key, str) else None
+        found = found or control_text(value, inner)
         if found:
             return found
     return None
@@ -737,9 +748,6 @@ def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Editio
     def fail(where: str, problem: str) -> BoardError:
         return BoardError(f"{source}: {where}: {problem}", "invalid", source=source, where=where, problem=problem)
 
-    control = _control_text(data)
-    if control:
-        raise fail(*control)
 
     problem = _money_problem(file.money)
     if problem:
