@@ -34,6 +34,7 @@ from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
 from banker.ledger.lock import describe_holder
 from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
+from banker.rules.names import typed_players
 from banker.rules.state import check_text
 
 EXIT_OK = 0
@@ -91,12 +92,9 @@ def _silence_stdout() -> None:
 
 # --------------------------------------------------------------------------- new
 def cmd_new(args: argparse.Namespace) -> int:
-    names = [p.strip() for p in args.players.split(",")]
-    if names and not names[-1]:
-        names.pop()  # "Ann,Bob,": a comma at the end leaves nobody out
-    if not all(names):  # "Ann,,Bob": a name left out (it was dropped without a word: a game of one player fewer)
+    players = typed_players(args.players)
+    if players is None:
         raise CliError(key="cli_said.empty_player", players=terminal_safe(args.players))
-    players = tuple(names)
     wanted: dict[str, bool] = {}
     for item in args.house_rule or []:
         for rule in item.split(","):

@@ -64,6 +64,16 @@ def name_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
+def typed_players(text: str) -> tuple[str, ...] | None:
+    """The players of a comma-separated list as typed (``Ann, Bob,``: a comma at the end leaves nobody out); None when a
+    name is left out between two commas (``Ann,,Bob`` was a game of one player fewer, without a word). The names are
+    checked by :func:`new_players`."""
+    names = [p.strip() for p in text.split(",")]
+    if names and not names[-1]:
+        names.pop()
+    return tuple(names) if all(names) else None
+
+
 def new_players(names: Iterable[Any]) -> tuple[str, ...]:
     """The players of a new game by today's rules, NFC-normalised; :class:`Refused` says which
     name is refused and why. Sessions already recorded keep their names (see ``Setup.for_new_game``)."""

@@ -23,6 +23,7 @@ from banker.boards import EDITIONS, load_edition, load_variant
 from banker.i18n import visible
 from banker.ledger.clock import parse_end, stored
 from banker.rules import BoardError, HouseRules, Refused, Setup
+from banker.rules.names import typed_players
 from banker.rules.state import check_text
 
 from ..widgets.footer import BankFooter
@@ -181,14 +182,10 @@ class StartScreen(BankerScreen[None]):
     def action_start(self) -> None:
         tr = self.app.tr
         error = self.query_one("#start-error", Static)
-        typed = self.query_one("#player-names", Input).value
-        names = [p.strip() for p in typed.split(",")]
-        if names and not names[-1]:
-            names.pop()  # a comma at the end leaves nobody out
-        if not all(names):  # "Ann,,Bob": a name left out, never dropped without a word
+        players = typed_players(self.query_one("#player-names", Input).value)
+        if players is None:
             error.update(tr("start.empty_player"))
             return
-        players = tuple(names)
         edition = self.query_one("#edition", Select).value
         variant = self.query_one("#variant", Select).value
         rules = HouseRules(**{r: self.query_one(f"#hr-{r}", Checkbox).value for r in HouseRules.names()})
