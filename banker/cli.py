@@ -29,10 +29,9 @@ from typing import Any
 
 from banker.cliparse import EXIT_USAGE, Parser, UsageExit, choose_lang, lang_in, say_error, terminal_safe
 from banker.i18n import LANGS, Translator
-from banker.ledger import Session, SessionError, SessionLog, SessionWriter, lock_holder, read_session, read_session_doc
+from banker.ledger import Session, SessionError, SessionLog, SessionWriter, read_session
 from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
-from banker.ledger.lock import describe_holder
 from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
 from banker.rules.names import typed_players
 from banker.rules.state import check_text
@@ -484,13 +483,37 @@ def _run_app(path: str | None, lang: str | None = None) -> int:
     return int(run_app(path, lang) or 0)
 
 
+def _console_on(path: Path, lang: str | None, review: bool = False) -> int:
+    """The console on the session at ``path`` (its review, with ``review``). The session starts opening at once,
+    in a thread of its own (:class:`banker.ui.opening.Opening`: read, checked, its writer's lock taken), while
+    Textual and the console's code load; a session that cannot be opened is refused then, in one line, before
+    the console takes the terminal. A damaged one is the console's to show: it opens it read-only and says what
+    is damaged."""
+    from banker.ledger import SessionDamaged
+    from banker.ui.opening import Opening
+
+    opening = Opening(path, readonly=review)
+    handed = False
+    try:
+        try:
+            from banker.ui.app import run_app
+        except ImportError as e:
+            key = "cli_said.review_unavailable" if review else "cli_said.app_unavailable"
+            say_error(("banker review: " if review else "banker: ") + Translator(choose_lang(lang))(key, error=e))
+            return EXIT_USAGE
+        try:
+            opening.result()
+        except SessionDamaged:
+            pass  # the console opens it read-only and says so
+        handed = True
+    finally:
+        if not handed:
+            opening.discard()  # a writer's lock let go
+    return int(run_app(str(path), lang, review=review, opening=opening) or 0)
+
+
 def cmd_open(args: argparse.Namespace) -> int:
-    path = Path(args.file)
-    read_session_doc(path)  # a missing or damaged file is refused here, in one line
-    holder = lock_holder(path)
-    if holder is not None:
-        raise SessionError.of(describe_holder(path.name, holder))
-    return _run_app(str(path), args.lang)
+    return _console_on(Path(args.file), args.lang)
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
@@ -538,14 +561,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    path = Path(args.file)
-    read_session_doc(path)  # a missing or damaged file is refused here, in one line
-    try:
-        from banker.ui.app import run_app
-    except ImportError as e:
-        say_error("banker review: " + translator(args)("cli_said.review_unavailable", error=e))
-        return EXIT_USAGE
-    return int(run_app(str(path), getattr(args, "lang", None), review=True) or 0)
+    return _console_on(Path(args.file), getattr(args, "lang", None), review=True)
 
 
 #: the default export names, after the session file's name without its suffix: none of them can be the

@@ -120,7 +120,6 @@ if kind == "empty":
 
 # banker: the command a banker types (`banker open FILE`, `banker review FILE`), through banker.cli.main,
 # headless at the bench's size; the hooks go in as the console's module loads, where the command loads it
-import importlib.abc
 import importlib.machinery
 
 from banker.ledger import Session  # banker.cli imports it first thing too
@@ -160,7 +159,7 @@ def patch(appmod):
     cls.run = lambda self, **kw: real_run(self, **{**kw, "headless": True, "size": (cols, rows)})
 
 
-class Hook(importlib.abc.MetaPathFinder):
+class Hook:  # a finder on sys.meta_path (not importlib.abc's: that loads 10 ms of modules banker does not)
     def find_spec(self, name, where, target=None):
         if name != "banker.ui.app":
             return None

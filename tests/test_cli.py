@@ -318,10 +318,20 @@ def test_without_a_subcommand_the_app_starts_or_a_clear_line_says_why_not(capsys
     Session.create(session_path, Setup("classic-us", "classic", ("Ann", "Bob"))).close()
     code, out, err = run(capsys, "open", str(session_path))
     assert code == 2 and "table screen is not available" in err
+    Session.open(session_path).close()  # the session opened for the console was closed: its lock let go
 
     calls = []
     fake = types.ModuleType("banker.ui.app")
-    fake.run_app = lambda path=None, lang=None: calls.append((path, lang)) or 0
+
+    def run_app(path=None, lang=None, review=False, opening=None):
+        calls.append((path, lang))
+        if path is not None:  # the command handed the console the session it had started opening
+            session = opening.result()
+            assert opening.path == Path(path) and not opening.readonly and session.path == Path(path).resolve()
+            opening.discard()
+        return 0
+
+    fake.run_app = run_app
     monkeypatch.setitem(sys.modules, "banker.ui.app", fake)
     assert run(capsys)[0] == 0
     assert run(capsys, "open", str(session_path))[0] == 0

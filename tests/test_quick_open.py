@@ -377,7 +377,7 @@ def test_threads_switch_more_often_only_while_the_session_opens(tmp_path: Path, 
     import sys
 
     from banker.ledger import SessionError
-    from banker.ui import app as appmod
+    from banker.ui import opening as appmod
 
     path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS[:3])
     before = sys.getswitchinterval()
@@ -410,7 +410,7 @@ def test_a_session_opened_for_the_console_but_not_taken_lets_go_of_its_lock(tmp_
     """If the run ends before the console takes the session opened for it (or asks for another), that session
     is closed: its writer's lock is let go, and the game can be opened again at once."""
     from banker.ledger import SessionError
-    from banker.ui.app import Opening
+    from banker.ui.opening import Opening
 
     path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS[:3])
     opening = Opening(path)
@@ -580,3 +580,47 @@ def test_the_consoles_modules_load_with_the_collector_paused_and_leave_it_on(tmp
                          cwd=root).stdout
     assert on.split() == ["0", "True", "True"]
     assert off.split() == ["0", "False", "True"]
+
+
+def test_banker_open_reads_the_session_once_and_the_console_shows_what_it_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`banker open FILE` and `banker review FILE` (banker.cli): the session file is read once, in the thread the
+    command starts opening it in before it loads the console, and the console shows that session: no read of
+    the whole file (every entry decoded) first, to refuse a bad one, then another for the console."""
+    import threading
+
+    from banker import cli
+    from banker.ledger import format as fmt
+
+    path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS)
+    reads: list[tuple[str, str]] = []
+    real_read = fmt.read_regular
+
+    def noted(p: Path, *args: Any, **kwargs: Any) -> Any:
+        if Path(p).name == path.name:
+            reads.append((threading.current_thread().name, Path(p).name))
+        return real_read(p, *args, **kwargs)
+
+    monkeypatch.setattr(fmt, "read_regular", noted)
+    shown: dict[str, Any] = {}
+    real_run = BankerApp.run
+    for command, screen in (("open", TableScreen), ("review", ReviewScreen)):
+        reads.clear()
+        shown.clear()
+
+        async def auto_pilot(pilot: Any, screen: type = screen) -> None:
+            for _ in range(200):
+                await pilot.pause()
+                if isinstance(pilot.app.screen, screen):
+                    break
+            shown["screen"] = type(pilot.app.screen)
+            shown["entries"] = len(pilot.app.current_session.entries)
+            pilot.app.exit()
+
+        monkeypatch.setattr(BankerApp, "run", lambda self, **kw: real_run(self, headless=True, size=(100, 30),
+                                                                           auto_pilot=auto_pilot))
+        assert cli.main([command, str(path), "--lang", "en"]) == 0
+        assert reads == [("banker-open", "g.json")], command
+        assert shown == {"screen": screen, "entries": len(COMMANDS)}
+    with Session.open(path) as session:  # the console let go of the writer's lock
+        assert len(session.entries) == len(COMMANDS)

@@ -14,7 +14,6 @@ import gc
 import os
 import random
 import sys
-import threading
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from functools import partial
@@ -37,6 +36,7 @@ from banker.rules import Move, Refused, Setup
 
 from .keys import ACTIONS, shown_key
 from .messages import ActionRequested, CommitRequested, MessageShown, RefusalShown, Status, TimeUp
+from .opening import Opening
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.tableview.server import TableServer
@@ -85,7 +85,8 @@ class BankerApp(App[None]):
     status: var[Status] = var(Status())
 
     def __init__(self, path: str | Path | None = None, lang: str | None = None, data_dir: str | Path | None = None,
-                 seed: int | None = None, review: bool = False, clock: Callable[[], datetime] | None = None) -> None:
+                 seed: int | None = None, review: bool = False, clock: Callable[[], datetime] | None = None,
+                 opening: Opening | None = None) -> None:
         super().__init__()
         #: the table's clock (an aware time): the agreed end of a timed game is set and counted down by it;
         #: tests give a frozen one
@@ -102,7 +103,8 @@ class BankerApp(App[None]):
         self._idle_gc: Timer | None = None
         self._gc_threshold: tuple[int, int, int] | None = None  # the collector's thresholds before the console's
         self.table_server: TableServer | None = None  # the players' page (banker.tableview), started by its key
-        self._opening: Opening | None = None  # the session of the command line, opening in a thread (run)
+        #: the session of the command line, opening in a thread: the command's (banker.cli), or run's own
+        self._opening: Opening | None = opening
 
     @property
     def current_session(self) -> SessionReader | SessionWriter:
@@ -127,9 +129,8 @@ class BankerApp(App[None]):
         Once the first frame is drawn, what there is is moved out of the collector's way (``gc.freeze``, as
         :meth:`show_session` does) and the collector is back on; so it is too if the run ends before that.
 
-        The session named on the command line starts opening at once, in a thread (:class:`Opening`), while
-        Textual starts: reading and checking the file mostly waits on the disk and on ``zlib``, which let the
-        interpreter go on with the console's start meanwhile."""
+        The session named on the command line is opening in a thread (:class:`Opening`) while Textual starts:
+        the command started it before loading the console (``banker open``), or it starts here at once."""
         self._gc_paused = gc.isenabled()
         if self._gc_paused:
             gc.disable()
@@ -505,54 +506,6 @@ class BankerApp(App[None]):
         self.push_screen(HelpScreen(self.session.state.edition if self.session is not None else None))
 
 
-#: the interpreter's switch interval (``sys.setswitchinterval``) while a session opens in its thread: the thread
-#: waits on the disk and on zlib, then needs the interpreter back for a moment while the console's start keeps it
-#: busy; at Python's default (5 ms) each return could wait that long, and the console's first screen waits for the
-#: thread (issue #14: a 20,000-action game's first frame came 4-6 ms sooner, measured with bench/_ui_ab.py)
-OPENING_SWITCH_INTERVAL = 0.0002
-
-
-class Opening:
-    """``Session.open(path, readonly)`` run in a thread of its own; :meth:`result` waits for it and gives the
-    session, or raises what opening raised, as a call in this thread would have. While it opens, the interpreter
-    switches threads more often (:data:`OPENING_SWITCH_INTERVAL`); the thread puts the interval back when done."""
-
-    def __init__(self, path: Path, readonly: bool = False) -> None:
-        self.path = path
-        self.readonly = readonly
-        self._session: SessionReader | SessionWriter | None = None
-        self._error: Exception | None = None
-        self._interval = sys.getswitchinterval()
-        sys.setswitchinterval(min(self._interval, OPENING_SWITCH_INTERVAL))
-        self._thread = threading.Thread(target=self._run, name="banker-open", daemon=True)
-        try:
-            self._thread.start()
-        except BaseException:
-            sys.setswitchinterval(self._interval)
-            raise
-
-    def _run(self) -> None:
-        try:
-            self._session = Session.open(self.path, readonly=self.readonly)
-        except Exception as e:  # given to the caller of result(), in its thread
-            self._error = e
-        finally:
-            sys.setswitchinterval(self._interval)
-
-    def result(self) -> SessionReader | SessionWriter:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        assert self._session is not None
-        return self._session
-
-    def discard(self) -> None:
-        """Not wanted after all: the session, once open, is closed (a writer lets go of its lock)."""
-        self._thread.join()
-        if self._session is not None:
-            self._session.close()
-
-
 def _is_start_screen(screen: Screen[Any]) -> bool:
     """Whether ``screen`` is the start screen (never one when its module was not even loaded: a session opened
     from the command line does not import it for this question)."""
@@ -560,8 +513,10 @@ def _is_start_screen(screen: Screen[Any]) -> bool:
     return start is not None and isinstance(screen, start.StartScreen)
 
 
-def run_app(path: str | None = None, lang: str | None = None, review: bool = False) -> int:
-    app = BankerApp(path, lang, review=review)
+def run_app(path: str | None = None, lang: str | None = None, review: bool = False, opening: Opening | None = None) -> int:
+    """The console, on the session at ``path`` (its review, with ``review``), or on the start screen; ``opening``
+    is that session already opening in a thread (:class:`Opening`), as ``banker open`` starts it."""
+    app = BankerApp(path, lang, review=review, opening=opening)
     app.run()
     return app.return_code or 0
 
