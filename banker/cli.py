@@ -16,6 +16,8 @@ then exactly as they were. See docs/commands.md.
 
 from __future__ import annotations
 
+from banker.ui import loading  # isort: skip  (first: the collector paused while the command's modules load)
+
 import argparse
 import io
 import json
@@ -35,6 +37,8 @@ from banker.ledger.clock import clock_text, parse_end, stored
 from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
 from banker.rules.names import typed_players
 from banker.rules.state import check_text
+
+loading.done()  # the command's modules are loaded: the collector back on (banker.ui.loading)
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -476,10 +480,13 @@ def cmd_cards(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- the app
 def _run_app(path: str | None, lang: str | None = None) -> int:
     try:
+        loading.pause()  # while the console's modules load (banker.ui.app puts it back on; done() if loaded)
         from banker.ui.app import run_app
     except ImportError as e:
         say_error("banker: " + Translator(choose_lang(lang))("cli_said.app_unavailable", error=e))
         return EXIT_USAGE
+    finally:
+        loading.done()
     return int(run_app(path, lang) or 0)
 
 
@@ -492,6 +499,9 @@ def _console_on(path: Path, lang: str | None, review: bool = False) -> int:
     from banker.ledger import SessionDamaged
     from banker.ui.opening import Opening
 
+    # the collector paused while the console's modules load (banker.ui.app puts it back on; done() below if they
+    # were loaded already), from before the thread starts: its own pause (format.no_gc) then leaves it paused
+    loading.pause()
     opening = Opening(path, readonly=review)
     handed = False
     try:
@@ -501,6 +511,8 @@ def _console_on(path: Path, lang: str | None, review: bool = False) -> int:
             key = "cli_said.review_unavailable" if review else "cli_said.app_unavailable"
             say_error(("banker review: " if review else "banker: ") + Translator(choose_lang(lang))(key, error=e))
             return EXIT_USAGE
+        finally:
+            loading.done()
         try:
             opening.result()
         except SessionDamaged:
