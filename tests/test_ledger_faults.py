@@ -905,3 +905,39 @@ def test_a_lock_that_cannot_be_made_says_why(tmp_path, monkeypatch, capsys):
     assert main(["apply", str(path), str(script)]) == 1
     err = capsys.readouterr().err
     assert "its lock file g.json.lock cannot be written; make it writable, or remove it" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("which", ["file", "journal"])
+def test_a_session_no_one_may_write_is_not_opened_for_writing(session_path, capsys, which):
+    """`chmod a-w game.json` (a finished game kept as it is), or its journal: no writer opens it, whoever asks
+    (this suite may run as root, whom the system lets write anyway); nothing is written, no lock is left; it
+    still opens read-only, and for writing again once it is writable. Before, the writer took it and its
+    checkpoint replaced the read-only file (or wrote the read-only journal)."""
+    with Session.create(session_path, SETUP) as session:
+        for command in GAME[:3]:
+            session.apply(command)
+        session.checkpoint()
+        session.apply(GAME[3])  # one action in the journal
+    target = session_path if which == "file" else journal_path(session_path)
+    before = {p: p.read_bytes() for p in (session_path, journal_path(session_path))}
+    target.chmod(0o444)
+    try:
+        with pytest.raises(SessionError) as raised:
+            Session.open(session_path)
+        assert raised.value.key == "read_only_file" and raised.value.params["name"] == target.name
+        assert f"`chmod u+w {target.name}`" in str(raised.value)
+        assert main(["apply", str(session_path), "-"]) == 1  # nothing read from stdin: refused first
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "read-only" in err
+        assert main(["repair", str(session_path), "--yes"]) == 0  # nothing to repair: nothing written either
+        capsys.readouterr()
+        assert main(["--lang", "ru", "open", str(session_path)]) == 1
+        assert "только для чтения" in capsys.readouterr().err
+        assert {p: p.read_bytes() for p in before} == before
+        assert lock_holder(session_path) is None
+        with Session.open(session_path, readonly=True) as reader:
+            assert len(reader.entries) == 4
+    finally:
+        target.chmod(0o644)
+    with Session.open(session_path) as writer:
+        assert len(writer.entries) == 4

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -164,6 +165,7 @@ class SessionWriter(SessionLog):
         """
         path = resolve(path)
         check_path(path)
+        _refuse_read_only(path)
         lock = _acquire(path)
         try:
             loaded = load(path)
@@ -522,6 +524,21 @@ def _remove_made(path: Path, jpath: Path) -> None:
         pass
 
 
+def _refuse_read_only(path: Path) -> None:
+    """A session file (or its journal) that no one may write (``chmod a-w``: a finished game kept as it is) is
+    not opened for writing, whoever asks (the superuser too, whom the system would let write): the banker who
+    made it so meant it."""
+    for p in (path, journal_path(path)):
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue  # a missing journal is made; anything else is for the read to say
+        if stat.S_ISREG(st.st_mode) and not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+            raise SessionError(f"{p.name} is read-only (no one may write it), so the game cannot go on in it; it was left "
+                               f"untouched: `banker review {path.name}` shows it, or make it writable again "
+                               f"(`chmod u+w {p.name}`) to go on", key="read_only_file", name=p.name, session=path.name)
+
+
 def _acquire(path: Path) -> WriterLock:
     try:
         return WriterLock.acquire(path)
@@ -568,6 +585,7 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> lis
     path = resolve(path)
     if not os.path.lexists(path):
         raise SessionError(f"no session file {path}", key="missing_repair", path=path)
+    _refuse_read_only(path)
     lock = _acquire(path)
     try:
         loaded = load(path)
