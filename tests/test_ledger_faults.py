@@ -941,3 +941,31 @@ def test_a_session_no_one_may_write_is_not_opened_for_writing(session_path, caps
         target.chmod(0o644)
     with Session.open(session_path) as writer:
         assert len(writer.entries) == 4
+
+
+def test_a_table_added_with_tinydb_is_kept_by_every_checkpoint(session_path):
+    """The session file is a TinyDB document: a table someone adds with TinyDB itself (its ``_default``, a
+    table of notes) stays in the file through the writer's checkpoints, the quick way in (snapshot, entries'
+    bytes) included; banker's own tables read the same. Before, the next checkpoint dropped it."""
+    from tinydb import TinyDB
+
+    from banker.ledger.format import load
+
+    with Session.create(session_path, SETUP) as session:
+        for command in GAME[:3]:
+            session.apply(command)
+    with TinyDB(session_path) as db:
+        db.insert({"note": "Bob owes Ann a pizza"})
+        db.table("notes").insert({"text": "Кто банкир: Аня"})
+    for command in GAME[3:]:
+        with Session.open(session_path) as session:  # its checkpoint (at close) rewrites the file
+            session.apply(command)
+        loaded = load(session_path)
+        assert loaded.file_table is not None and not loaded.damage  # read the quick way: the layout holds
+        assert len(loaded.entries) == GAME.index(command) + 1
+        with TinyDB(session_path) as db:
+            assert db.all() == [{"note": "Bob owes Ann a pizza"}]
+            assert db.table("notes").all() == [{"text": "Кто банкир: Аня"}]
+            assert len(db.table("entries")) == GAME.index(command) + 1
+    with Session.open(session_path, readonly=True) as reader:
+        assert [e.seq for e in reader.entries] == [1, 2, 3, 4, 5]

@@ -33,7 +33,7 @@ import os
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -508,6 +508,9 @@ class Loaded:
     #: FILE's entries table as the checkpoint wrote it and its index, when read the quick way
     #: (a writer's next checkpoint appends to it instead of encoding every entry again)
     file_table: tuple[bytes | memoryview, list[int]] | None = None
+    #: FILE's tables that are not banker's (added with TinyDB: its ``_default``...), which every write of FILE
+    #: keeps as they are
+    others: dict[str, Any] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -557,7 +560,14 @@ def _check_doc(path: Path, data: Any) -> tuple[dict[str, Any], Setup]:
     return doc, setup
 
 
-def _parse_file(path: Path, raw: bytes) -> tuple[dict[str, Any], Setup, list[dict[str, Any]], bool, Any]:
+def _others(data: dict[str, Any]) -> dict[str, Any]:
+    """A session file's tables that are not banker's (a table added with TinyDB, such as its ``_default``):
+    kept as they are, and written back by every checkpoint (before the entries table, which ends the file)."""
+    return {k: v for k, v in data.items() if k not in (SESSION_TABLE, snapshots.TABLE, ENTRIES_TABLE)}
+
+
+def _parse_file(path: Path, raw: bytes) -> tuple[dict[str, Any], Setup, list[dict[str, Any]], bool, Any,
+                                                 dict[str, Any]]:
     if not raw.strip():
         raise _not_session(path, Said("the file is empty", "why_empty"))
     try:
@@ -585,14 +595,7 @@ def _parse_file(path: Path, raw: bytes) -> tuple[dict[str, Any], Setup, list[dic
         missing = next(i for i in range(1, len(ids) + 2) if i not in present)
         raise SessionError(f"{path}: entry {missing} is missing (entries must run 1..n without gaps); "
                            "the file was left untouched", key="entry_missing", path=path, seq=missing)
-    return doc, setup, [entries_table[str(i)] for i in ids], strict, data.get(snapshots.TABLE)
-
-
-class _Head(msgspec.Struct):
-    """A session file's tables but the entries (msgspec skips them, checking only that they are JSON)."""
-
-    session: dict[str, Any]
-    snapshot: dict[str, Any] | None = None
+    return doc, setup, [entries_table[str(i)] for i in ids], strict, data.get(snapshots.TABLE), _others(data)
 
 
 _ENTRIES_KEY = b',"entries":'
@@ -604,9 +607,10 @@ class _Quick:
     setup: Setup
     snapshot: snapshots.Snapshot
     table: memoryview  # FILE's entries table: a view of the bytes read, not a copy (9 MB at 20,000 entries)
+    others: dict[str, Any]  # the tables that are not banker's (:func:`_others`)
 
 
-def _head(raw: bytes) -> tuple[_Head, snapshots.Snapshot, int] | None:
+def _head(raw: bytes) -> tuple[dict[str, Any], snapshots.Snapshot, int] | None:
     """The tables before the entries (decoded alone: the entries' bytes are not even scanned), the
     snapshot, and where the entries table starts; None when the file is not laid out so (the
     first ``,"entries":`` that ends a JSON document of a session and a snapshot, whose entries
@@ -617,11 +621,12 @@ def _head(raw: bytes) -> tuple[_Head, snapshots.Snapshot, int] | None:
             return None
         start = pos + len(_ENTRIES_KEY)
         try:
-            head = msgspec.json.decode(raw[:pos] + b"}", type=_Head)
-        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+            head = msgspec.json.decode(raw[:pos] + b"}")
+        except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
             head = None
-        if head is not None and head.snapshot is not None:
-            snap = snapshots.parse(head.snapshot)
+        if (isinstance(head, dict) and isinstance(head.get(SESSION_TABLE), dict)
+                and isinstance(head.get(snapshots.TABLE), dict)):
+            snap = snapshots.parse(head[snapshots.TABLE])
             if not isinstance(snap, str) and snap.table[0] == len(raw) - 1 - start and snap.table[0] >= 2:
                 return head, snap, start
         pos = raw.find(_ENTRIES_KEY, pos + 1)
@@ -638,7 +643,7 @@ def _quick(path: Path, raw: bytes) -> _Quick | None:
         return None
     head, snap, start = found
     try:
-        doc, setup = _check_doc(path, {SESSION_TABLE: head.session})
+        doc, setup = _check_doc(path, {SESSION_TABLE: head[SESSION_TABLE]})
     except SessionError:
         return None
     if doc.get("version") != VERSION:
@@ -651,7 +656,7 @@ def _quick(path: Path, raw: bytes) -> _Quick | None:
     if (checksum.parse(doc.get(checksum.SUM)) != _doc_sum(doc) or not isinstance(seal, dict)
             or seal.get("entries") != snap.seq or checksum.parse(seal.get("last")) != checksum.parse(snap.last)):
         return None
-    return _Quick(doc, setup, snap, table)
+    return _Quick(doc, setup, snap, table, _others(head))
 
 
 CHANGED = "is not what its checksum was made over"
@@ -810,12 +815,12 @@ def load(path: Path) -> Loaded:
     problem: str | None = None
     file_table: tuple[bytes | memoryview, list[int]] | None = None
     if quick is not None:  # the checkpoint's own bytes: its snapshot, the entries decoded when read
-        doc, setup, snap = quick.doc, quick.setup, quick.snapshot
+        doc, setup, snap, others = quick.doc, quick.setup, quick.snapshot, quick.others
         entries = Entries(table=quick.table, index=snap.index, count=snap.seq)
         last_sum = checksum.parse(snap.last)
         file_table = (quick.table, snap.index)
     else:  # every entry read and its checksum checked
-        doc, setup, records, strict, stored_snap = _parse_file(path, raw)
+        doc, setup, records, strict, stored_snap, others = _parse_file(path, raw)
         entries = Entries(to_entries(str(path), records, 1))
         sealed = doc["version"] >= 2
         last_sum = _verify_file(doc, records, damage, strict) if sealed else None
@@ -855,7 +860,7 @@ def load(path: Path) -> Loaded:
             raw = jdata[line.start:lines_end(jdata, line.start)]  # with a torn tail after it, not the room made ahead
             damage.insert(0, Damage("journal-line", said.text, seq=expected, line=line, raw=raw, said=said))
     return Loaded(doc, setup, entries, file_seq, journal, header_end, sig(st), jino, anchor, damage, last_sum, snap, problem,
-                  file_table)
+                  file_table, others)
 
 
 def _signatures(path: Path) -> tuple[tuple[int, int, int] | None, tuple[int, int, int] | None]:
@@ -906,13 +911,14 @@ def sealed_doc(doc: dict[str, Any], entries: Sequence[Entry], last_sum: int | No
     return out
 
 
-def tables(doc: dict[str, Any], entries: Sequence[Entry]) -> dict[str, dict[str, Any]]:
-    """The whole TinyDB document: the setup and every entry (doc id = seq)."""
-    return {SESSION_TABLE: {"1": doc}, ENTRIES_TABLE: {str(e.seq): e.to_json() for e in entries}}
+def tables(doc: dict[str, Any], entries: Sequence[Entry], others: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The whole TinyDB document: the setup, the tables that are not banker's (kept as they were), and every
+    entry (doc id = seq)."""
+    return {SESSION_TABLE: {"1": doc}, **(others or {}), ENTRIES_TABLE: {str(e.seq): e.to_json() for e in entries}}
 
 
-def document(doc: dict[str, Any], entries: Sequence[Entry]) -> bytes:
-    return dumps(tables(doc, entries))
+def document(doc: dict[str, Any], entries: Sequence[Entry], others: Mapping[str, Any] | None = None) -> bytes:
+    return dumps(tables(doc, entries, others))
 
 
 def entries_table(entries: Iterable[Entry], base: tuple[bytes | memoryview, list[int]] | None = None) -> tuple[bytes, list[int]]:
@@ -937,11 +943,14 @@ def entries_table(entries: Iterable[Entry], base: tuple[bytes | memoryview, list
     return b"".join(chunks), index
 
 
-def checkpoint_document(doc: dict[str, Any], snapshot: dict[str, Any] | None, table: bytes) -> bytes:
-    """The whole TinyDB document a checkpoint writes: the setup, the snapshot, then the entries table
-    (last, so that :func:`load` finds its bytes at the end of the file)."""
+def checkpoint_document(doc: dict[str, Any], snapshot: dict[str, Any] | None, table: bytes,
+                        others: Mapping[str, Any] | None = None) -> bytes:
+    """The whole TinyDB document a checkpoint writes: the setup, the snapshot, the tables that are not
+    banker's (as they were read), then the entries table (last, so that :func:`load` finds its bytes at the
+    end of the file)."""
     snap = b',"%s":{"1":%s}' % (snapshots.TABLE.encode(), dumps(snapshot)) if snapshot is not None else b""
-    return b'{"%s":{"1":%s}%s,"%s":%s}' % (SESSION_TABLE.encode(), dumps(doc), snap, ENTRIES_TABLE.encode(), table)
+    kept = b"".join(b",%s:%s" % (dumps(name), dumps(value)) for name, value in (others or {}).items())
+    return b'{"%s":{"1":%s}%s%s,"%s":%s}' % (SESSION_TABLE.encode(), dumps(doc), snap, kept, ENTRIES_TABLE.encode(), table)
 
 
 __all__ = ["CHANGED", "ENTRY_KEYS", "FORMAT", "MAX_FILE_BYTES", "VERSION", "Damage", "Entries", "Entry", "Loaded", "Said",

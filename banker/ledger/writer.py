@@ -97,6 +97,7 @@ class SessionWriter(SessionLog):
         self._file_seq = loaded.file_seq
         self._last_sum = loaded.last_sum  # the chained checksum after the last entry (None: version 1)
         self._file_table = loaded.file_table  # FILE's entries table as written, when read the quick way
+        self._others = loaded.others  # FILE's tables that are not banker's: every checkpoint keeps them
         self._broken: Said | None = None
         #: why the fold on open could not be written (the session is open all the same: :meth:`_fold_on_open`)
         self.fold_problem: SessionError | None = None
@@ -446,7 +447,7 @@ class SessionWriter(SessionLog):
                 last = self._last_sum if self._last_sum is not None else checksum.seed(self.info.get("id"))
                 snap = _snapshot_of(self.state, self._standing, len(self.entries), last, table, index)
                 # one TinyDB document: temp + fsync + rename + folder fsync, or it raises
-                write_durably(self.path, checkpoint_document(doc, snap, table))
+                write_durably(self.path, checkpoint_document(doc, snap, table, self._others))
                 self.info = doc
                 self._file_seq = len(self.entries)
                 self._file_table = (table, index)
@@ -613,7 +614,7 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> lis
         if changes:
             entries, last = seal_entries(loaded.doc.get("id"), loaded.entries)
             doc = sealed_doc(loaded.doc, entries, last)
-            write_durably(path, document(doc, entries))
+            write_durably(path, document(doc, entries, loaded.others))
             if loaded.journal is not None:
                 _cut_journal(jpath, loaded.journal_header_end)
             seqs = [d.seq for d in changes if d.kind == "entry" and d.seq is not None]
@@ -672,7 +673,8 @@ def _remake_snapshot(path: Path, loaded: Loaded) -> list[Said]:
     last = loaded.last_sum if loaded.last_sum is not None else checksum.seed(loaded.doc.get("id"))
     table, index = entries_table(entries)
     doc = sealed_doc(loaded.doc, entries, loaded.last_sum)
-    write_durably(path, checkpoint_document(doc, _snapshot_of(state, standing, len(entries), last, table, index), table))
+    write_durably(path, checkpoint_document(doc, _snapshot_of(state, standing, len(entries), last, table, index), table,
+                                            loaded.others))
     if loaded.journal is not None:
         _cut_journal(journal_path(path), loaded.journal_header_end)
     return [Said(f"{path}: {wrong}; made it anew from the {len(entries)} entries", "repair_snapshot", path=path, wrong=wrong,
