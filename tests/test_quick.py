@@ -133,3 +133,24 @@ def test_one_letter_is_the_action_on_that_key(g, line, op):
     """A one-letter verb several verbs start with is the action of that key on the table (``r`` is rent
     though ``roll`` starts with it as well)."""
     assert parse(g, line).op == op
+
+
+@pytest.mark.parametrize("lang,unknown,ambiguous", [
+    ("en", "type one of salary, buy, auction, rent,", "could be deal, debt"),
+    ("ru", "введите одно из: зарплата, покупка, аукцион, аренда,", "может означать: залог, зарплата;"),
+    ("uk", "введіть одну з: зарплата, купівля, аукціон, оренда,", "може означати: зарплата, застава;"),
+])
+def test_an_unknown_or_ambiguous_verb_is_answered_with_the_verbs_of_the_bankers_language(lang, unknown, ambiguous):
+    """The words listed are ones to type in the interface's language (before, always the English ones), each
+    meaning its action when typed; for a prefix, the words that begin with it."""
+    from banker.i18n import Translator
+    from banker.ui.quick import VERBS, match_verb, typed_verb
+
+    tr = Translator(lang)
+    with pytest.raises(QuickError) as raised:
+        match_verb("хрюкни")
+    assert unknown in raised.value.text(tr)
+    with pytest.raises(QuickError) as raised:
+        match_verb({"en": "de", "ru": "за", "uk": "за"}[lang])
+    assert ambiguous in raised.value.text(tr)
+    assert all(match_verb(typed_verb(op, lang)) == op for op in VERBS)

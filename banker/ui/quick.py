@@ -100,7 +100,12 @@ class QuickError(ValueError):
         super().__init__(self.text(Translator("en")))
 
     def text(self, tr: Translator) -> str:
-        return tr(f"quick.{self.key}", **self.params)
+        params = dict(self.params)
+        ops, prefix = params.pop("ops", None), params.pop("prefix", "")
+        if ops is not None:  # the actions it could be, each as a word to type (that begins so) in the banker's language
+            words = [typed_verb(op, tr.lang, prefix) for op in ops]
+            params["verbs"] = ", ".join(sorted(words) if prefix else words)
+        return tr(f"quick.{self.key}", **params)
 
 
 def normalize(text: str) -> str:
@@ -135,6 +140,33 @@ def verbs() -> dict[str, tuple[str, ...]]:
     return {op: (*words, *extra.get(op, ())) for op, words in VERBS.items()}
 
 
+#: letters only Ukrainian, or only Russian, writes (of the words in VERBS)
+_UK_LETTERS, _RU_LETTERS = set("іїєґ'"), set("ыэъё")
+
+
+def typed_verb(op: str, lang: str, prefix: str = "") -> str:
+    """A word that, typed, means ``op``, in the language ``lang``: English, the first of :data:`VERBS`; else the
+    first word of the action's label in that language (what the footer says) when it means the op alone, else
+    the op's word written with that language's own letters, else one written with letters both share. With
+    ``prefix`` (what was typed), one that begins with it, if that one does not."""
+    word = _typed_verb(op, lang)
+    if not word.startswith(prefix):
+        word = next((w for w in verbs()[op] if w.startswith(prefix)), word)
+    return word
+
+
+def _typed_verb(op: str, lang: str) -> str:
+    if lang not in ("ru", "uk"):
+        return VERBS[op][0]
+    label = normalize(Translator(lang)(f"action.{op}")).split()
+    if label and label[0] in verbs()[op]:
+        return label[0]
+    cyrillic = [w for w in VERBS[op] if re.search("[а-яёіїєґ]", w)]
+    own = [w for w in cyrillic if set(w) & (_UK_LETTERS if lang == "uk" else _RU_LETTERS)]
+    shared = [w for w in cyrillic if not set(w) & (_UK_LETTERS | _RU_LETTERS)]
+    return (own or shared or [VERBS[op][0]])[0]
+
+
 def all_verbs() -> list[str]:
     return [w for words in verbs().values() for w in words]
 
@@ -165,8 +197,8 @@ def match_verb(word: str) -> str:
         close = difflib.get_close_matches(word, all_verbs(), n=1, cutoff=0.6)
         if close:  # a typo: "did you mean rent?"
             return _raise("did_you_mean", word=word, verbs=", ".join(close))
-        return _raise("unknown_action", word=word, verbs=", ".join(VERBS[o][0] for o in VERBS))
-    return _raise("ambiguous_action", word=word, verbs=", ".join(sorted(VERBS[o][0] for o in found)))
+        return _raise("unknown_action", word=word, ops=list(VERBS))
+    return _raise("ambiguous_action", word=word, ops=sorted(found), prefix=word)
 
 
 def _raise(key: str, **params: Any) -> Any:
