@@ -229,3 +229,21 @@ def test_an_entrys_sentence_never_carries_a_control_character(lang):
     edited = SimpleNamespace(parts=None, text="Ann gives Bob $5: a\u001b[2Jb\u0007")
     said = Translator(lang).entry(edited)
     assert said == "Ann gives Bob $5: a\\u001b[2Jb\\u0007"
+
+
+@pytest.mark.parametrize("lang,said", [
+    ("en", "Аня has {cash} and the transfer costs {amount}: not enough cash"),
+    ("ru", "У игрока Аня {cash}, а перевод — {amount}: не хватает денег"),
+    ("uk", "гравця Аня {cash}"),
+])
+def test_a_payment_refused_for_want_of_cash_names_its_amount_once(lang, said):
+    """A transfer (or a shortage auction's bid) the payer cannot cover: the refusal says the amount once
+    (before: "a transfer of $5,000 costs $5,000", «перевод 5 000 т.р. — 5 000 т.р.»)."""
+    from banker.i18n import Translator
+
+    g = russian_game()
+    error = refusal(g, {"op": "transfer", "from": "Аня", "to": "Боб", "amount": 5000, "memo": "долг"})
+    text = Translator(lang).refusal(error)
+    amount = g.edition.fmt(5000)
+    assert said.format(cash=g.edition.fmt(g.cash["Аня"]), amount=amount) in text
+    assert text.count(amount) == 1

@@ -364,8 +364,8 @@ EN: dict[str, Template] = {
     "what.deal": "the dealt deed {space}",
     "what.bid": "the winning bid on {space}",
     "what.building": "a {kind} on {space}",
-    "what.auction-bid": "a bid of {amount}",
-    "what.transfer": "a transfer of {amount}",
+    "what.auction-bid": "the bid",
+    "what.transfer": "the transfer",
     "what.lift": "lifting the mortgage on {space}",
     "what.interest": "the 10% interest on {space}",
     # --- buying, auctions, dealing
