@@ -515,8 +515,8 @@ def _console_on(path: Path, lang: str | None, review: bool = False) -> int:
             loading.done()
         try:
             opening.result()
-        except SessionDamaged:
-            pass  # the console opens it read-only and says so
+        except SessionDamaged:  # the console opens it read-only and says what is damaged; one it cannot is refused here
+            Session.open(path, readonly=True).close()
         handed = True
     finally:
         if not handed:

@@ -732,3 +732,37 @@ def test_the_log_says_each_time_by_the_tables_clock(session_path):
     proc = subprocess.run([sys.executable, "-m", "banker", "log", str(session_path)], env=env, capture_output=True,
                           text=True, timeout=60, cwd=Path(__file__).resolve().parent.parent)
     assert proc.returncode == 0 and "2026-11-20 22:24:06  Ann collects $200 salary" in proc.stdout, proc.stdout
+
+
+def test_banker_open_refuses_in_one_line_a_damaged_session_that_cannot_be_opened_at_all(capsys, monkeypatch,
+                                                                                       session_path):
+    """A session damaged so that it cannot even be shown read-only (its edition changed by hand to one that does
+    not exist): `banker open` says why in one line and never starts the console (before: the console started,
+    failed to open it read-only, and ended with exit 1 and nothing said)."""
+    Session.create(session_path, Setup("classic-us", "classic", ("Ann", "Bob"))).close()
+    session_path.write_text(session_path.read_text().replace('"classic-us"', '"classic-zz"'))
+    calls = []
+    fake = types.ModuleType("banker.ui.app")
+    fake.run_app = lambda *args, **kwargs: calls.append(args) or 0
+    monkeypatch.setitem(sys.modules, "banker.ui.app", fake)
+    code, out, err = run(capsys, "open", str(session_path))
+    assert_one_line_error(code, err)
+    assert "unknown edition 'classic-zz'" in err and calls == []
+
+
+def test_a_session_behind_a_folder_that_cannot_be_entered_is_not_called_missing(capsys, monkeypatch, session_path):
+    """A folder on the way the user may not enter: "cannot read ... Permission denied", not "no session file
+    ... `banker new` starts one" (os.path.lexists said False)."""
+    import errno
+
+    real_lstat = os.lstat
+
+    def denied(path, *args, **kwargs):
+        if Path(path) == session_path:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_lstat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "lstat", denied)
+    code, out, err = run(capsys, "state", str(session_path))
+    assert_one_line_error(code, err)
+    assert "Permission denied" in err and "banker new" not in err

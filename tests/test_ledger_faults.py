@@ -941,6 +941,14 @@ def test_a_session_no_one_may_write_is_not_opened_for_writing(session_path, caps
         target.chmod(0o644)
     with Session.open(session_path) as writer:
         assert len(writer.entries) == 4
+    target.chmod(0o000)  # no one may read it either: not "read-only, `banker review` shows it" (it cannot)
+    try:
+        try:
+            Session.open(session_path).close()  # the superuser reads it
+        except SessionError as e:
+            assert e.key != "read_only_file" and "Permission denied" in str(e)
+    finally:
+        target.chmod(0o644)
 
 
 def test_a_table_added_with_tinydb_is_kept_by_every_checkpoint(session_path):

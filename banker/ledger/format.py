@@ -893,8 +893,13 @@ def load_for_reader(path: Path) -> Loaded:
 
 def check_path(path: Path) -> None:
     """Refuse a session path that names nothing or a folder, before any lock is taken."""
-    if not os.path.lexists(path):
-        raise SessionError(f"no session file {path}; `banker new {path} --players A,B` starts one", key="missing", path=path)
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        raise SessionError(f"no session file {path}; `banker new {path} --players A,B` starts one", key="missing",
+                           path=path) from None
+    except OSError as e:  # a folder on the way that cannot be entered: not "no such file"
+        raise SessionError(f"cannot read {path}: {e.strerror}", key="cannot_read", path=path, reason=e.strerror) from None
     if path.is_dir():
         raise SessionError(f"{path} is a folder, not a session file", key="folder", path=path)
 

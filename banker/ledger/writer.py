@@ -534,7 +534,8 @@ def _refuse_read_only(path: Path) -> None:
             st = os.stat(p)
         except OSError:
             continue  # a missing journal is made; anything else is for the read to say
-        if stat.S_ISREG(st.st_mode) and not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        readable = st.st_mode & (stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)  # none: for the read to say
+        if stat.S_ISREG(st.st_mode) and readable and not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
             raise SessionError(f"{p.name} is read-only (no one may write it), so the game cannot go on in it; it was left "
                                f"untouched: `banker review {path.name}` shows it, or make it writable again "
                                f"(`chmod u+w {p.name}`) to go on", key="read_only_file", name=p.name, session=path.name)

@@ -178,7 +178,7 @@ class BankerApp(App[None]):
 
             self.push_screen(StartScreen())
         elif self.session is None:  # the session named could not be opened (get_default_screen): said why
-            self.exit(return_code=1, message=self.open_error if self.review_only else None)
+            self.exit(return_code=1, message=self.open_error)
 
     def _open(self, path: Path, readonly: bool = False) -> SessionReader | SessionWriter:
         """``Session.open(path, readonly)``: the one :meth:`run` started opening, if it is that one."""
