@@ -262,3 +262,14 @@ def test_group_names_are_in_one_language(edition: str, lang: str, dark_blue: str
     tr = Translator(lang)
     assert (tr.group(load_edition(edition), "dark_blue"), tr.group(load_edition(edition), "railroad")) == (dark_blue,
                                                                                                           railroad)
+
+
+@pytest.mark.parametrize(("edition", "choice"), [("kyiv", False), ("ru", False), ("uk", False), ("classic-us", True)])
+async def test_the_help_speaks_of_the_income_tax_choice_only_where_the_board_prints_it(tmp_path: Path, edition: str,
+                                                                                       choice: bool) -> None:
+    """The choice between the flat tax and 10% of the worth is the US board's; on the others the help's tax line
+    says the amount printed, and its rules leave the choice out (before, every board's help described it)."""
+    path = make_session(tmp_path / "g.json", KYIV, edition=edition)
+    text = await help_text(BankerApp(str(path), lang="ru"))
+    assert ("выбор подоходного налога" in text) is choice
+    assert ("сумма, напечатанная на нём" in text) is not choice
