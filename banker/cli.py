@@ -502,7 +502,11 @@ def _console_on(path: Path, lang: str | None, review: bool = False) -> int:
     # the collector paused while the console's modules load (banker.ui.app puts it back on; done() below if they
     # were loaded already), from before the thread starts: its own pause (format.no_gc) then leaves it paused
     loading.pause()
-    opening = Opening(path, readonly=review)
+    try:
+        opening = Opening(path, readonly=review)
+    except BaseException:  # no thread to be had (the system's limit): the collector back on, the error said
+        loading.done()
+        raise
     handed = False
     try:
         try:
