@@ -329,6 +329,23 @@ async def test_opening_a_long_game_decodes_only_the_entries_the_first_frame_show
     assert noted["pending"] == 300 - 9  # nine lines in the log panel at 120x36
 
 
+def _pilot_until(screen: type, shown: dict[str, Any]) -> Any:
+    """A run's auto-pilot: waits for ``screen``, notes in ``shown`` what is shown (the screen, the screen stack,
+    the session's entries), and ends the run."""
+
+    async def auto_pilot(pilot: Any) -> None:
+        for _ in range(200):
+            await pilot.pause()
+            if isinstance(pilot.app.screen, screen):
+                break
+        shown["screen"] = type(pilot.app.screen)
+        shown["stack"] = [type(s) for s in pilot.app.screen_stack]
+        shown["entries"] = len(pilot.app.current_session.entries)
+        pilot.app.exit()
+
+    return auto_pilot
+
+
 def test_the_session_opens_in_a_thread_while_textual_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`banker open` and `banker review` (BankerApp.run): the session named on the command line is opened in a
     thread of its own from the start of the run (reading and checking the file overlaps Textual's start), and
@@ -350,19 +367,8 @@ def test_the_session_opens_in_a_thread_while_textual_starts(tmp_path: Path, monk
     for readonly, screen in ((False, TableScreen), (True, ReviewScreen)):
         opened.clear()
         shown.clear()
-
-        async def auto_pilot(pilot: Any, screen: type = screen) -> None:
-            for _ in range(200):
-                await pilot.pause()
-                if isinstance(pilot.app.screen, screen):
-                    break
-            shown["screen"] = type(pilot.app.screen)
-            shown["stack"] = [type(s) for s in pilot.app.screen_stack]
-            shown["entries"] = len(pilot.app.current_session.entries)
-            pilot.app.exit()
-
         app = BankerApp(path, lang="en", review=readonly)
-        app.run(headless=True, size=(100, 30), auto_pilot=auto_pilot)
+        app.run(headless=True, size=(100, 30), auto_pilot=_pilot_until(screen, shown))
         assert opened == [("banker-open", readonly)]
         # the session's screen is the first one (Textual's default screen): no blank one under it
         assert shown == {"screen": screen, "stack": [screen], "entries": len(COMMANDS)}
@@ -620,20 +626,11 @@ def test_banker_open_reads_the_session_once_and_the_console_shows_what_it_read(
     for command, screen in (("open", TableScreen), ("review", ReviewScreen)):
         reads.clear()
         shown.clear()
-
-        async def auto_pilot(pilot: Any, screen: type = screen) -> None:
-            for _ in range(200):
-                await pilot.pause()
-                if isinstance(pilot.app.screen, screen):
-                    break
-            shown["screen"] = type(pilot.app.screen)
-            shown["entries"] = len(pilot.app.current_session.entries)
-            pilot.app.exit()
-
-        monkeypatch.setattr(BankerApp, "run", lambda self, **kw: real_run(self, headless=True, size=(100, 30),
-                                                                           auto_pilot=auto_pilot))
+        auto_pilot = _pilot_until(screen, shown)
+        monkeypatch.setattr(BankerApp, "run", lambda self, pilot=auto_pilot, **kw: real_run(
+            self, headless=True, size=(100, 30), auto_pilot=pilot))
         assert cli.main([command, str(path), "--lang", "en"]) == 0
         assert reads == [("banker-open", "g.json")], command
-        assert shown == {"screen": screen, "entries": len(COMMANDS)}
+        assert shown == {"screen": screen, "stack": [screen], "entries": len(COMMANDS)}
     with Session.open(path) as session:  # the console let go of the writer's lock
         assert len(session.entries) == len(COMMANDS)
