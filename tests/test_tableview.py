@@ -8,6 +8,7 @@ nothing up, that ``stop()`` frees the port, and ``banker serve`` from the shell.
 
 from __future__ import annotations
 
+import html
 import ipaddress
 import json
 import os
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from banker.i18n import Translator
 from banker.ledger import Session
 from banker.rules import Setup
 from banker.tableview.server import ServeError, TableServer, lan_address
@@ -247,6 +249,10 @@ def test_the_snapshot_speaks_the_table_language(game: Path) -> None:
         assert doc["version"] == 41 and doc["header"].endswith("Классика · 41 действие")  # 41: one, not many
         page = request(srv.url)[2].decode()
         assert '<html lang="ru">' in page and "Загрузка" in page
+        # what the page says if it loses the table before its first state (and its labels) arrive: Russian too
+        tr = Translator("ru")
+        assert f'data-lost="{tr("tableview.connection_lost")}"' in page
+        assert f'data-gone="{html.escape(tr("tableview.gone"))}"' in page
 
 
 def test_an_action_shows_up_and_the_etag_says_when_nothing_changed(server: TableServer, game: Path) -> None:

@@ -540,7 +540,8 @@ class TableServer:
         tr = source.tr
         page = _static("index.html").decode("utf-8")
         for mark, text in (("__LANG__", tr.lang), ("__TITLE__", tr("tableview.title")),
-                           ("__LOADING__", tr("tableview.loading"))):
+                           ("__LOADING__", tr("tableview.loading")), ("__LOST__", tr("tableview.connection_lost")),
+                           ("__GONE__", tr("tableview.gone"))):
             page = page.replace(mark, html.escape(text))
         try:
             httpd = self._bind()

@@ -6,8 +6,10 @@
 (function () {
   var POLL_MS = 500;        // an action shows within a second (the server looks every 150 ms)
   var TIMEOUT_MS = 4000;    // a request that takes longer counts as a lost connection
-  var FALLBACK_LOST = "Connection lost, retrying…";
-  var FALLBACK_GONE = "This table view has stopped or was started again: scan the new code.";
+  // before the first state (and its labels) arrives: the page's own, in the table's language (index.html)
+  var status = document.getElementById("status");
+  var FALLBACK_LOST = status.getAttribute("data-lost") || "Connection lost, retrying…";
+  var FALLBACK_GONE = status.getAttribute("data-gone") || "This table view has stopped or was started again: scan the new code.";
 
   var etag = null;
   var failures = 0;
