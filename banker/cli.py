@@ -24,7 +24,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -478,16 +478,24 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- the app
-def _run_app(path: str | None, lang: str | None = None) -> int:
+def _console(lang: str | None, review: bool = False) -> Callable[..., int] | None:
+    """The console's ``run_app``, its modules loaded with the cyclic collector paused (banker.ui.loading: a pause
+    already on is kept until here); None when it cannot be loaded, said in one line."""
+    loading.pause()
     try:
-        loading.pause()  # while the console's modules load (banker.ui.app puts it back on; done() if loaded)
         from banker.ui.app import run_app
     except ImportError as e:
-        say_error("banker: " + Translator(choose_lang(lang))("cli_said.app_unavailable", error=e))
-        return EXIT_USAGE
+        key = "cli_said.review_unavailable" if review else "cli_said.app_unavailable"
+        say_error(("banker review: " if review else "banker: ") + Translator(choose_lang(lang))(key, error=e))
+        return None
     finally:
-        loading.done()
-    return int(run_app(path, lang) or 0)
+        loading.done()  # banker.ui.app put it back on, unless its modules were loaded already
+    return run_app
+
+
+def _run_app(path: str | None, lang: str | None = None) -> int:
+    run_app = _console(lang)
+    return EXIT_USAGE if run_app is None else int(run_app(path, lang) or 0)
 
 
 def _console_on(path: Path, lang: str | None, review: bool = False) -> int:
@@ -499,8 +507,8 @@ def _console_on(path: Path, lang: str | None, review: bool = False) -> int:
     from banker.ledger import SessionDamaged
     from banker.ui.opening import Opening
 
-    # the collector paused while the console's modules load (banker.ui.app puts it back on; done() below if they
-    # were loaded already), from before the thread starts: its own pause (format.no_gc) then leaves it paused
+    # the collector paused from before the thread starts (until the console's modules are loaded, in _console):
+    # the thread's own pause (format.no_gc) then leaves it paused
     loading.pause()
     try:
         opening = Opening(path, readonly=review)
@@ -509,14 +517,9 @@ def _console_on(path: Path, lang: str | None, review: bool = False) -> int:
         raise
     handed = False
     try:
-        try:
-            from banker.ui.app import run_app
-        except ImportError as e:
-            key = "cli_said.review_unavailable" if review else "cli_said.app_unavailable"
-            say_error(("banker review: " if review else "banker: ") + Translator(choose_lang(lang))(key, error=e))
+        run_app = _console(lang, review)
+        if run_app is None:
             return EXIT_USAGE
-        finally:
-            loading.done()
         try:
             opening.result()
         except SessionDamaged:  # the console opens it read-only and says what is damaged; one it cannot is refused here

@@ -211,6 +211,12 @@ class Edition(Struct, frozen=True):
     words: Mapping[str, KindWords] = field(default_factory=dict)
 
     @property
+    def tax_choice(self) -> bool:
+        """Whether a tax space prints a choice of a percentage of total worth (the US board's income tax): the
+        others print one amount."""
+        return any(space.tax_percent for space in self.spaces)
+
+    @property
     def properties(self) -> tuple[Space, ...]:
         return tuple(s for s in self.spaces if s.is_property)
 

@@ -26,7 +26,7 @@ def action_help(tr: Translator, op: str, edition: Edition | None) -> str:
         chance, chest = edition.decks.get("chance", tr("help.deck_chance")), edition.decks.get("chest", tr("help.deck_chest"))
     else:
         chance, chest = tr("help.deck_chance"), tr("help.deck_chest")
-    if op == "tax" and edition is not None and not any(space.tax_percent for space in edition.spaces):
+    if op == "tax" and edition is not None and not edition.tax_choice:
         return tr("help.tax_flat")  # no income-tax choice on this board (UK, Moscow, Kyiv): the amount printed
     return tr(f"help.{op}", chance=chance, chest=chest)
 
@@ -60,7 +60,7 @@ class HelpScreen(Dialog[None]):
         edition = self.edition
         railroads, utilities = (tr.group(edition, kind) if edition is not None else tr(f"group.{kind}")
                                 for kind in ("railroad", "utility"))
-        choice = edition is None or any(space.tax_percent for space in edition.spaces)
+        choice = edition is None or edition.tax_choice
         for i in range(1, 13):
             if i == 5 and not choice:  # the income-tax choice: only where the board prints it
                 continue
