@@ -108,3 +108,14 @@ def test_every_catalog_loads_from_the_installed_package():
 ])
 def test_the_language_comes_from_the_locale(environ, lang):
     assert detect_lang(environ) == lang
+
+
+@pytest.mark.parametrize(("lang", "stem"), [("en", "undo"), ("ru", "отмен"), ("uk", "скас")])
+def test_undo_has_one_word_in_the_footer_the_command_line_and_the_log(lang, stem):
+    """The key's label, the word typed for it and what the log says of an undone entry share one stem: the
+    Ukrainian footer said «Відмінити» while the log and the command line said «скасовано» / «скасувати»."""
+    from banker.ui.quick import typed_verb
+
+    tr = Translator(lang)
+    for said in (tr("action.undo"), typed_verb("undo", lang), tr("tableview.undone")):
+        assert stem in said.casefold(), said
