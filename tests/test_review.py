@@ -245,6 +245,24 @@ async def test_the_review_writes_nothing_even_beside_a_game_in_progress(tmp_path
         writer.apply({"op": "salary", "player": "Ann"})  # and the writer never noticed
 
 
+async def test_every_tab_of_the_review_has_its_number_in_the_footer(tmp_path: Path) -> None:
+    """docs/review.md: "Every tab has a visible key, its number in the footer"; the Board tab's `6` was hidden."""
+    from textual.widgets import TabPane
+
+    from banker.ui.app import BankerApp
+
+    app = BankerApp(make(tmp_path / "small.json"), lang="en", review=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        panes = [pane.id for pane in app.screen.query(TabPane)]
+        shown = {b.key: b.action for _n, b, enabled, _t in app.screen.active_bindings.values() if b.show and enabled}
+        for number, pane in enumerate(panes, 1):
+            assert str(number) in shown, (number, pane, sorted(shown))
+            await pilot.press(str(number))
+            await pilot.pause()
+            assert app.screen.query_one("#review-tabs").active == pane
+
+
 # ------------------------------------------------------------------------------ issue #13: the whole evening
 def _session(path: Path, setup: Setup, commands: list[dict], name: str = "Evening") -> Path:
     session = Session.create(path, setup, name=name)

@@ -59,7 +59,7 @@ class ReviewScreen(BankerScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "tab('timeline')", "review.tab_timeline"), Binding("2", "tab('charts')", "review.tab_charts"),
         Binding("3", "tab('summary')", "review.tab_summary"), Binding("4", "tab('count')", "review.key_count"),
-        Binding("5", "audit", "review.tab_audit"), Binding("6", "tab('board')", "turn.review_tab", show=False),
+        Binding("5", "audit", "review.tab_audit"), Binding("6", "tab('board')", "turn.review_tab"),
         Binding(with_layouts("slash"), "search", "evening.search", key_display="/"),
         Binding(with_layouts("c"), "tab('count')", "Count", show=False),
         Binding(with_layouts("a"), "audit", "Audit", show=False),
