@@ -766,3 +766,40 @@ def test_a_session_behind_a_folder_that_cannot_be_entered_is_not_called_missing(
     code, out, err = run(capsys, "state", str(session_path))
     assert_one_line_error(code, err)
     assert "Permission denied" in err and "banker new" not in err
+
+
+#: run the command as pyproject.toml's [project.scripts] names it, with Ctrl+C (a KeyboardInterrupt) arriving
+#: where argv[1] says: "import:<module>" as that module starts loading, "parse" as the arguments are read
+_INTERRUPTED = r"""
+import importlib, sys, tomllib
+where, argv = sys.argv[1], sys.argv[2:]
+target = tomllib.load(open("pyproject.toml", "rb"))["project"]["scripts"]["banker"]
+if where.startswith("import:"):
+    class Interrupt:
+        def find_spec(self, name, path=None, target=None):
+            if name == where[7:]:
+                raise KeyboardInterrupt
+    sys.meta_path.insert(0, Interrupt())
+else:
+    import banker.cliparse
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    banker.cliparse.Parser.parse_args = interrupted
+module, func = target.split(":")
+sys.argv = ["banker", *argv]
+sys.exit(getattr(importlib.import_module(module), func)())
+"""
+
+
+@pytest.mark.parametrize("where", ["import:banker.ledger.journal", "import:banker.cliparse", "parse"])
+@pytest.mark.parametrize(("lang", "said"), [("en", "interrupted; every action"), ("ru", "прервано")])
+def test_ctrl_c_while_the_command_is_still_loading_is_one_line_never_a_traceback(where, lang, said) -> None:
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-c", _INTERRUPTED, where, "state", "game.json", "--lang", lang],
+                          capture_output=True, text=True, timeout=60, cwd=root)
+    assert proc.returncode == 130, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("banker: "), proc.stderr
+    # the catalogs need banker.cliparse, interrupted there for good: the one plain word
+    assert lines[0] == "banker: interrupted" if where == "import:banker.cliparse" else said in lines[0], lines
