@@ -12,7 +12,7 @@ import pytest
 import banker.i18n
 from banker.boards import new_game
 from banker.rules import Refused
-from banker.rules.messages import EN, Msg, plural_index, render_parts
+from banker.rules.messages import EN, Msg, nest_quotes, plural_index, render_parts
 
 I18N = Path(banker.i18n.__file__).parent
 LANGS = ("ru", "uk")
@@ -247,3 +247,18 @@ def test_a_payment_refused_for_want_of_cash_names_its_amount_once(lang, said):
     amount = g.edition.fmt(5000)
     assert said.format(cash=g.edition.fmt(g.cash["Аня"]), amount=amount) in text
     assert text.count(amount) == 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_quotes_inside_quotes_are_written_as_the_language_writes_them(lang):
+    """A card's text quoting a space, said inside the sentence's own «»: «… поле „Вперёд“ …», never «… «Вперёд» …»."""
+    from banker.i18n import Translator
+
+    g = russian_game()
+    drawn = g.push({"op": "card", "player": "Аня", "card": "ch-go"})
+    said = Translator(lang).parts(drawn.parts)
+    assert "„Вперёд“" in said and "«Вперёд»" not in said, said
+    assert said.count("«") == said.count("»") == 2, said  # the deck's and the text's own pair, kept
+    # a » with no « before it, and a lone «, are kept as they are
+    assert nest_quotes("a » b « c") == "a » b « c"
+    assert nest_quotes("«a «b «c» d» e»") == "«a „b „c“ d“ e»"

@@ -18,7 +18,7 @@ from typing import Any
 from banker.datacache import parsed
 from banker.rules.edition import Edition
 from banker.rules.errors import BoardError, Refused
-from banker.rules.messages import UNSAYABLE, Msg, plural_index, render_parts
+from banker.rules.messages import UNSAYABLE, Msg, nest_quotes, plural_index, render_parts
 from banker.rules.names import forbidden_char
 from banker.rules.state import BANK, POT
 
@@ -101,12 +101,12 @@ class Translator:
         if isinstance(template, list):
             template = template[min(plural_index(self.lang, params.get("n", 0)), len(template) - 1)]
         try:
-            return template.format(**params)
+            return nest_quotes(template.format(**params))
         except (KeyError, IndexError):
             english = self._en[key]
             if isinstance(english, list):
                 english = english[plural_index("en", params.get("n", 0))]
-            return english.format(**params)
+            return nest_quotes(english.format(**params))
 
     def get(self, key: str, default: str, **params: Any) -> str:
         """Like calling the translator, but ``default`` (as is) when no catalog has ``key``."""

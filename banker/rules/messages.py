@@ -54,9 +54,9 @@ class Msg:
         template = _form(catalog.get(self.key) or EN[self.key], lang, self.params.get("n", 0))
         values = {k: _render(v, catalog, lang) for k, v in self.params.items()}
         try:
-            return template.format(**values)
+            return nest_quotes(template.format(**values))
         except (KeyError, IndexError):  # a broken translation falls back to English
-            return EN_render(self, values)
+            return nest_quotes(EN_render(self, values))
 
     def __str__(self) -> str:
         return self.render()
@@ -246,7 +246,27 @@ def render_parts(parts: Sequence[Mapping[str, Any]], catalog: Mapping[str, Templ
     (:data:`MISSING` for what it lacks), or with ``strict`` raises one of :data:`UNSAYABLE` (the caller has the
     entry's stored text to show instead)."""
     catalog = catalog or EN
-    return "; ".join(_render_part(p, catalog, lang, strict) for p in parts)
+    return nest_quotes("; ".join(_render_part(p, catalog, lang, strict) for p in parts))
+
+
+def nest_quotes(text: str) -> str:
+    """Quotes inside quotes as Russian and Ukrainian typography writes them: «… „…“ …», never «… «…» …» (a
+    card's text that quotes a space, «Отправляйтесь на поле «Вперёд»…», put inside a sentence's own «»). A »
+    without its « is left as it is, and so is every other character."""
+    if text.count("«") < 2:
+        return text
+    out = []
+    depth = 0
+    for ch in text:
+        if ch == "«":
+            depth += 1
+            out.append("„" if depth > 1 else ch)
+        elif ch == "»" and depth:
+            out.append("“" if depth > 1 else ch)
+            depth -= 1
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def _render_part(data: Mapping[str, Any], catalog: Mapping[str, Template], lang: str, strict: bool) -> str:
