@@ -40,6 +40,9 @@ def cash(path: Path) -> dict[str, int]:
 def screen_text(widget) -> str:
     """The plain text a Static shows (rich renderables such as tables rendered to text)."""
     content = getattr(widget, "content", None)
+    plain = getattr(content, "plain", None)
+    if isinstance(plain, str):  # a Text, or a Prose (banker.ui.widgets.prose) wrapping one
+        return plain
     if content is not None and not isinstance(content, str) and not hasattr(content, "plain"):
         from rich.console import Console
 

@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 from banker.rules.bidding import Bidding, bid_refusal
 
 from ..keys import with_layouts
+from ..widgets.prose import Prose
 from .dialogs import AskScreen, Dialog
 
 #: the widest a bidder's name is shown, in cells
@@ -111,7 +112,7 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
             said = Text(tr("auction.no_bid", amount=self.fmt(bidding.opening)))
         else:
             said = Text(tr("auction.current", amount=self.fmt(high[1]), player=high[0]), "bold")
-        self.query_one("#auction-bid", Static).update(said)
+        self.query_one("#auction-bid", Static).update(Prose(said))
 
     def bidder(self) -> str | None:
         options = self.query_one("#bidders", OptionList)

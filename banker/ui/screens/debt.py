@@ -18,6 +18,7 @@ from banker.rules.raising import most_after
 
 from ..keys import with_layouts
 from ..messages import ActionRequested, CommitRequested, RefusalShown
+from ..widgets.prose import Prose
 from .dialogs import ConfirmScreen, Dialog
 
 
@@ -63,7 +64,7 @@ class RaiseCashScreen(Dialog[None]):
         summary.append(tr("debt.max", amount=fmt(view["max_raisable"])), "bold")
         if view["bankruptcy_unavoidable"]:
             summary.append("\n" + tr("debt.unavoidable"), "bold red")
-        self.query_one("#debt-summary", Static).update(summary)
+        self.query_one("#debt-summary", Static).update(Prose(summary))
         options = self.query_one("#debt-options", OptionList)
         options.clear_options()
         self.options = view["sales"] + view["group_sales"] + view["mortgages"]

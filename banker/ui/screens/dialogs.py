@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 from ..keys import with_layouts
 from ..match import EXACT, ranked
 from ..widgets.footer import BankFooter, release_when_removed
+from ..widgets.prose import Prose
 from .base import localized
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -213,7 +214,7 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
-            yield Label(self.prompt_text, classes="dialog-prompt")
+            yield Label(Prose(self.prompt_text), classes="dialog-prompt")
             # a plain text field: an "integer" one drops a letter typed by mistake without a word ("8o" became 8)
             yield Input(value=self.value, id="answer")
             yield Static("", id="ask-error", classes="dialog-error")
@@ -282,7 +283,7 @@ class ConfirmScreen(Dialog["bool | None"]):
         tr = self.app.tr
         with Vertical(classes="dialog confirm" + (" danger" if self.danger else "")):
             yield Label(self.title_text, classes="dialog-title")
-            yield Static(joined(self.lines), id="confirm-body")
+            yield Static(Prose(joined(self.lines)), id="confirm-body")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.confirm_label or tr("dialog.confirm"), variant="error" if self.danger else "primary",
                              id="yes")
@@ -316,7 +317,7 @@ class InfoScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog info"):
             yield Label(self.title_text, classes="dialog-title")
-            yield Static(joined(self.lines), id="info-body")
+            yield Static(Prose(joined(self.lines)), id="info-body")
             yield Label(self.app.tr("dialog.any_key"), classes="dialog-hint")
 
     def on_key(self, event: events.Key) -> None:

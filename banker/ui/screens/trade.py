@@ -16,6 +16,7 @@ from textual.widgets.selection_list import Selection
 
 from banker.rules import Refused
 
+from ..widgets.prose import Prose
 from .dialogs import Dialog, joined, whole_number
 
 
@@ -161,7 +162,7 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
         except NotANumber as e:
             preview.update(Text(self.app.tr(e.key, text=e.text), "red"))
             return
-        preview.update(joined(lines))
+        preview.update(Prose(joined(lines)))
 
     @on(Input.Changed)
     @on(SelectionList.SelectedChanged)

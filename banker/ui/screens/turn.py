@@ -23,6 +23,7 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label, Static
 
 from ..keys import with_layouts
+from ..widgets.prose import Prose
 from .dialogs import Dialog, joined
 
 #: the Speed Die's faces as typed after the dice: a digit, or a letter (the Latin one, or what the Russian and
@@ -131,7 +132,7 @@ class RollScreen(Dialog["dict[str, Any] | None"]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog roll"):
             yield Label(self.title_text, classes="dialog-title")
-            yield Label(self.prompt_text, classes="dialog-prompt")
+            yield Label(Prose(self.prompt_text), classes="dialog-prompt")
             yield Input(value=self.typed, id="dice")
             yield Static("", id="roll-preview", classes="dialog-note")
             yield Static("", id="roll-error", classes="dialog-error")
@@ -154,7 +155,7 @@ class RollScreen(Dialog["dict[str, Any] | None"]):
             shown.update("")
             return
         line, ok = self.preview(parsed)
-        shown.update(Text(line, "" if ok else "bold red"))
+        shown.update(Prose(Text(line, "" if ok else "bold red")))
 
     @on(Input.Changed, "#dice")
     def _changed(self, event: Input.Changed) -> None:
@@ -197,7 +198,7 @@ class ProposalScreen(Dialog["str | None"]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog confirm proposal"):
             yield Label(self.title_text, classes="dialog-title")
-            yield Static(joined(self.lines), id="proposal-body")
+            yield Static(Prose(joined(self.lines)), id="proposal-body")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         allowed = {"accept": self.can_accept, "auction": self.can_auction, "card": self.can_card}
