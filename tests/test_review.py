@@ -416,3 +416,34 @@ def test_the_summarys_bankruptcy_rows_have_no_amount() -> None:
     sr = load_review(Path(__file__).resolve().parent.parent / "sample_sessions" / "uk-bank-bankruptcy.json")
     rows = [r for r in summary_rows(sr) if r[0] == "bankruptcy"]
     assert rows and all(r[3] == "" and isinstance(r[4], int) for r in rows), rows
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_every_money_tick_of_the_charts_is_on_the_axis_not_on_the_title(tmp_path: Path, lang: str) -> None:
+    """The money axis' top tick ("6 000 т.р.") was drawn on the chart's title line, above its frame: the ticks ran
+    past the highest value and the axis did not."""
+    import shutil
+
+    from textual.geometry import Region
+    from textual_plotext import PlotextPlot
+
+    from banker.ui.app import BankerApp
+
+    path = tmp_path / "game.json"
+    shutil.copy(Path(__file__).resolve().parent.parent / "sample_sessions" / "ru-short.json", path)
+    app = BankerApp(path, lang=lang, review=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("2")
+        for _ in range(200):
+            if getattr(app.screen, "charts_drawn", False):
+                break
+            await pilot.pause(0.05)
+        await pilot.pause()
+        for plot in app.screen.query(PlotextPlot):
+            width, height = plot.size
+            lines = [strip.text for strip in plot.render_lines(Region(0, 0, width, height))]
+            bottom = next(i for i, line in enumerate(lines) if "└" in line)  # the x axis' numbers are below it
+            labelled = [line for line in lines[:bottom] if line[:10].strip() and line[:10].strip()[0].isdigit()]
+            assert len(labelled) >= 2, lines
+            for line in labelled:  # each tick's label beside the axis' tick mark (┤), none beside the title
+                assert "┤" in line[:14], (plot.id, line)

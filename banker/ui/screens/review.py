@@ -352,6 +352,7 @@ class ReviewScreen(BankerScreen[None]):
                              color=CHART_COLORS[k % len(CHART_COLORS)])
                 ticks = money_ticks([series[p][i] for p in r.players for i in idx], CHART_TICKS)
                 plt.yticks([float(t) for t in ticks], [fmt(t) for t in ticks])  # the edition's money, not plotext's 1416.7
+                plt.ylim(ticks[0], ticks[-1])  # the axis spans its ticks: the top one on the frame, not on the title
                 plt.xticks([float(x) for x in seq_ticks(xs)], [str(x) for x in seq_ticks(xs)])
             plot.refresh()
         # the bank's building stock: what a shortage looks like over the evening
@@ -367,6 +368,7 @@ class ReviewScreen(BankerScreen[None]):
                      color=CHART_COLORS[2])
             ticks = money_ticks([0, self.state.edition.houses], CHART_TICKS)
             plt.yticks([float(t) for t in ticks], [str(t) for t in ticks])
+            plt.ylim(ticks[0], ticks[-1])
             plt.xticks([float(x) for x in seq_ticks(xs)], [str(x) for x in seq_ticks(xs)])
         plot.refresh()
         self.charts_drawn = True
