@@ -127,8 +127,8 @@ async def test_the_command_palette_lists_every_action(midgame: Path) -> None:
         assert b.options() == ["Bob  $130"]
 
 
-@pytest.mark.parametrize("lang,words", [("ru", ("Выход", "Цвета", "Поиск действия")),
-                                        ("uk", ("Вийти", "Кольори", "Пошук дії"))])
+@pytest.mark.parametrize("lang,words", [("ru", ("Выход", "Цвета", "Поиск действия", "Поиск цветовой темы")),
+                                        ("uk", ("Вийти", "Кольори", "Пошук дії", "Пошук колірної теми"))])
 async def test_the_command_palette_speaks_the_interfaces_language(midgame: Path, lang: str, words) -> None:
     """Found playing in tmux: the palette said "Search for commands…", "Keys", "Screenshot", "Theme" in English on a
     Russian console, and its Keys panel (Textual's own, all English, deaf to Escape) listed "1-6" six times. The
@@ -149,6 +149,19 @@ async def test_the_command_palette_speaks_the_interfaces_language(midgame: Path,
         assert all(w in shown for w in words[:2]), shown
         assert not any(w in shown for w in ("Keys", "Screenshot", "Theme", "Quit", "Search")), shown
         assert app.screen.query_one(CommandInput).placeholder == words[2] + "…"
+        # the colours: the themes' own search line too (Textual's said "Search for themes…")
+        await b.type(words[1])
+        for _ in range(1000):
+            hits = app.screen.query_one(CommandList)
+            if hits.option_count == 1 and str(hits.get_option_at_index(0).prompt).startswith(words[1]):
+                break
+            await pilot.pause(0.05)
+        await b.key("enter")
+        for _ in range(1000):
+            if app.screen.query(CommandInput) and app.screen.query_one(CommandInput).placeholder != words[2] + "…":
+                break
+            await pilot.pause(0.05)
+        assert app.screen.query_one(CommandInput).placeholder == words[3] + "…"
 
 
 async def test_help_explains_keys_and_rules(midgame: Path) -> None:

@@ -429,6 +429,14 @@ class BankerApp(App[None]):
         if self.use_command_palette and not isinstance(self.screen, CommandPalette):
             self.push_screen(CommandPalette(id="--command-palette", placeholder=self.tr("system.search")))
 
+    def search_themes(self) -> None:
+        """The colour themes to choose from (the palette's "Colours"), the search line in the interface's language:
+        Textual's own says "Search for themes…" whatever the language."""
+        from textual.command import CommandPalette
+        from textual.theme import ThemeProvider
+
+        self.push_screen(CommandPalette(providers=[ThemeProvider], placeholder=self.tr("system.theme_search")))
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The palette's commands, in the interface's language: Textual's own that a banker uses (quit, the colour
         theme; not its key panel, whose words are Textual's English: the help (?) lists the keys), then every action."""
