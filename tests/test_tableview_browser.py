@@ -253,6 +253,28 @@ def test_the_page_in_russian(game: Path, phone: Watched) -> None:
         assert phone.problems == []
 
 
+def test_the_times_are_the_tables_clock_on_a_phone_set_to_another_zone(game: Path, browser) -> None:
+    """A phone set to another time zone showed the actions' times in its own (the page read them with
+    ``new Date``); the console, ``banker log`` and the review say the table's clock: the page does too."""
+    from datetime import datetime
+
+    with Session.open(game, readonly=True) as session:
+        shown = session.entries[-15:]
+    offset = datetime.fromisoformat(shown[-1].ts).utcoffset()
+    zone = "America/New_York" if offset is not None and offset.total_seconds() > 0 else "Asia/Tokyo"  # never the table's
+    phone = Watched(browser, timezone_id=zone)
+    try:
+        with TableServer(game, host="127.0.0.1") as server:
+            phone.page.goto(server.url)
+            phone.page.wait_for_selector("#log .action")
+            times = phone.page.locator("#log .action .time").all_text_contents()
+        assert times == [datetime.fromisoformat(e.ts).strftime("%H:%M") for e in reversed(shown)], (zone, times)
+        assert phone.page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone") == zone
+        assert phone.problems == []
+    finally:
+        phone.close()
+
+
 def test_the_page_only_ever_reads(game: Path, phone: Watched, file_bytes) -> None:
     """Whatever a page script tries (it is the browser's own fetch), nothing but GET/HEAD answers."""
     before = file_bytes(game)

@@ -12,8 +12,11 @@ logic of its own.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
+
+from banker.ledger.clock import clock_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.i18n import Translator
@@ -168,7 +171,7 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
     actions = []
     for entry in reversed(shown):
         text = tr.entry(entry if state.over else _public_entry(entry))
-        actions.append({"seq": entry.seq, "ts": entry.ts, "text": text,
+        actions.append({"seq": entry.seq, "ts": entry.ts, "time": table_time(entry.ts), "text": text,
                         "undone": entry.seq in undone, "undo": entry.undoes is not None})
     variant = tr.get(f"variant.{state.variant.id}", state.variant.name)
     return {
@@ -189,3 +192,12 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
         "error": error,
         "state": raw,
     }
+
+
+def table_time(ts: str) -> str:
+    """An entry's hour and minute as the table's clock said them (the offset it was recorded with), as the console,
+    ``banker log`` and the review show it: a phone set to another zone read the times of its own (``new Date``)."""
+    try:
+        return clock_text(datetime.fromisoformat(ts))
+    except ValueError:  # a hand-edited time: none shown
+        return ""

@@ -82,12 +82,6 @@
     return nodes;
   }
 
-  function clock(ts) {
-    var when = new Date(ts);
-    if (isNaN(when.getTime())) return "";
-    return when.toLocaleTimeString(document.documentElement.lang || undefined, {hour: "2-digit", minute: "2-digit"});
-  }
-
   function logCard(doc) {
     var nodes = [el("h2", null, labels.last_actions)];
     if (!doc.actions.length) {
@@ -99,7 +93,7 @@
       var item = el("li", "action" + (action.undone ? " undone" : "") + (action.undo ? " undo" : ""));
       item.dataset.seq = String(action.seq);
       item.appendChild(el("span", "seq", action.seq));
-      item.appendChild(el("span", "time", clock(action.ts)));
+      item.appendChild(el("span", "time", action.time || ""));  // the table's clock, worked out by the server
       var text = el("span", "text", action.text);
       if (action.undone) text.title = labels.undone;
       item.appendChild(text);
