@@ -342,6 +342,10 @@ def test_language_money_and_deck_names(edition, language, thousand, decks):
     assert e.language == language
     assert e.fmt(1500) == thousand
     assert e.fmt(-50).startswith("-")
+    # a table's column of it: the number alone, and once what it is in
+    number, currency = e.money.number(1500), e.money.currency()
+    assert number == thousand.replace(currency, "").strip() and currency and currency in thousand
+    assert e.money.number(-1500) == "-" + number
     assert (e.decks["chance"], e.decks["chest"]) == decks
     assert all(e.spaces[p].name == decks[0] for p in CHANCE)
     assert all(e.spaces[p].name == decks[1] for p in CHEST)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -447,3 +448,30 @@ async def test_every_money_tick_of_the_charts_is_on_the_axis_not_on_the_title(tm
             assert len(labelled) >= 2, lines
             for line in labelled:  # each tick's label beside the axis' tick mark (┤), none beside the title
                 assert "┤" in line[:14], (plot.id, line)
+
+
+async def test_the_standings_fit_a_row_a_player_at_80_columns_in_russian(tmp_path: Path) -> None:
+    """At 80 columns each Russian amount of the standings wrapped in its cell ("4 317" over "т.р."), every player two
+    lines: the cells give the numbers alone, the table says once what they are in."""
+    import shutil
+
+    from textual.geometry import Region
+
+    from banker.ui.app import BankerApp
+
+    path = tmp_path / "game.json"
+    shutil.copy(Path(__file__).resolve().parent.parent / "sample_sessions" / "ru-short.json", path)
+    app = BankerApp(path, lang="ru", review=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3")
+        await pilot.pause()
+        summary = app.screen.query_one("#review-summary")
+        lines = [strip.text.rstrip() for strip in summary.render_lines(Region(0, 0, *summary.size))]
+        rows = lines[next(i for i, line in enumerate(lines) if line.startswith("┡")) + 1:]
+        rows = rows[:next(i for i, line in enumerate(rows) if line.startswith("└"))]
+        assert len(rows) == 4, rows  # four players, a line each
+        assert all(re.search(r"│ +[0-9]", row) and "т.р." not in row for row in rows), rows
+        assert "Суммы в т.р." in lines, lines
+        state = app.session.state
+        alexei = next(row for row in rows if "Алексей" in row)
+        assert f"{state.edition.money.number(state.cash['Алексей'])} │" in alexei, alexei

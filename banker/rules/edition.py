@@ -175,14 +175,22 @@ class Money(_Schema, frozen=True, kw_only=True):
     unit: str = ""
 
     def __call__(self, amount: int) -> str:
+        sign = "-" if amount < 0 else ""  # before the symbol: "-$1,500"
+        return sign + self.format.format(symbol=self.symbol, amount=self.number(abs(amount)))
+
+    def number(self, amount: int) -> str:
+        """The amount as written without its symbol or unit ("1 500" of "1 500 т.р.", "-1,500" of "-$1,500"): in a
+        table whose column names the money (:meth:`currency`)."""
         sign = "-" if amount < 0 else ""
         if abs(amount) >= HUGE_AMOUNT:
             # only in a log written before amounts were bounded (banker.rules.parse.amount_limit):
             # shown as its size, never converted whole (Python refuses ints of over 4,300 digits)
-            digits = f"≈10^{int(math.log10(abs(amount)))}"
-        else:
-            digits = f"{abs(amount):,}".replace(",", self.thousands)
-        return sign + self.format.format(symbol=self.symbol, amount=digits)
+            return f"{sign}≈10^{int(math.log10(abs(amount)))}"
+        return sign + f"{abs(amount):,}".replace(",", self.thousands)
+
+    def currency(self) -> str:
+        """What an amount is written with besides its number ("$", "т.р.", "M"), for a column's name."""
+        return self.format.format(symbol=self.symbol, amount="").strip()
 
 
 class Edition(Struct, frozen=True):

@@ -30,6 +30,7 @@ from banker.rules.review import Review, review, standings, table_count, timeline
 from ..keys import with_layouts
 from ..widgets.board import heat_map
 from ..widgets.footer import BankFooter
+from ..widgets.prose import Prose
 from .base import BankerScreen
 
 #: the most points a chart draws (a long game is sampled evenly)
@@ -381,8 +382,12 @@ class ReviewScreen(BankerScreen[None]):
         spaces = state.edition.spaces
         out = Table.grid(padding=(0, 0))
         # the standings: ranked by the final valuation (or net worth while the game goes on), the winner first
+        # six columns of money: the table says once what they are in ("Amounts in $", "Суммы в т.р."), each cell the
+        # number alone, never split ("4 317" over "т.р." in every cell at 80 columns, the names cut to "Итогов…")
+        money = state.edition.money
         players = Table(title=tr("evening.standings") if state.over else tr("review.players_title"),
-                        title_justify="left", expand=False)
+                        title_justify="left", expand=False,
+                        caption=tr("review.amounts_in", currency=money.currency()), caption_justify="left")
         players.add_column(tr("evening.rank"), justify="right")
         players.add_column(tr("review.player"))
         players.add_column(tr("evening.valuation") if state.over else tr("review.net_worth"), justify="right")
@@ -392,9 +397,9 @@ class ReviewScreen(BankerScreen[None]):
         for st in ranked:
             p = st.player
             name = Text(p, "strike" if st.bankrupt else ("bold green" if st.winner else ""))
-            players.add_row(rank_text(st), name, fmt(st.worth), fmt(r.cash[p][-1] if r.cash[p] else state.cash[p]),
-                            fmt(r.rent_received.get(p, 0)), fmt(r.rent_paid.get(p, 0)),
-                            fmt(r.to_bank_total(p)), fmt(r.salary.get(p, 0)))
+            players.add_row(rank_text(st), name, *(Prose(money.number(amount)) for amount in (
+                st.worth, r.cash[p][-1] if r.cash[p] else state.cash[p], r.rent_received.get(p, 0),
+                r.rent_paid.get(p, 0), r.to_bank_total(p), r.salary.get(p, 0))))
         out.add_row(players)
         for line in ties_text(ranked, tr, fmt):
             out.add_row(Text(f"{tr('evening.ties')}: {line}", "yellow"))

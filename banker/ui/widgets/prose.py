@@ -85,6 +85,8 @@ class Prose:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
         for line in self.lines(options.max_width):
             line.no_wrap = True  # it fits: wrapped here, never again
+            if options.justify:  # a table's column of numbers: to the right
+                line.justify = options.justify
             yield line
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
