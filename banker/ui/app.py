@@ -24,6 +24,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
@@ -428,6 +429,12 @@ class BankerApp(App[None]):
 
         if self.use_command_palette and not isinstance(self.screen, CommandPalette):
             self.push_screen(CommandPalette(id="--command-palette", placeholder=self.tr("system.search")))
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Textual's notification, its message never read as markup: it carries names, memos and what was typed
+        ("[/x]" in a refusal ended the console)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def search_themes(self) -> None:
         """The colour themes to choose from (the palette's "Colours"), the search line in the interface's language:

@@ -63,11 +63,11 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
             self.bidding.raise_to(self.previous["winner"], self.previous["bid"])
         deed = state.edition.spaces[self.space]
         with Vertical(classes="dialog auction"):
-            yield Label(tr("auction.title", space=deed.name, price=self.fmt(deed.price)), classes="dialog-title")
-            yield Static(id="auction-rules", classes="dialog-note")
-            yield OptionList(id="bidders")
+            yield Label(tr("auction.title", space=deed.name, price=self.fmt(deed.price)), classes="dialog-title", markup=False)
+            yield Static(id="auction-rules", classes="dialog-note", markup=False)
+            yield OptionList(id="bidders", markup=False)
             yield Static(id="auction-bid")
-            yield Static(id="auction-error", classes="dialog-error")
+            yield Static(id="auction-error", classes="dialog-error", markup=False)
 
     def on_mount(self) -> None:
         tr = self.app.tr

@@ -50,10 +50,10 @@ class CountScreen(Dialog[dict[str, Any] | None]):
                 yield Label(tr("count.deeds"), classes="count-head")
                 yield Label(tr("count.cash"), classes="count-head")
                 for i, p in enumerate(self.players):
-                    yield Label(p)
+                    yield Label(p, markup=False)
                     yield Input(self.given("deeds", p), type="integer", id=f"count-deeds-{i}", compact=True)
                     yield Input(self.given("cash", p), type="integer", id=f"count-cash-{i}", compact=True)
-            yield Static("", id="count-error", classes="dialog-error")
+            yield Static("", id="count-error", classes="dialog-error", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(tr("count.check"), variant="primary", id="check")
                 yield Button(tr("dialog.cancel"), id="cancel")

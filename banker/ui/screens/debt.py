@@ -39,9 +39,9 @@ class RaiseCashScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         tr = self.app.tr
         with Vertical(classes="dialog debt"):
-            yield Label(tr("debt.title", player=self.player), classes="dialog-title")
+            yield Label(tr("debt.title", player=self.player), classes="dialog-title", markup=False)
             yield Static(id="debt-summary")
-            yield OptionList(id="debt-options")
+            yield OptionList(id="debt-options", markup=False)
             yield Static(id="debt-hint", classes="dialog-hint")
 
     def on_mount(self) -> None:

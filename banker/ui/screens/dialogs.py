@@ -106,10 +106,10 @@ class ChooseScreen(Dialog[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             yield Input(placeholder=self.app.tr("dialog.filter"), id="filter")
-            yield OptionList(id="choices")
-            yield Static("", id="choice-note", classes="dialog-note")
+            yield OptionList(id="choices", markup=False)
+            yield Static("", id="choice-note", classes="dialog-note", markup=False)
 
     def on_mount(self) -> None:
         self._fill("")
@@ -213,11 +213,11 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             yield Label(Prose(self.prompt_text), classes="dialog-prompt")
             # a plain text field: an "integer" one drops a letter typed by mistake without a word ("8o" became 8)
             yield Input(value=self.value, id="answer")
-            yield Static("", id="ask-error", classes="dialog-error")
+            yield Static("", id="ask-error", classes="dialog-error", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#answer", Input).focus()
@@ -282,7 +282,7 @@ class ConfirmScreen(Dialog["bool | None"]):
     def compose(self) -> ComposeResult:
         tr = self.app.tr
         with Vertical(classes="dialog confirm" + (" danger" if self.danger else "")):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             yield Static(Prose(joined(self.lines)), id="confirm-body")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.confirm_label or tr("dialog.confirm"), variant="error" if self.danger else "primary",
@@ -316,7 +316,7 @@ class InfoScreen(Dialog[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog info"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             yield Static(Prose(joined(self.lines)), id="info-body")
             yield Label(self.app.tr("dialog.any_key"), classes="dialog-hint")
 

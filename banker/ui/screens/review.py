@@ -163,7 +163,7 @@ class ReviewScreen(BankerScreen[None]):
                     yield Static(tr("review.audit_hint"), id="review-audit")
             with TabPane(tr("turn.review_tab"), id="board"):
                 with VerticalScroll():
-                    yield Select([(p, p) for p in self.state.players], prompt=tr("review.all_players"), id="board-player")
+                    yield Select([(Text(p), p) for p in self.state.players], prompt=tr("review.all_players"), id="board-player")
                     yield Static(self.board_heat(None) if self.complete else "", id="review-heat")
                     yield Static(self.board_players() if self.complete else "", id="review-board-players")
         yield BankFooter()
@@ -188,7 +188,7 @@ class ReviewScreen(BankerScreen[None]):
     def filters(self) -> list[Select[Any]]:
         """The timeline's choices: a player, a kind of action."""
         tr = self.app.tr
-        return [Select([(p, p) for p in self.state.players], prompt=tr("review.all_players"), id="filter-player"),
+        return [Select([(Text(p), p) for p in self.state.players], prompt=tr("review.all_players"), id="filter-player"),
                 Select([(tr.get(f"action.{op}", op), op) for op in self.ops], prompt=tr("review.all_actions"),
                        id="filter-op")]
 
@@ -295,7 +295,7 @@ class ReviewScreen(BankerScreen[None]):
         for p in self.state.players:
             counts = r.player_landings.get(p, {})
             most = max(counts.items(), key=lambda kv: (kv[1], -kv[0]), default=None)
-            table.add_row(p, str(sum(counts.values())), f"{spaces[most[0]].name} ({most[1]})" if most else "—",
+            table.add_row(Text(p), str(sum(counts.values())), Text(f"{spaces[most[0]].name} ({most[1]})") if most else "—",
                           str(r.doubles.get(p, 0)), str(r.jailed.get(p, 0)), str(r.jail_turns.get(p, 0)))
         return table
 
@@ -407,7 +407,7 @@ class ReviewScreen(BankerScreen[None]):
         deeds.add_column(tr("review.deed"))
         deeds.add_column(tr("review.rent"), justify="right")
         for pos, amount in list(r.rent_by_deed.items())[:10]:
-            deeds.add_row(spaces[pos].name, fmt(amount))
+            deeds.add_row(Text(spaces[pos].name), fmt(amount))
         groups = Table(title=tr("review.by_group"), title_justify="left")
         groups.add_column(tr("review.group"))
         groups.add_column(tr("review.rent"), justify="right")
@@ -427,16 +427,16 @@ class ReviewScreen(BankerScreen[None]):
                 if a.kind != "deed":  # a building-shortage auction
                     label = tr("evening.shortage", space=label, kind=tr(f"evening.{a.kind}"))
                 if a.no_bids:
-                    auctions.add_row(str(a.seq), label, Text(tr("evening.no_bids_short"), "dim italic"), "—",
+                    auctions.add_row(str(a.seq), Text(label), Text(tr("evening.no_bids_short"), "dim italic"), "—",
                                      fmt(a.printed))
                 else:
-                    auctions.add_row(str(a.seq), label, a.winner or "", fmt(a.bid), fmt(a.printed))
+                    auctions.add_row(str(a.seq), Text(label), Text(a.winner or ""), fmt(a.bid), fmt(a.printed))
             out.add_row(auctions)
         biggest = Table(title=tr("review.biggest"), title_justify="left")
         for col in ("seq", "from", "to", "amount", "why"):
             biggest.add_column(tr(f"review.{col}"), justify="right" if col in ("seq", "amount") else "left")
         for pay in r.biggest:
-            biggest.add_row(str(pay.seq), self.app.tr.account(pay.payer), self.app.tr.account(pay.payee), fmt(pay.amount),
+            biggest.add_row(str(pay.seq), Text(tr.account(pay.payer)), Text(tr.account(pay.payee)), fmt(pay.amount),
                             why_text(tr, pay.why))
         out.add_row(biggest)
         if r.bankruptcies:

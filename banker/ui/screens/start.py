@@ -98,11 +98,11 @@ class StartScreen(BankerScreen[None]):
                 yield Input(value=tr("start.default_name"), id="name", compact=True)
                 yield Label(tr("start.path"))
                 yield Input(placeholder=str(self.app.data_directory), id="path", compact=True)
-                yield Static(id="start-error", classes="dialog-error")
+                yield Static(id="start-error", classes="dialog-error", markup=False)
                 yield Button(tr("start.go"), variant="primary", id="go", compact=True)
             with Vertical(id="resume"):
                 yield Label(tr("start.resume"), classes="section")
-                yield OptionList(id="recent")
+                yield OptionList(id="recent", markup=False)
         yield BankFooter()
 
     def on_mount(self) -> None:

@@ -152,7 +152,7 @@ class TableScreen(BankerScreen[None]):
 
     def _status_changed(self, status: Status) -> None:
         message = self.query_one("#message", Static)
-        message.update(status.text)
+        message.update(Text(status.text))  # a memo, a reason, a name: as typed, never markup ("[/x]")
         message.set_class(status.error, "error")
 
     def refresh_table(self) -> None:

@@ -95,7 +95,7 @@ class TableViewScreen(Dialog[None]):
                 with Vertical(id="tv-about"):
                     yield Static(tr("tableview.scan"), id="tv-scan", classes="dialog-note")
                     yield Static(tr("tableview.keeps"), classes="dialog-note")
-            yield Static("", id="tv-error", classes="dialog-error")
+            yield Static("", id="tv-error", classes="dialog-error", markup=False)
 
     def on_mount(self) -> None:
         from banker.tableview.qr import qr_text

@@ -54,12 +54,12 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
         tr = self.app.tr
         state = self.app.current_session.state
         with Vertical(classes="dialog trade"):
-            yield Label(tr("trade.title", a=self.a, b=self.b), classes="dialog-title")
+            yield Label(tr("trade.title", a=self.a, b=self.b), classes="dialog-title", markup=False)
             with Horizontal(classes="trade-sides"):
                 for side, who in (("give", self.a), ("get", self.b)):
                     with Vertical(classes="trade-side"):
                         yield Label(tr("trade.gives", player=who, cash=state.edition.fmt(state.cash[who])),
-                                    classes="trade-who")
+                                    classes="trade-who", markup=False)
                         yield Input(self.typed(self.given(side, "cash")), placeholder=tr("trade.cash"), id=f"{side}-cash")
                         yield SelectionList[int](*self.deed_selections(who, self.given(side, "spaces") or ()),
                                                  id=f"{side}-spaces")

@@ -131,11 +131,11 @@ class RollScreen(Dialog["dict[str, Any] | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog roll"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             yield Label(Prose(self.prompt_text), classes="dialog-prompt")
             yield Input(value=self.typed, id="dice")
             yield Static("", id="roll-preview", classes="dialog-note")
-            yield Static("", id="roll-error", classes="dialog-error")
+            yield Static("", id="roll-error", classes="dialog-error", markup=False)
 
     def on_mount(self) -> None:
         answer = self.query_one("#dice", Input)
@@ -197,7 +197,7 @@ class ProposalScreen(Dialog["str | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog confirm proposal"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title", markup=False)
             yield Static(Prose(joined(self.lines)), id="proposal-body")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

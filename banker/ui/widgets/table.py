@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -179,7 +180,8 @@ class PlayerCard(ScrollView, can_focus=False):
     def __init__(self, player: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.player = player
-        self.border_title = visible(player)
+        self.border_title = Content(visible(player))  # a name, never markup ("[/x]Bo")
+        self._title = visible(player)
         self._facts = Text()
         self._deeds = DeedLines([])
         #: the lines drawn of each part, with the width and the style they were drawn at (``None``: to be drawn again)
@@ -278,8 +280,9 @@ class PlayerCard(ScrollView, can_focus=False):
         current = token is not None and token[3]
         self.set_class(current, "current")
         title = f"▶ {visible(p)}" if current else visible(p)
-        if self.border_title != title:  # setting it, even to the same, re-draws the whole card
-            self.border_title = title
+        if self._title != title:  # setting it, even to the same, re-draws the whole card
+            self._title = title
+            self.border_title = Content(title)
         self.set_class(p in state.bankrupt, "bankrupt")
         self.set_class(bool(state.debts.get(p)), "in-debt")
         # a line per fact (one too long for a narrow card wraps, never cut); below them a line per deed, its name
