@@ -123,7 +123,7 @@ async def test_a_whole_game_through_the_console(tmp_path: Path) -> None:
         assert "1,975" not in " ".join(shown) and "1,975" not in b.message()
         await b.choose("10%")
         info = await b.info()
-        assert "Total worth: $1,975" in info and "Paid: $198" in info
+        assert "Total worth: $1,975" in info and "Tax: $198" in info
         assert "The other choice would have cost $200" in info
         entry = file_entries(path)[-1]
         assert entry["command"]["choice"] == "percent" and entry["info"]["amount"] == 198
@@ -291,3 +291,24 @@ async def test_a_whole_game_through_the_console(tmp_path: Path) -> None:
         state = file_state(path)
         assert state["winner"] == "Ann"
         assert "Game over: Ann" in screen_text(app.screen.query_one("#bank"))
+
+
+async def test_income_tax_beyond_the_cash_is_not_said_to_be_paid(tmp_path: Path) -> None:
+    """Found playing: Eve, with $157, chose the $200 Income Tax; the box said "Paid: $200" while a debt of $200 was
+    opened and nothing was paid."""
+    from .ui_helpers import make_session
+
+    path = make_session(tmp_path / "g.json", commands=[{"op": "transfer", "from": "Ann", "to": "Bob", "amount": 1343}])
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("t")
+        await b.choose("income")
+        await b.choose("ann")
+        await b.choose("$200")
+        info = await b.info()
+        assert "Paid" not in info, info
+        assert "Tax: $200" in info and "debt" in info, info
+    assert cash(path)["Ann"] == 157
+    assert file_state(path)["players"]["Ann"]["debt"]["amount"] == 200

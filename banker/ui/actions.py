@@ -764,7 +764,7 @@ class Flow:
             info = entry.info
             lines: Lines = [self.tr.entry(entry),
                             self.tr("flow.tax_worth", worth=self.fmt(info["worth"])),
-                            self.tr("flow.tax_paid", amount=self.fmt(info["amount"])),
+                            self.tr("flow.tax_due", amount=self.fmt(info["amount"])),  # paid, or owed: the entry says which
                             self.tr("flow.tax_other", amount=self.fmt(info["other_amount"]))]
             await self.app.push_screen_wait(InfoScreen(title, lines))
         return entry
