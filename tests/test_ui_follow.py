@@ -384,3 +384,29 @@ async def test_a_roll_that_leaves_nothing_to_settle_keeps_its_own_sentence(tmp_p
         assert b.message() == "Ann rolls 6 + 4; Ann moves to Jail / Just Visiting; Bob rolls next"
         await b.key("enter")  # Enter on a table where nothing waits: said so
         assert "Nothing to settle: Bob rolls next" in b.message()
+
+
+async def test_enter_after_a_bankruptcy_to_the_bank_opens_the_banks_auction(tmp_path: Path) -> None:
+    """Found playing: after a bankruptcy to the bank the Bank panel said "To auction: Mediterranean Avenue", but
+    Enter said "Nothing to settle: Ann rolls next" and the auction key listed every unowned deed, the one waiting
+    sixth. us-classic-rules.txt: "the Bank immediately sells by auction all property so taken, except buildings"."""
+    path = tmp_path / "g.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob", "Cid"), follow=True)) as session:
+        for cmd in ({"op": "buy", "player": "Cid", "space": MEDITERRANEAN},
+                    {"op": "mortgage", "player": "Cid", "space": MEDITERRANEAN},
+                    {"op": "transfer", "from": "Cid", "to": "Ann", "amount": 1470},
+                    {"op": "tax", "player": "Cid", "space": 38}, {"op": "bankrupt", "player": "Cid"}):
+            session.apply(cmd)
+        assert session.state.pending_auction == {MEDITERRANEAN} and session.state.pending is None
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("a")  # the auction key: the deed waiting comes first, said so
+        assert isinstance(app.screen, ChooseScreen)
+        assert b.options()[0].startswith("Mediterranean Avenue") and "awaiting the bank's auction" in b.options()[0]
+        await b.key("escape")
+        await b.settle()
+        await b.act("enter")  # Enter: the bank's auction of that deed, at once
+        assert isinstance(app.screen, AuctionScreen), type(app.screen).__name__
+        assert app.screen.space == MEDITERRANEAN

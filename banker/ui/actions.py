@@ -378,8 +378,11 @@ class Flow:
                 return self.unowned_choices(player or None, True), self.tr("flow.nothing_to_buy")
             case "deal":
                 return self.unowned_choices(player or None, True), ""
-            case "auction":
-                return self.unowned_choices(None, False), self.tr("flow.nothing_to_buy")
+            case "auction":  # the deeds waiting for the bank's auction (a bankruptcy to the bank) first, said so
+                pending = state.pending_auction
+                choices = [Choice(c.value, c.label, c.enabled, self.tr("flow.pending") if c.value in pending else c.note)
+                           for c in self.unowned_choices(None, False)]
+                return sorted(choices, key=lambda c: c.value not in pending), self.tr("flow.nothing_to_buy")
             case "rent":
                 choices = []
                 for pos, lot in sorted(state.lots.items()):
@@ -677,6 +680,9 @@ class Flow:
         for _ in range(MAX_PROPOSALS):
             due = state.pending
             if due is None:
+                if entry is None and state.pending_auction:  # a bankruptcy to the bank: its auction comes first
+                    return await self.flow_auction({"op": "auction", "space": min(state.pending_auction)},
+                                                   self.tr("action.auction"))
                 if entry is None:
                     self.app.show_message(self.tr("turn.nothing_due", player=state.current or ""))
                 return entry
