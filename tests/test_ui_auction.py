@@ -139,3 +139,30 @@ async def test_the_bidders_names_keep_one_column_whatever_their_length(tmp_path:
         cash = [cell_len(row[:row.index("1 500")]) for row in rows]
         assert len(set(cash)) == 1, rows
         assert rows[0].startswith("Борис 🎩 ") and rows[1].startswith("Константин Константин") and "…" in rows[1]
+
+
+async def test_escape_on_an_auction_with_bids_asks_before_dropping_them(tmp_path: Path) -> None:
+    """Found playing: Ann $50, Cid $75, then one Escape: the auction was gone and its bids with it, not a word."""
+    from banker.ui.screens.dialogs import ChooseScreen, ConfirmScreen
+
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob", "Cid"))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await open_auction(b, 39)
+        await b.key("3", "down", "down", "3")  # Ann $50, Cid $100
+        await b.key("escape")
+        assert isinstance(app.screen, ConfirmScreen)  # asked: the bids would be lost
+        assert "Cid bid $100" in screen_text(app.screen.query_one("#confirm-body"))
+        await b.key("escape")  # no: back to the auction, the bids as they were
+        assert isinstance(app.screen, AuctionScreen)
+        assert "Current bid: $100 by Cid" in screen_text(app.screen.query_one("#auction-bid"))
+        await b.key("escape", "enter")  # yes: out (back to the choice of the deed), nothing recorded
+        await b.settle()
+        assert isinstance(app.screen, ChooseScreen)
+        assert file_entries(path) == []
+        await b.choose("Boardwalk")  # with no bid yet, Escape leaves at once
+        assert isinstance(app.screen, AuctionScreen)
+        await b.key("escape")
+        assert isinstance(app.screen, ChooseScreen)

@@ -26,7 +26,7 @@ from banker.rules.bidding import Bidding, bid_refusal
 
 from ..keys import with_layouts
 from ..widgets.prose import Prose
-from .dialogs import AskScreen, Dialog
+from .dialogs import AskScreen, ConfirmScreen, Dialog
 
 #: the widest a bidder's name is shown, in cells
 NAME_CELLS = 24
@@ -197,4 +197,17 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
             self.dismiss({"op": "auction", "space": self.space, "winner": high[0], "bid": high[1]})
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        """Escape: out of the auction; with bids made, only once the banker says so (one Escape lost them all)."""
+        high = self.bidding.high
+        if high is None:
+            self.dismiss(None)
+            return
+        tr = self.app.tr
+
+        def leave(sure: bool | None) -> None:
+            if sure:
+                self.dismiss(None)
+
+        self.app.push_screen(ConfirmScreen(tr("auction.leave_title"), [tr("auction.leave", player=high[0],
+                                                                             amount=self.fmt(high[1]))],
+                                           confirm=tr("auction.leave_yes"), danger=True), leave)
