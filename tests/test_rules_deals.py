@@ -697,3 +697,30 @@ def test_undo_is_not_an_engine_command():
     with pytest.raises(Refused, match='"undo" is an operation of the session log'):
         g.push({"op": "undo", "reason": "wrong player"})
     assert g.cash["Ann"] == 1700 and len(g.history) == 1
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_interest_a_creditor_cannot_pay_is_said_to_be_owed_not_paid(edition):
+    """uk-2008 ("HELP! I'M IN DEBT!"): "The player must pay 10% interest on each mortgaged property". A creditor
+    with too little cash owes it to the bank (a debt, rightly); the log said "Bob pays £10 interest" all the same,
+    and a banker reading it would take the cash."""
+    from banker.i18n import Translator
+
+    g = game(edition)
+    own(g, "Bob", 1)
+    own(g, "Ann", 39, 37, 5, 15)
+    for pos in (39, 37, 5, 15):
+        g.push({"op": "mortgage", "player": "Ann", "space": pos})
+    drain(g, "Ann")
+    drain(g, "Bob")
+    top_up(g, "Ann", 1)
+    top_up(g, "Bob", 1)
+    g.push({"op": "rent", "payer": "Ann", "space": 1})
+    move = g.push({"op": "bankrupt", "player": "Ann"})
+    owed = [c for c in g.debts["Bob"] if c.why == "interest"]
+    assert len(owed) == 4 and g.cash["Bob"] < min(c.amount for c in owed)
+    for lang in ("en", "ru", "uk"):
+        said = Translator(lang).parts(move.parts)
+        assert not any(word in said for word in ("pays", "платит", "сплачує")), said
+    said = Translator("en").parts(move.parts)
+    assert said.count("Bob owes the bank") == 4, said

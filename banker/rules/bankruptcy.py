@@ -21,14 +21,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState, Tx
 
 
-def _owe(tx: Tx, payer: str, creditor: str, amount: int, why: str) -> None:
-    """A payment that may add to a debt already open (interest due on an inheritance)."""
+def _owe(tx: Tx, payer: str, creditor: str, amount: int, why: str) -> bool:
+    """A payment that may add to a debt already open (interest due on an inheritance): whether it was paid (else it
+    is owed)."""
     state = tx.state
     claims = state.debts.get(payer, [])
     if not claims and state.cash[payer] >= amount:
         tx.pay(payer, creditor, amount, why)
-    elif amount > 0:
+        return True
+    if amount > 0:
         tx.debt(payer, [*claims, Claim(creditor, amount, why)])
+    return False
 
 
 def preview(state: GameState, player: str, lift: list[int] | None = None) -> dict[str, Any]:
@@ -159,8 +162,10 @@ def _to_player(state: GameState, tx: Tx, p: str, c: str, lift: list[int], final:
             continue
         space = state.edition.spaces[pos]
         rate = interest(state, space.mortgage)
-        _owe(tx, c, BANK, rate, "interest")
-        tx.say("log.bankrupt-interest", player=c, amount=fmt(rate), space=space.name)
+        paid = _owe(tx, c, BANK, rate, "interest")
+        # said as it went: a creditor short of cash owes the interest (a debt), never "pays" it
+        tx.say("log.bankrupt-interest" if paid else "log.bankrupt-interest-owed", player=c, amount=fmt(rate),
+               space=space.name)
         if pos in lift:
             spend(tx, c, BANK, space.mortgage, "unmortgage", Msg("what.lift", space=space.name))
             tx.mortgaged(pos, False)

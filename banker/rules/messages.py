@@ -515,6 +515,7 @@ EN: dict[str, Template] = {
     "log.trade-interest": "{player} pays {amount} interest on mortgaged {space}",
     "log.bankrupt": "{player} is bankrupt to {creditor} (debt {debt}, could raise only {can})",
     "log.bankrupt-interest": "{player} pays {amount} interest on {space}",
+    "log.bankrupt-interest-owed": "{player} owes the bank {amount} interest on {space} (a debt)",
     "log.bankrupt-lifts": "{player} lifts {space} for {amount}",
     "log.bank-auctions": "the bank auctions {spaces}",
     "log.end": "End of game",
