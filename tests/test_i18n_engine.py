@@ -232,7 +232,7 @@ def test_an_entrys_sentence_never_carries_a_control_character(lang):
 
 
 @pytest.mark.parametrize("lang,said", [
-    ("en", "Аня has {cash} and the transfer costs {amount}: not enough cash"),
+    ("en", "Аня has {cash}, less than the {amount} for the transfer: not enough cash"),
     ("ru", "У игрока Аня {cash}, а перевод — {amount}: не хватает денег"),
     ("uk", "гравця Аня {cash}"),
 ])

@@ -75,7 +75,7 @@ def test_buy_refusals():
     with pytest.raises(Refused, match="not a property"):
         g.push({"op": "buy", "player": "Bob", "space": 4})
     drain(g, "Bob", 100)
-    with pytest.raises(Refused, match="Bob has \\$100 and Park Place costs \\$350"):
+    with pytest.raises(Refused, match="Bob has \\$100, less than the \\$350 for Park Place"):
         g.push({"op": "buy", "player": "Bob", "space": 37})
     assert g.lots[37].owner is None and g.cash["Bob"] == 100
 
@@ -369,3 +369,15 @@ def test_bank_never_runs_out_and_players_never_go_below_zero():
     assert g.cash["Ann"] == 1500 + 200 * 200
     assert g.money_total() == 0
     own(g, "Ann", *BROWN)
+
+
+def test_want_of_cash_for_buildings_is_said_in_good_english():
+    """The rules probe: "the buildings on the Dark Blue group costs $800"; the sentence names the amount first now,
+    whatever the thing (one deed, a bid, the buildings of a group)."""
+    from banker.i18n import Translator
+    from banker.rules.messages import Msg
+
+    said = Translator("en").msg(Msg("cash", player="Ann", cash="$10", amount="$800",
+                                    what=Msg("what.buildings", group="Dark Blue")))
+    assert said.startswith("Ann has $10, less than the $800 for the buildings on the Dark Blue group"), said
+    assert "costs" not in said

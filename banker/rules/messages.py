@@ -375,7 +375,7 @@ EN: dict[str, Template] = {
     "owned": "{space} already belongs to {owner}",
     "game-over": "The game is over ({winner}): only undo is possible",
     "game-over.nobody": "no single winner",
-    "cash": "{player} has {cash} and {what} costs {amount}: not enough cash (mortgage or sell buildings first)",
+    "cash": "{player} has {cash}, less than the {amount} for {what}: not enough cash (mortgage or sell buildings first)",
     "debt-open": "{player} owes {debt}: raise the cash (sell buildings, mortgage, trade) or declare bankruptcy first",
     "undo.empty": "Nothing to undo: no action has been recorded yet",
     "undo.reason": "Undo needs a reason: say what went wrong (e.g. \"wrong player\")",
