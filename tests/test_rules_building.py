@@ -512,3 +512,19 @@ def test_a_shortage_of_hotels():
     assert g.bank_hotels == 1
     g.push({"op": "building_auction", "player": "Ann", "space": 37, "bid": 10})
     assert g.lots[37].hotel and g.bank_hotels == 0
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_houses_on_a_sale_without_a_hotel_is_refused_not_ignored(edition):
+    """docs/commands.md gives `houses` for a hotel's sale only; on a lot with houses alone it was dropped without a
+    word (a typo for another lot, or a sale of two meant as one) and one house sold. It is refused, nothing sold."""
+    g = game(edition)
+    own(g, "Ann", *BROWN)
+    top_up(g, "Ann", 500)
+    g.push({"op": "build", "player": "Ann", "space": BROWN[0]})
+    before = g.cash["Ann"]
+    with pytest.raises(Refused) as e:
+        g.push({"op": "sell_building", "player": "Ann", "space": BROWN[0], "houses": 2})
+    assert "has no hotel" in str(e.value) and g.cash["Ann"] == before and g.lots[BROWN[0]].houses == 1
+    g.push({"op": "sell_building", "player": "Ann", "space": BROWN[0]})
+    assert g.lots[BROWN[0]].houses == 0

@@ -377,6 +377,8 @@ def run_sell_building(state: GameState, tx: Tx, cmd: SellBuilding) -> None:
         else:
             tx.say("log.sell-hotel-whole", player=player, space=space.name, amount=fmt(proceeds))
     else:
+        if not isinstance(cmd.houses, UnsetType):  # a typo, never quietly dropped: a house is sold either way
+            raise Refused("input", Msg("input.sell-houses-no-hotel", space=space.name))
         proceeds = _sell_house(tx, space)
         tx.pay(BANK, player, proceeds, "sell building")
         tx.say("log.sell-house", player=player, space=space.name, amount=fmt(proceeds))

@@ -530,6 +530,8 @@ EN: dict[str, Template] = {
     "reason.agreed": "agreed end",
     # --- sales of a whole group, shortages, card choices, jail cards by deck
     "input.sell-all-houses": "sell_building: \"all\" sells every building of the group; leave out \"houses\"",
+    "input.sell-houses-no-hotel": "sell_building: \"houses\" says what stays when a hotel is sold, and {space} has no "
+                                  "hotel; leave it out to sell one house",
     "input.card-choice": "card {card}: \"choice\" must be one of {choices}, not {value}",
     "input.card-no-choice": "Card {card} offers no choice: leave out \"choice\"",
     "input.jail-cards": "{op}: a Get Out of Jail Free card is named by its deck (\"chance\", \"chest\") or its card id, not "
