@@ -724,3 +724,40 @@ def test_interest_a_creditor_cannot_pay_is_said_to_be_owed_not_paid(edition):
         assert not any(word in said for word in ("pays", "платит", "сплачує")), said
     said = Translator("en").parts(move.parts)
     assert said.count("Bob owes the bank") == 4, said
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_bankruptcy_names_every_piece_it_moves(edition):
+    """The rules probe: the log said only "Ann is bankrupt to Bob …; Bob pays $10 interest on Reading Railroad" while
+    4 houses went back to the bank, $100 to Bob for them, $30 of cash and four deeds to Bob: the banker at the table
+    moves each by hand (us-classic-rules.txt: "you must return these to the Bank in exchange for money to the extent
+    of one-half the amount paid for them; this cash is given to the creditor")."""
+    from banker.i18n import Translator
+
+    g = game(edition)
+    own(g, "Bob", *DARK_BLUE)
+    top_up(g, "Bob", 2000)
+    g.push({"op": "build", "player": "Bob", "space": 37, "upto": 5})  # a hotel on each: the rent beyond Ann's all
+    own(g, "Ann", *BROWN, 5)
+    top_up(g, "Ann", 500)
+    g.push({"op": "build", "player": "Ann", "space": BROWN[0], "upto": 2})
+    drain(g, "Ann", leave=30)
+    g.push({"op": "rent", "payer": "Ann", "space": 39})
+    move = g.push({"op": "bankrupt", "player": "Ann"})
+    said = Translator("en").parts(move.parts)
+    assert f"Ann's cash, {g.edition.fmt(30)}, goes to Bob" in said or "Ann's cash" in said and "goes to Bob" in said, said
+    names = ", ".join(g.edition.spaces[p].name for p in sorted((*BROWN, 5)))
+    assert f"{names} go to Bob" in said, said
+    if not g.edition.rules.bankrupt_to_player_mortgages_first:  # US, RU: the buildings back at half price, paid to Bob
+        assert "the bank takes back the buildings (4 houses) and pays Bob" in said, said
+    for lang in ("ru", "uk"):
+        assert "Bob" in Translator(lang).parts(move.parts)
+
+    g = game(edition)  # to the bank: the cash to the bank
+    own(g, "Ann", 5)
+    g.push({"op": "mortgage", "player": "Ann", "space": 5})
+    drain(g, "Ann", leave=5)
+    tax = next(s for s in g.edition.spaces if s.kind == "tax" and not s.tax_percent)
+    g.push({"op": "tax", "player": "Ann", "space": tax.position})
+    said = Translator("en").parts(g.push({"op": "bankrupt", "player": "Ann"}).parts)
+    assert f"Ann's cash, {g.edition.fmt(5)}, goes to the bank" in said, said

@@ -133,10 +133,9 @@ def _to_player(state: GameState, tx: Tx, p: str, c: str, lift: list[int], final:
     if final:
         # Short game: play ceases and the creditor takes everything as it stands,
         # buildings included (us-classic-rules.txt, Short Game rule 3).
-        for pos in deeds:
-            tx.owner(pos, c)
+        _deeds_to(state, tx, p, c, deeds)  # in this order: the log's effects, which a replay must give again
         _jail_cards_to(state, tx, p, c)
-        tx.pay(p, c, state.cash[p], "bankruptcy")
+        _cash_to(state, tx, p, c)
         return
     if state.edition.rules.bankrupt_to_player_mortgages_first:
         # "Pay whatever money you were able to raise": the sales and mortgages that raise the
@@ -148,11 +147,9 @@ def _to_player(state: GameState, tx: Tx, p: str, c: str, lift: list[int], final:
             else:
                 run_mortgage(state, tx, step)
     else:
-        for pos in deeds:
-            _return_buildings(state, tx, pos, paid_to=c)
-    tx.pay(p, c, state.cash[p], "bankruptcy")
-    for pos in deeds:
-        tx.owner(pos, c)
+        _said_buildings(state, tx, [_return_buildings(state, tx, pos, paid_to=c) for pos in deeds], c)
+    _cash_to(state, tx, p, c)
+    _deeds_to(state, tx, p, c, deeds)
     _jail_cards_to(state, tx, p, c)
     for pos in lift:
         if pos not in deeds or not state.lots[pos].mortgaged:
@@ -172,28 +169,65 @@ def _to_player(state: GameState, tx: Tx, p: str, c: str, lift: list[int], final:
             tx.say("log.bankrupt-lifts", player=c, space=space.name, amount=fmt(space.mortgage))
 
 
-def _return_buildings(state: GameState, tx: Tx, pos: int, paid_to: str | None) -> None:
+def _return_buildings(state: GameState, tx: Tx, pos: int, paid_to: str | None) -> tuple[int, int, int]:
+    """The lot's buildings back to the bank (paid at half price to ``paid_to``): (houses, hotels, the price paid)."""
     lot = state.lots[pos]
     if not (lot.houses or lot.hotel):
-        return
+        return 0, 0, 0
     value = building_sale_value(state, pos)
+    returned = (lot.houses, int(lot.hotel), value if paid_to else 0)
     tx.stock(houses=lot.houses, hotels=int(lot.hotel))
     tx.houses(pos, 0)
     tx.hotel(pos, False)
     if paid_to:
         tx.pay(BANK, paid_to, value, "sell building")
+    return returned
+
+
+# what a bankruptcy moves, each said in the log: the banker at the table moves it by hand (the buildings back to the
+# box and their price to the creditor, the cash, the deeds), so the log names every piece of it
+def _said_buildings(state: GameState, tx: Tx, returned: list[tuple[int, int, int]], paid_to: str | None) -> None:
+    houses, hotels, paid = (sum(r[i] for r in returned) for i in range(3))
+    if not houses and not hotels:
+        return
+    what = [Msg("level.houses", n=houses)] if houses else []
+    what += [Msg("bankrupt.hotels", n=hotels)] if hotels else []
+    if paid_to is None:
+        tx.say("log.bankrupt-buildings-back", what=what)
+    else:
+        tx.say("log.bankrupt-buildings", what=what, player=paid_to, amount=state.edition.fmt(paid))
+
+
+def _cash_to(state: GameState, tx: Tx, p: str, to: str) -> None:
+    cash = state.cash[p]
+    tx.pay(p, to, cash, "bankruptcy")
+    if cash > 0:
+        if to == BANK:
+            tx.say("log.bankrupt-cash-bank", player=p, amount=state.edition.fmt(cash))
+        else:
+            tx.say("log.bankrupt-cash", player=p, amount=state.edition.fmt(cash), creditor=to)
+
+
+def _deeds_to(state: GameState, tx: Tx, p: str, to: str, deeds: list[int]) -> None:
+    for pos in deeds:
+        tx.owner(pos, to)
+    if deeds:
+        tx.say("log.bankrupt-deeds", spaces=[state.edition.spaces[pos].name for pos in sorted(deeds)], player=to,
+               n=len(deeds))
 
 
 def _to_bank(state: GameState, tx: Tx, p: str, final: bool) -> None:
     deeds = state.deeds_of(p)
+    returned = []
     for pos in deeds:
-        _return_buildings(state, tx, pos, paid_to=None)
+        returned.append(_return_buildings(state, tx, pos, paid_to=None))
         tx.owner(pos, None)
         tx.mortgaged(pos, False)
         if not final:
             tx.pending(pos, True)  # the bank auctions every deed, unmortgaged
+    _said_buildings(state, tx, returned, None)
     _jail_cards_to(state, tx, p, None)  # each back to the bottom of its own deck
-    tx.pay(p, BANK, state.cash[p], "bankruptcy")
+    _cash_to(state, tx, p, BANK)
     if deeds and not final:
         tx.say("log.bank-auctions", spaces=[state.edition.spaces[pos].name for pos in deeds])
 
