@@ -166,3 +166,27 @@ async def test_escape_on_an_auction_with_bids_asks_before_dropping_them(tmp_path
         assert isinstance(app.screen, AuctionScreen)
         await b.key("escape")
         assert isinstance(app.screen, ChooseScreen)
+
+
+async def test_a_typed_bid_out_of_range_or_too_long_is_answered_in_plain_words(tmp_path: Path) -> None:
+    """Found playing: "-20" answered "Between 1 and …." (no upper bound: a literal "…"), and twenty digits
+    "'9999…' is not a whole number: type digits only" though it was nothing but digits."""
+    from banker.ui.screens.dialogs import AskScreen
+
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob"))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await open_auction(b, 39)
+        await b.key("b")
+        assert isinstance(app.screen, AskScreen)
+        await b.type("-20")
+        await b.key("enter")
+        said = screen_text(app.screen.query_one("#ask-error"))
+        assert said == "At least 1.", said
+        await b.key(*["backspace"] * 3)
+        await b.type("9" * 20)
+        await b.key("enter")
+        said = screen_text(app.screen.query_one("#ask-error"))
+        assert "has 20 digits" in said and "at most 12" in said and "not a whole number" not in said, said

@@ -233,13 +233,17 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
                 self.query_one("#ask-error", Static).update(tr("dialog.need_text"))
             return
         number = whole_number(value)
+        error = self.query_one("#ask-error", Static)
+        digits = value.removeprefix("-")
+        if number is None and digits.isascii() and digits.isdigit():  # digits only, just too many of them
+            error.update(tr("dialog.too_many_digits", text=value[:12] + "…", n=len(digits), most=MAX_DIGITS))
+            return
         if number is None:
-            self.query_one("#ask-error", Static).update(tr("picker.not_a_number", text=value) if value
-                                                        else tr("dialog.need_number"))
+            error.update(tr("picker.not_a_number", text=value) if value else tr("dialog.need_number"))
             return
         if number < self.minimum or (self.maximum is not None and number > self.maximum):
-            high = self.maximum if self.maximum is not None else "…"
-            self.query_one("#ask-error", Static).update(tr("dialog.range", low=self.minimum, high=high))
+            error.update(tr("dialog.range", low=self.minimum, high=self.maximum) if self.maximum is not None
+                         else tr("dialog.at_least", low=self.minimum))  # "Between 1 and …" said nothing
             return
         self.dismiss(cast(Answer, number))  # a number question
 
