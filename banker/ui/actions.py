@@ -378,11 +378,9 @@ class Flow:
                 return self.unowned_choices(player or None, True), self.tr("flow.nothing_to_buy")
             case "deal":
                 return self.unowned_choices(player or None, True), ""
-            case "auction":  # the deeds waiting for the bank's auction (a bankruptcy to the bank) first, said so
-                pending = state.pending_auction
-                choices = [Choice(c.value, c.label, c.enabled, self.tr("flow.pending") if c.value in pending else c.note)
-                           for c in self.unowned_choices(None, False)]
-                return sorted(choices, key=lambda c: c.value not in pending), self.tr("flow.nothing_to_buy")
+            case "auction":  # the deeds waiting for the bank's auction (a bankruptcy to the bank) first
+                return sorted(self.unowned_choices(None, False), key=lambda c: c.value not in state.pending_auction), \
+                    self.tr("flow.nothing_to_buy")
             case "rent":
                 choices = []
                 for pos, lot in sorted(state.lots.items()):
@@ -421,8 +419,8 @@ class Flow:
             if lot.owner is not None:
                 continue
             space = self.state.edition.spaces[pos]
-            if buying and pos in self.state.pending_auction:
-                out.append(self.space_choice(pos, self.tr("flow.pending"), enabled=False))
+            if pos in self.state.pending_auction:  # for the bank's auction only: never bought at the printed price
+                out.append(self.space_choice(pos, self.tr("flow.pending"), enabled=not buying))
                 continue
             affordable = player is None or self.state.cash[player] >= space.price
             note = self.fmt(space.price)

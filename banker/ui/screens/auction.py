@@ -19,14 +19,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Label, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from banker.rules.bidding import Bidding, bid_refusal
 
 from ..keys import with_layouts
 from ..widgets.prose import Prose
-from .dialogs import AskScreen, ConfirmScreen, Dialog
+from .dialogs import AskScreen, ConfirmScreen, Dialog, dialog_title
 
 #: the widest a bidder's name is shown, in cells
 NAME_CELLS = 24
@@ -63,7 +63,7 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
             self.bidding.raise_to(self.previous["winner"], self.previous["bid"])
         deed = state.edition.spaces[self.space]
         with Vertical(classes="dialog auction"):
-            yield Label(tr("auction.title", space=deed.name, price=self.fmt(deed.price)), classes="dialog-title", markup=False)
+            yield dialog_title(tr("auction.title", space=deed.name, price=self.fmt(deed.price)))
             yield Static(id="auction-rules", classes="dialog-note", markup=False)
             yield OptionList(id="bidders", markup=False)
             yield Static(id="auction-bid")

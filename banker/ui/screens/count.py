@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
 
-from .dialogs import Dialog
+from .dialogs import Dialog, dialog_title
 
 
 class CountScreen(Dialog[dict[str, Any] | None]):
@@ -38,7 +38,7 @@ class CountScreen(Dialog[dict[str, Any] | None]):
     def compose(self) -> ComposeResult:
         tr = self.app.tr
         with Vertical(classes="dialog count"):
-            yield Label(tr("count.title"), classes="dialog-title")
+            yield dialog_title(tr("count.title"))
             yield Static(tr("count.intro"), classes="dialog-note")
             with Grid(id="count-bank", classes="count-grid"):
                 yield Label(tr("count.bank_houses"))

@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Label, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from banker.rules import Refused
@@ -19,7 +19,7 @@ from banker.rules.raising import most_after
 from ..keys import with_layouts
 from ..messages import ActionRequested, CommitRequested, RefusalShown
 from ..widgets.prose import Prose
-from .dialogs import ConfirmScreen, Dialog
+from .dialogs import ConfirmScreen, Dialog, dialog_title
 
 
 class RaiseCashScreen(Dialog[None]):
@@ -39,7 +39,7 @@ class RaiseCashScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         tr = self.app.tr
         with Vertical(classes="dialog debt"):
-            yield Label(tr("debt.title", player=self.player), classes="dialog-title", markup=False)
+            yield dialog_title(tr("debt.title", player=self.player))
             yield Static(id="debt-summary")
             yield OptionList(id="debt-options", markup=False)
             yield Static(id="debt-hint", classes="dialog-hint")

@@ -43,6 +43,11 @@ class Choice:
         return text
 
 
+def dialog_title(text: str) -> Label:
+    """A dialog's title line: its words as they are, never markup (a title names players and spaces: "[/x]Bo")."""
+    return Label(text, classes="dialog-title", markup=False)
+
+
 def joined(lines: Sequence[Text | str]) -> Text:
     """Lines of a dialog's body as one text."""
     body = Text()
@@ -106,7 +111,7 @@ class ChooseScreen(Dialog[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title", markup=False)
+            yield dialog_title(self.title_text)
             yield Input(placeholder=self.app.tr("dialog.filter"), id="filter")
             yield OptionList(id="choices", markup=False)
             yield Static("", id="choice-note", classes="dialog-note", markup=False)
@@ -213,7 +218,7 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title", markup=False)
+            yield dialog_title(self.title_text)
             yield Label(Prose(self.prompt_text), classes="dialog-prompt")
             # a plain text field: an "integer" one drops a letter typed by mistake without a word ("8o" became 8)
             yield Input(value=self.value, id="answer")
@@ -236,7 +241,7 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
         error = self.query_one("#ask-error", Static)
         digits = value.removeprefix("-")
         if number is None and digits.isascii() and digits.isdigit():  # digits only, just too many of them
-            error.update(tr("dialog.too_many_digits", text=value[:12] + "…", n=len(digits), most=MAX_DIGITS))
+            error.update(tr("dialog.too_many_digits", text=value[:MAX_DIGITS] + "…", n=len(digits), most=MAX_DIGITS))
             return
         if number is None:
             error.update(tr("picker.not_a_number", text=value) if value else tr("dialog.need_number"))
@@ -286,7 +291,7 @@ class ConfirmScreen(Dialog["bool | None"]):
     def compose(self) -> ComposeResult:
         tr = self.app.tr
         with Vertical(classes="dialog confirm" + (" danger" if self.danger else "")):
-            yield Label(self.title_text, classes="dialog-title", markup=False)
+            yield dialog_title(self.title_text)
             yield Static(Prose(joined(self.lines)), id="confirm-body")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.confirm_label or tr("dialog.confirm"), variant="error" if self.danger else "primary",
@@ -320,7 +325,7 @@ class InfoScreen(Dialog[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog info"):
-            yield Label(self.title_text, classes="dialog-title", markup=False)
+            yield dialog_title(self.title_text)
             yield Static(Prose(joined(self.lines)), id="info-body")
             yield Label(self.app.tr("dialog.any_key"), classes="dialog-hint")
 

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
 from ..keys import ACTIONS, shown_key, with_layouts
-from .dialogs import Dialog
+from .dialogs import Dialog, dialog_title
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.i18n import Translator
@@ -66,7 +66,7 @@ class HelpScreen(Dialog[None]):
                 continue
             rules.append("• " + tr(f"help.rule{i}", railroads=railroads, utilities=utilities) + "\n")
         with VerticalScroll(classes="dialog help"):
-            yield Label(tr("help.title"), classes="dialog-title")
+            yield dialog_title(tr("help.title"))
             yield Static(keys)
             yield Label(tr("help.quick_title"), classes="section")
             yield Static(tr("help.quick"))

@@ -16,10 +16,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Label, Static
+from textual.widgets import Static
 
 from ..keys import with_layouts
-from .dialogs import Dialog
+from .dialogs import Dialog, dialog_title
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.i18n import Translator
@@ -88,7 +88,7 @@ class TableViewScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         tr = self.app.tr
         with Vertical(classes="dialog tableview", id="tv-dialog"):
-            yield Label(tr("tableview.title"), classes="dialog-title")
+            yield dialog_title(tr("tableview.title"))
             yield Static("", id="tv-url")
             with Horizontal(id="tv-row"):
                 yield Static("", id="tv-qr")

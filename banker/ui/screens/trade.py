@@ -17,7 +17,7 @@ from textual.widgets.selection_list import Selection
 from banker.rules import Refused
 
 from ..widgets.prose import Prose
-from .dialogs import Dialog, joined, whole_number
+from .dialogs import Dialog, dialog_title, joined, whole_number
 
 
 class NotANumber(ValueError):
@@ -54,7 +54,7 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
         tr = self.app.tr
         state = self.app.current_session.state
         with Vertical(classes="dialog trade"):
-            yield Label(tr("trade.title", a=self.a, b=self.b), classes="dialog-title", markup=False)
+            yield dialog_title(tr("trade.title", a=self.a, b=self.b))
             with Horizontal(classes="trade-sides"):
                 for side, who in (("give", self.a), ("get", self.b)):
                     with Vertical(classes="trade-side"):

@@ -24,7 +24,7 @@ from textual.widgets import Input, Label, Static
 
 from ..keys import with_layouts
 from ..widgets.prose import Prose
-from .dialogs import Dialog, joined
+from .dialogs import Dialog, dialog_title, joined
 
 #: the Speed Die's faces as typed after the dice: a digit, or a letter (the Latin one, or what the Russian and
 #: Ukrainian layouts type on its key, or the first letter of the word in those languages)
@@ -131,7 +131,7 @@ class RollScreen(Dialog["dict[str, Any] | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog roll"):
-            yield Label(self.title_text, classes="dialog-title", markup=False)
+            yield dialog_title(self.title_text)
             yield Label(Prose(self.prompt_text), classes="dialog-prompt")
             yield Input(value=self.typed, id="dice")
             yield Static("", id="roll-preview", classes="dialog-note")
@@ -197,7 +197,7 @@ class ProposalScreen(Dialog["str | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog confirm proposal"):
-            yield Label(self.title_text, classes="dialog-title", markup=False)
+            yield dialog_title(self.title_text)
             yield Static(Prose(joined(self.lines)), id="proposal-body")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
