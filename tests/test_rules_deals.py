@@ -285,6 +285,9 @@ def test_trade_refusals_change_nothing():
             g.push(cmd)
         assert e.value.rule == rule, cmd
     assert g.to_json() == before
+    with pytest.raises(Refused) as e:  # in the banker's words, not the script's keys ("from" and "to" must differ)
+        g.push(bad[0][0])
+    assert str(e.value) == "A trade needs two different players, but both sides are Ann"
 
 
 # ---------------------------------------------------------------- debts

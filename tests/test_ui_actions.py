@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 from textual.command import CommandList
+from textual.widgets import Input
 
 from banker.ui.app import BankerApp
-from banker.ui.screens.dialogs import ChooseScreen
+from banker.ui.screens.dialogs import AskScreen, ChooseScreen
 from banker.ui.screens.help import HelpScreen
 from banker.ui.screens.table import TableScreen
 
@@ -79,6 +80,58 @@ async def test_transfer_with_a_memo_and_the_jail_card(midgame: Path) -> None:
         assert options == ["Eve  $920"]
         await b.confirm()
         assert file_state(midgame)["players"]["Eve"]["jail_cards"] == 0
+
+
+async def test_a_memo_too_long_or_with_a_control_character_is_refused_in_its_box_keeping_the_answers(midgame: Path) -> None:
+    """Found by the console probe: a memo over the engine's 200 characters was refused by the engine after the
+    last question, which ended the transfer and lost who paid whom and how much."""
+    app = BankerApp(midgame, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        before = len(file_entries(midgame))
+        await b.act("x")
+        await b.choose("ann")
+        await b.choose("dee")
+        await b.answer(75)
+        box = b.screen.query_one("#answer", Input)
+        box.value = "a" * 230
+        await b.key("enter")
+        assert isinstance(b.screen, AskScreen)  # still asking, with the text kept to shorten
+        assert box.value == "a" * 230
+        assert screen_text(b.screen.query_one("#ask-error")) == (
+            "This is 230 characters; at most 200 fit here. Shorten it, or Escape to cancel.")
+        box.value = "tab\there"
+        await b.key("enter")
+        assert isinstance(b.screen, AskScreen)
+        assert "U+0009" in screen_text(b.screen.query_one("#ask-error"))
+        box.value = "a" * 200
+        await b.key("enter")
+        assert "Ann → Dee  $75" in await b.confirm()
+        assert len(file_entries(midgame)) == before + 1
+        assert file_entries(midgame)[-1]["command"] == {"op": "transfer", "from": "Ann", "to": "Dee", "amount": 75,
+                                                       "memo": "a" * 200}
+
+
+@pytest.mark.parametrize("lang,line,said", [
+    ("en", "pay ann ann 50", "A transfer needs two different accounts, but the payer and the receiver are both Ann"),
+    ("ru", "pay bank bank 50", "В переводе нужны два разных счёта, а плательщик и получатель здесь один: банк"),
+    ("uk", "pay ann ann 5", "У переказі потрібні два різні рахунки, а платник і отримувач тут один: Ann"),
+])
+async def test_one_account_on_both_sides_is_said_in_the_bankers_words_not_the_scripts_keys(
+        midgame: Path, lang: str, line: str, said: str) -> None:
+    """Found by the console probe: ``pay ann ann 50`` said 'transfer: "from" and "to" must differ'."""
+    app = BankerApp(midgame, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        before = len(file_entries(midgame))
+        await b.command(line)
+        await b.settle()
+        shown = b.message() if isinstance(b.screen, TableScreen) else await b.info()
+        assert said in shown
+        assert '"from"' not in shown
+        assert len(file_entries(midgame)) == before
 
 
 async def test_escape_cancels_and_writes_nothing(midgame: Path) -> None:

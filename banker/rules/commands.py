@@ -102,7 +102,7 @@ def run_transfer(state: GameState, tx: Tx, cmd: Transfer) -> None:
     amount = cmd.amount
     memo = cmd.memo.strip() if isinstance(cmd.memo, str) else ""
     if src == dst:
-        raise Refused("input", Msg("input.transfer-same"))
+        raise Refused("input", Msg("input.transfer-same", name=who(src)))
     if src == BANK:
         tx.pay(BANK, dst, amount, "transfer")
     else:

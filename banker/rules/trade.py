@@ -61,7 +61,7 @@ def run_trade(state: GameState, tx: Tx, cmd: Trade) -> None:
     a = parse.player(state, cmd.src, "trade", "from")
     b = parse.player(state, cmd.dst, "trade", "to")
     if a == b:
-        raise Refused("input", Msg("input.trade-same"))
+        raise Refused("input", Msg("input.trade-same", name=a))
     a_cash, a_spaces, a_cards = _side(state, cmd.give, a, "give")
     b_cash, b_spaces, b_cards = _side(state, cmd.get, b, "get")
     if not (a_cash or a_spaces or a_cards or b_cash or b_spaces or b_cards):

@@ -17,6 +17,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from banker.rules.names import TEXT_LIMIT, forbidden_char
+
 from ..keys import with_layouts
 from ..match import EXACT, ranked
 from ..widgets.footer import BankFooter, release_when_removed
@@ -231,14 +233,19 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
     def _submit(self, event: Input.Submitted) -> None:
         value = event.value.strip()
         tr = self.app.tr
+        error = self.query_one("#ask-error", Static)
         if not self.number:
-            if value:
-                self.dismiss(cast(Answer, value))  # a text question (see the overloads)
+            bad = forbidden_char(value)
+            if not value:
+                error.update(tr("dialog.need_text"))
+            elif len(value) > TEXT_LIMIT:  # said here, with the text kept: the engine's refusal ended the whole flow
+                error.update(tr("dialog.too_long", n=len(value), most=TEXT_LIMIT))
+            elif bad:
+                error.update(tr("dialog.bad_char", char=bad))
             else:
-                self.query_one("#ask-error", Static).update(tr("dialog.need_text"))
+                self.dismiss(cast(Answer, value))  # a text question (see the overloads)
             return
         number = whole_number(value)
-        error = self.query_one("#ask-error", Static)
         digits = value.removeprefix("-")
         if number is None and digits.isascii() and digits.isdigit():  # digits only, just too many of them
             error.update(tr("dialog.too_many_digits", text=value[:MAX_DIGITS] + "…", n=len(digits), most=MAX_DIGITS))
