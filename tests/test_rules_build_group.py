@@ -58,9 +58,11 @@ def test_up_to_a_level_builds_evenly_from_an_uneven_start():
                                  "34": {"houses": 2, "hotel": False}}
     # up to a hotel: the fifth step of each lot is its hotel, the houses go back to the bank
     houses = g.bank_houses
-    g.push({"op": "build", "player": "Ann", "space": 31, "upto": 5})
+    move = g.push({"op": "build", "player": "Ann", "space": 31, "upto": 5})
     assert all(g.lots[p].hotel and not g.lots[p].houses for p in GREEN)
     assert g.bank_houses == houses - 3 + 12 and g.bank_hotels == 12 - 3
+    # said so that the lot is seen to end with the hotel alone ("1 house and a hotel" read as both standing on it)
+    assert "Pacific Avenue: 1 house and then a hotel in its place" in move.text
 
 
 def test_short_game_hotel_after_three():

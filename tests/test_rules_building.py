@@ -492,6 +492,25 @@ def test_a_shortage_needs_two_players_who_may_build(edition):
     assert g.lots[37].houses == 1 and g.bank_houses == 0
 
 
+def test_whether_any_shortage_auction_can_be_held_now_is_known_before_the_bidder_and_the_lot():
+    """The console's ``o`` says at once when no shortage auction can be held, whoever would bid on whichever lot
+    (it asked for both first); and "nobody may" where nobody may build (it said "only  may")."""
+    from banker.rules.building import no_shortage, no_shortage_now
+
+    g = game()
+    refusal = no_shortage_now(g)
+    assert refusal is not None and refusal.rule == "building-auction-shortage"
+    assert str(refusal) == ("No shortage auction now: it is held when two or more players who may build want more than "
+                            "the bank has (32 houses, 12 hotels); buy at the printed price")
+    assert str(no_shortage(g, "house")) == ("No shortage auction: it is for two or more players who may build a house "
+                                            "now, and nobody may")
+    g = full_group("classic-us")
+    assert no_shortage_now(g) is not None  # one builder, who could take 8 of 32
+    exhaust_houses(g, 1)
+    assert no_shortage_now(g) is None  # the last house, and Ann and Bob both may build
+    g.push({"op": "building_auction", "player": "Ann", "space": 37, "bid": g.edition.spaces[37].house_cost})
+
+
 def test_a_shortage_of_hotels():
     """The same for hotels: two players with four houses on every lot, and the bank's last hotel."""
     g = two_builders("classic-us")

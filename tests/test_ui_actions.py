@@ -69,8 +69,11 @@ async def test_transfer_with_a_memo_and_the_jail_card(midgame: Path) -> None:
         await pilot.pause()
         await b.act("x")
         await b.choose("ann")
+        assert b.screen.title_text == "Ann pays: who receives?"  # each question says the answers before it
         await b.choose("dee")
+        assert screen_text(b.screen.query_one(".dialog-prompt")) == "Ann → Dee: how much? (Ann has $750)"
         await b.answer(75)
+        assert screen_text(b.screen.query_one(".dialog-prompt")) == "Ann → Dee $75: what for? (a memo for the log)"
         await b.answer("sold a jail card")
         assert "Ann → Dee  $75" in await b.confirm()
         entry = file_entries(midgame)[-1]
@@ -132,6 +135,65 @@ async def test_one_account_on_both_sides_is_said_in_the_bankers_words_not_the_sc
         assert said in shown
         assert '"from"' not in shown
         assert len(file_entries(midgame)) == before
+
+
+async def test_a_game_that_is_over_offers_only_undo_and_answers_the_other_keys(tmp_path: Path) -> None:
+    """Found by the console probe: after the end of the game the footer still offered rent, buy, build... and
+    each was refused only once pressed."""
+    from textual.widgets._footer import FooterKey
+
+    path = make_session(tmp_path / "g.json", commands=[{"op": "buy", "player": "Ann", "space": 39}, {"op": "end_game"}])
+
+    def footer() -> set[str]:
+        return {k.action for k in app.screen.query(FooterKey)}
+
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        playing = {"act('rent')", "act('buy')", "act('build')", "act('mortgage')", "act('trade')"}
+        assert "act('undo')" in footer() and not footer() & playing
+        for key in ("r", "4", "и"):  # an action, a die, rent's key on a Russian layout
+            b.app.show_message("")
+            await b.key(key)
+            assert isinstance(app.screen, TableScreen)
+            assert b.message() == "The game is over; only undo is possible."
+        await b.act("u")
+        await b.settle()
+        await b.answer("ended by mistake")
+        await b.confirm()
+        assert not app.session.state.over
+        await pilot.pause()
+        assert playing <= footer()
+
+
+@pytest.mark.parametrize(("lang", "pot", "key", "said"), [
+    ("en", False, "p", "Free Parking pays nothing under the official rules (the pot is a house rule, off)"),
+    ("en", True, "p", "The Free Parking pot is empty"),
+    ("en", False, "o", "No shortage auction now: it is held when two or more players who may build want more than the "
+                       "bank has (32 houses, 12 hotels); buy at the printed price"),
+    ("ru", False, "щ", "Аукциона из-за нехватки сейчас нет: он проводится, когда двое или больше игроков, которые могут "
+                       "строить, хотят больше, чем есть в банке (32 дома, 12 отелей); покупайте по цене на карточке"),
+])
+async def test_an_action_that_cannot_be_taken_now_says_so_before_asking_anything(
+        tmp_path: Path, lang: str, pot: bool, key: str, said: str) -> None:
+    """Found by the console probe: ``p`` asked who landed on Free Parking, and ``o`` who bids on which lot, before
+    saying the pot is a house rule that is off, or that there is no shortage."""
+    from banker.ledger import Session
+    from banker.rules import HouseRules, Setup
+
+    path = tmp_path / "g.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"), HouseRules(free_parking_pot=pot))):
+        pass
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act(key)
+        await b.settle()
+        assert isinstance(app.screen, TableScreen)  # nothing asked
+        assert b.message() == said
+        assert not file_entries(path)
 
 
 async def test_escape_cancels_and_writes_nothing(midgame: Path) -> None:

@@ -67,3 +67,22 @@ async def test_the_palette_shows_each_actions_key(tmp_path: Path) -> None:
             await pilot.pause(0.05)
         prompt = str(hits.get_option_at_index(hits.highlighted).prompt)
         assert "(s)" in prompt, prompt
+
+
+@pytest.mark.parametrize(("lang", "width"), [("en", 80), ("ru", 100), ("uk", 100), ("en", 120), ("ru", 120)])
+async def test_the_footer_shows_each_of_its_keys_whole_down_to_narrow_terminals(tmp_path: Path, lang: str,
+                                                                                width: int) -> None:
+    """Found by the console probe: at 80 columns the footer hid ctrl+q and cut "? Help" under the palette's key. It
+    goes compact below 120 columns, and the command line's ':' (its own words say ": to focus") is not repeated in it."""
+    from textual.widgets._footer import FooterKey
+
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob", "Cid", "Dee", "Eve"))
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        keys = sorted(app.screen.query(FooterKey), key=lambda k: k.region.x)
+        assert {"ctrl+q", "ctrl+p", "question_mark"} <= {k.key for k in keys}
+        for key, after in zip(keys, keys[1:], strict=False):
+            assert key.region.right <= after.region.x, (key.key, after.key)  # none under the next
+        assert keys[-1].region.right <= width

@@ -231,7 +231,7 @@ async def test_the_raise_cash_view_warns_of_a_sale_that_lowers_what_can_be_raise
 
 async def test_no_shortage_auction_is_refused_before_the_bid_is_asked(tmp_path: Path) -> None:
     """us-classic-rules.txt "Building Shortages": with 31 houses in the bank there is no shortage; the console says
-    so as soon as the lot is chosen, and nothing is written."""
+    so as soon as the key is pressed (it asked for the bidder and the lot first), and nothing is written."""
     cmds = [{"op": "buy", "player": "Ann", "space": s} for s in (37, 39)]
     cmds += [{"op": "buy", "player": "Bob", "space": s} for s in (1, 3)]
     cmds += [{"op": "build", "player": "Ann", "space": 39}]
@@ -242,11 +242,10 @@ async def test_no_shortage_auction_is_refused_before_the_bid_is_asked(tmp_path: 
         await pilot.pause()
         before = len(file_entries(path))
         await b.act("o")
-        await b.choose("ann")
-        await b.choose("park")
         await b.settle()
         assert isinstance(app.screen, TableScreen)
-        assert b.message().startswith("No shortage of houses: the bank has 31")
+        assert b.message().startswith("No shortage auction now: it is held when two or more players who may build want "
+                                      "more than the bank has (31 houses, 12 hotels)")
         assert len(file_entries(path)) == before
 
 

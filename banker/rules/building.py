@@ -213,12 +213,25 @@ def no_shortage(state: GameState, kind: str, bidder: str | None = None) -> Refus
     demand = building_demand(state, kind, bidder)
     stock = state.bank_houses if kind == "house" else state.bank_hotels
     builders = [p for p in state.players if p in demand]
+    if not builders:  # "only  may" said nobody
+        return Refused("building-auction-shortage", Msg(f"building-auction.no-builder.{kind}"))
     if len(builders) < 2:
         return Refused("building-auction-shortage", Msg(f"building-auction.one-builder.{kind}", players=builders))
     if stock >= sum(demand.values()):
         return Refused("building-auction-shortage", Msg(f"building-auction.no-shortage.{kind}", stock=stock,
                                                         players=builders, want=sum(demand.values())))
     return None
+
+
+def no_shortage_now(state: GameState) -> Refused | None:
+    """Why no shortage auction can be held now, of houses or of hotels, whoever bids; None when one can (then
+    :func:`no_shortage` answers for the bidder and the lot). The console says it before it asks who bids on which
+    lot, so a banker who presses the key with no shortage on the table is told at once."""
+    for kind in ("house", "hotel"):
+        if any(no_shortage(state, kind, bidder=p) is None for p in state.active_players):
+            return None
+    return Refused("building-auction-shortage", Msg("building-auction.none-now", houses=Msg("level.houses", n=state.bank_houses),
+                                                    hotels=Msg("bankrupt.hotels", n=state.bank_hotels)))
 
 
 def run_building_auction(state: GameState, tx: Tx, cmd: BuildingAuction) -> None:

@@ -112,12 +112,21 @@ def run_transfer(state: GameState, tx: Tx, cmd: Transfer) -> None:
            amount=state.edition.fmt(amount), memo=memo)
 
 
+def no_pot(state: GameState) -> Refused | None:
+    """Why nobody can take the Free Parking pot now (the house rule is off, or the pot is empty); else None.
+    The console says it before it asks who landed."""
+    if not state.house_rules.free_parking_pot:
+        return Refused("house-rule", Msg("house-rule.off"))
+    if not state.pot:
+        return Refused("pot-empty", Msg("pot.empty"))
+    return None
+
+
 def run_free_parking(state: GameState, tx: Tx, cmd: FreeParking) -> None:
     player = parse.player(state, cmd.player, "free_parking")
-    if not state.house_rules.free_parking_pot:
-        raise Refused("house-rule", Msg("house-rule.off"))
-    if not state.pot:
-        raise Refused("pot-empty", Msg("pot.empty"))
+    refusal = no_pot(state)
+    if refusal is not None:
+        raise refusal
     amount = state.pot
     tx.pay(POT, player, amount, "free parking")
     tx.say("log.free-parking", player=player, amount=state.edition.fmt(amount))

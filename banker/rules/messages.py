@@ -550,6 +550,12 @@ EN: dict[str, Template] = {
                                           "only {players} may; buy the house at the printed price",
     "building-auction.one-builder.hotel": "No shortage auction: it is for two or more players who may build a hotel now, and "
                                           "only {players} may; buy the hotel at the printed price",
+    "building-auction.no-builder.house": "No shortage auction: it is for two or more players who may build a house now, and "
+                                         "nobody may",
+    "building-auction.no-builder.hotel": "No shortage auction: it is for two or more players who may build a hotel now, and "
+                                         "nobody may",
+    "building-auction.none-now": "No shortage auction now: it is held when two or more players who may build want more than "
+                                 "the bank has ({houses}, {hotels}); buy at the printed price",
     "building-auction.no-shortage.house": "No shortage of houses: the bank has {stock} and the players who may build one now "
                                           "({players}) could take {want} in all; buy at the printed price",
     "building-auction.no-shortage.hotel": "No shortage of hotels: the bank has {stock} and the players who may build one now "
@@ -662,7 +668,7 @@ EN: dict[str, Template] = {
     "build-group.lot": "{space}: {what}",
     "build-group.houses": ["{n} house", "{n} houses"],
     "build-group.hotel": "a hotel",
-    "build-group.houses-hotel": ["{n} house and a hotel", "{n} houses and a hotel"],
+    "build-group.houses-hotel": ["{n} house and then a hotel in its place", "{n} houses and then a hotel in their place"],
     "what.buildings": "the buildings on the {group} group",
     "log.build-group": "{player} builds on the {group} group ({lots}) for {amount}",
     "undo.not-standing": "Entry {seq} cannot be undone: it is not an action that still stands (already undone, an undo "

@@ -31,8 +31,17 @@ from rich.text import Text
 
 from banker.rules import BANK, POT, Refused, ops
 from banker.rules.bankruptcy import preview as bankruptcy_preview
-from banker.rules.building import auction_min_bid, check_build, check_sale, default_sale, legal_group_sales, no_shortage
+from banker.rules.building import (
+    auction_min_bid,
+    check_build,
+    check_sale,
+    default_sale,
+    legal_group_sales,
+    no_shortage,
+    no_shortage_now,
+)
 from banker.rules.cards import describe_effect
+from banker.rules.commands import no_pot
 from banker.rules.count import Difference, difference_msg, sources
 from banker.rules.effects import Debt, Hotel, Houses, JailCardHolder, Owner, Pay, Stock
 from banker.rules.legal import deal_plan
@@ -223,6 +232,17 @@ class Flow:
         player: str = await self.choose(title, choices, empty or self.tr("flow.no_players"), default=default, auto=auto)
         return player
 
+    def account(self, name: str) -> str:
+        """A player's name, or the bank as the interface calls it."""
+        return self.tr("bank.name") if name == BANK else name
+
+    def text_prompt(self, op: str, key: str, cmd: dict[str, Any]) -> str:
+        """What a text question asks: a transfer's memo names who pays whom how much."""
+        if (op, key) == ("transfer", "memo"):
+            return self.tr("flow.transfer_memo", payer=self.account(cmd["from"]), receiver=self.account(cmd["to"]),
+                           amount=self.fmt(cmd["amount"]))
+        return self.tr("flow.memo")
+
     def default_player(self) -> str | None:
         """The player every player question highlights first: in follow mode, the one whose turn it is
         (issue #11, ``GameState.current``); None without follow mode (the turn does not move then)."""
@@ -293,7 +313,7 @@ class Flow:
             prompt = self.tr("flow.dice_fresh" if cmd.get("card") else "flow.dice_total", low=low, high=high)
             return await self.ask_number(title, prompt, low, high)
         if kind == "text":
-            return await self.ask_text(title, self.tr("flow.memo"))
+            return await self.ask_text(title, self.text_prompt(op, f.key, cmd))
         if kind == "flag":
             if (op, f.key) == ("card", "passed_go") and self.state.follow:
                 return LEAVE_OUT  # in follow mode the engine moves the token: it knows whether it passes GO
@@ -328,8 +348,8 @@ class Flow:
                 return self.tr("flow.who_landed", space=self.state.edition.spaces[cmd["space"]].name)
             case ("transfer", "from"):
                 return self.tr("flow.who_pays")
-            case ("transfer", "to"):
-                return self.tr("flow.who_receives")
+            case ("transfer", "to"):  # each question says the answers before it
+                return self.tr("flow.who_receives_from", payer=self.account(cmd["from"]))
             case ("trade", "from"):
                 return self.tr("trade.first")
             case ("trade", "to"):
@@ -444,7 +464,11 @@ class Flow:
                 low = auction_min_bid(state, state.edition.spaces[cmd["space"]])
                 return self.tr("flow.winning_bid", player=player, cash=self.fmt(cash)), low, cash
             case ("transfer", "amount"):
-                return self.tr("flow.amount"), 1, None if cmd["from"] == BANK else state.cash[cmd["from"]]
+                payer, receiver = self.account(cmd["from"]), self.account(cmd["to"])
+                if cmd["from"] == BANK:
+                    return self.tr("flow.transfer_amount_bank", payer=payer, receiver=receiver), 1, None
+                cash = state.cash[cmd["from"]]
+                return self.tr("flow.transfer_amount", payer=payer, receiver=receiver, cash=self.fmt(cash)), 1, cash
         return self.tr("flow.amount"), f.minimum or 0, None
 
     async def ask_choice(self, op: str, cmd: dict[str, Any]) -> str:
@@ -548,6 +572,10 @@ class Flow:
             if self.state.over and op != "undo":
                 self.app.show_message(self.tr("flow.game_over"), error=True)
                 return None
+            refusal = self.not_now(op)
+            if refusal is not None:  # said before the first question, not after the player and the lot are asked
+                self.app.refuse(refusal)
+                return None
             return await self.asking(self.flows().get(op, self.flow_simple), cmd, title)
         except Cancelled:
             self.app.show_message(self.tr("flow.cancelled"))
@@ -557,6 +585,15 @@ class Flow:
             # the action ends (refused before any question, cancelled, failed), the table's keys are its own again
             # (a no-op once the question took them)
             release_typed(given)
+
+    def not_now(self, op: str) -> Refused | None:
+        """Why nobody can take ``op`` now, whatever the answers would be (the engine's own check); else None."""
+        match op:
+            case "free_parking":
+                return no_pot(self.state)
+            case "building_auction":
+                return no_shortage_now(self.state)
+        return None
 
     async def flow_simple(self, cmd: dict[str, Any], title: str) -> Entry | None:
         """Ask for what the op needs, show what it will do, commit. In follow mode the player of

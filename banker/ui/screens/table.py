@@ -57,6 +57,10 @@ def command_example(state: GameState, tr: Translator) -> str:
     return " ".join([verb, *words[-1:], *(player[:1] if player[0].isalpha() else player)])
 
 
+#: the keys of the actions a game that is over refuses (every one but undo; banker.ui.actions), and the dice that
+#: start a roll: hidden from the footer then, and answered with a word when pressed
+CLOSED_KEYS = frozenset({*(k for op, key in ACTIONS if op != "undo" for k in with_layouts(key).split(",")), *DICE_KEYS})
+
 #: under this many seconds left, the countdown is shown in the warning colour
 CLOSE_TO_END = 10 * 60
 
@@ -75,7 +79,9 @@ class TableScreen(BankerScreen[None]):
         # a priority binding: run as the App takes the key, so the keys after it in the same burst (a paste, a laggy
         # link) are handed to the line it focuses, not to the table as action keys (while the line has the focus,
         # check_action lets ':' through to it as a letter)
-        Binding(with_layouts("colon,slash"), "focus_command", "table.command", key_display=":", priority=True),
+        # not in the footer: the command line's own words say ": to focus", right above it (at 80 columns the footer
+        # has no room for both it and ctrl+q)
+        Binding(with_layouts("colon,slash"), "focus_command", "table.command", key_display=":", priority=True, show=False),
         Binding(with_layouts("question_mark,f1"), "app.help", "help.title", key_display="?"),
         Binding(with_layouts("v"), "app.review", "action.review", show=False),
         Binding(with_layouts("q"), "app.table_view", "tableview.key", show=False),  # the players' page (QR)
@@ -95,6 +101,7 @@ class TableScreen(BankerScreen[None]):
         self.end = end_of(session.setup.end_time, start) if session.state.variant.timed else None
         self.time_up_said = False  # the alert is given once; the header keeps saying it
         self.typed_ahead: list[str] | None = None  # the roll's keys while its question opens (action_roll)
+        self.over_shown = session.state.over  # whether the footer shows a game that is over (refresh_table)
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
@@ -166,6 +173,9 @@ class TableScreen(BankerScreen[None]):
             header = f"{header} · {tr('table.readonly_mark')}"
         self.header_text = header
         self.show_header()
+        if state.over != self.over_shown:  # the game ended, or its end was undone: the footer's keys follow
+            self.over_shown = state.over
+            self.refresh_bindings()
         bar = next(iter(self.query(TurnBar)), None)
         if bar is None and state.follow:  # follow mode started during the game: its bar above the cards
             bar = TurnBar(id="turn")
@@ -202,6 +212,11 @@ class TableScreen(BankerScreen[None]):
         Enter: a fast banker, or keys sent in one burst) is kept for it, never taken as the table's keys (a
         second roll, the proposal's Enter). Keys reach the screen in order; bindings run only after."""
         if self.focused is not None:  # the command line: its own keys
+            return
+        if self.session.state.over and self.typed_ahead is None and event.key in CLOSED_KEYS:
+            event.stop()  # not in the footer any more: a key pressed from habit is answered, not ignored
+            event.prevent_default()
+            self.post_message(MessageShown(self.app.tr("flow.game_over"), error=True))
             return
         if self.typed_ahead is None:
             if event.character and event.character in DICE_KEYS:
@@ -246,4 +261,6 @@ class TableScreen(BankerScreen[None]):
         # while typing in the command line, letters are letters, not action keys
         if action in ("act", "roll", "settle", "focus_command") and isinstance(self.focused, CommandLine):
             return False
+        if self.session.state.over and action in ("act", "roll", "settle") and parameters != ("undo",):
+            return False  # a game that is over takes only undo (banker.ui.actions): the footer offers nothing else
         return True

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 
+from textual import events
 from textual.dom import DOMNode
 from textual.widget import Widget
 from textual.widgets import Footer
@@ -44,9 +45,17 @@ def release_when_removed(node: DOMNode, widgets: Iterable[Widget]) -> None:
     node.app.set_timer(RELEASE_DELAY, partial(release_rendering, list(widgets)), name="release-rendering")
 
 
+#: narrower than this, the footer's keys go without their padding (Textual's compact footer): at 80 columns the
+#: table's keys, help, quit and the palette all fit in English, and at 100 in Russian and Ukrainian
+COMPACT_BELOW = 120
+
+
 class BankFooter(Footer):
     #: what the keys shown were made from (see :meth:`shown`), at the last recompose
     _shown: tuple[object, ...] | None = None
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.compact = event.size.width < COMPACT_BELOW
 
     def shown(self) -> tuple[object, ...]:
         """What the footer's keys are made from: the screen's bindings it shows (each with whether it is
