@@ -35,8 +35,7 @@ from banker.ledger import Session, SessionError, SessionLog, SessionWriter, read
 from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
 from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
-from banker.rules.names import typed_players
-from banker.rules.state import check_text
+from banker.rules.names import TEXT_LIMIT, forbidden_char, typed_players
 
 loading.done()  # the command's modules are loaded: the collector back on (banker.ui.loading)
 
@@ -94,6 +93,16 @@ def _silence_stdout() -> None:
 
 
 # --------------------------------------------------------------------------- new
+
+def _check_option_text(option: str, text: str) -> None:
+    """Refuse an option's text that is too long or holds a control or invisible character, naming the option
+    (the engine's own words said "new: "--name" ...", after the command's "banker new:")."""
+    bad = forbidden_char(text)
+    if len(text) > TEXT_LIMIT:
+        raise CliError(key="cli_said.option_too_long", option=option, n=len(text), limit=TEXT_LIMIT)
+    if bad:
+        raise CliError(key="cli_said.option_control", option=option, char=bad)
+
 def cmd_new(args: argparse.Namespace) -> int:
     players = typed_players(args.players)
     if players is None:
@@ -108,10 +117,10 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise CliError(key="cli_said.unknown_house_rule", rules=", ".join(unknown), known=", ".join(HouseRules.names()))
     rules = HouseRules.from_mapping(wanted)
     if args.name is not None:
-        check_text("new", "--name", args.name)  # shown in the resume list, on the page, by banker state
+        _check_option_text("--name", args.name)  # shown in the resume list, on the page, by banker state
     end = None
     if args.end_time is not None:  # "22:30" or "90m", said now: stored as the time it names
-        check_text("new", "end_time", args.end_time)
+        _check_option_text("--end-time", args.end_time)
         end = parse_end(args.end_time, local_now())
     setup = Setup(args.edition, args.variant, players, rules, stored(end) if end else None,
                   follow=args.follow)

@@ -803,3 +803,4 @@ def test_ctrl_c_while_the_command_is_still_loading_is_one_line_never_a_traceback
     assert len(lines) == 1 and lines[0].startswith("banker: "), proc.stderr
     # the catalogs need banker.cliparse, interrupted there for good: the one plain word
     assert lines[0] == "banker: interrupted" if where == "import:banker.cliparse" else said in lines[0], lines
+

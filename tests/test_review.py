@@ -264,6 +264,52 @@ async def test_every_tab_of_the_review_has_its_number_in_the_footer(tmp_path: Pa
             assert app.screen.query_one("#review-tabs").active == pane
 
 
+async def test_the_tab_keys_work_after_a_timeline_filter_is_chosen(tmp_path: Path) -> None:
+    """Found by the review probe: with a player chosen in the timeline's filter (the choice keeps the focus), 3, a
+    and c did nothing: the focus went to the next filter of the hidden tab, and the tabs followed it back."""
+    from textual.widgets import Select
+
+    from banker.ui.app import BankerApp
+
+    app = BankerApp(make(tmp_path / "small.json"), lang="en", review=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        player = app.screen.query_one("#filter-player", Select)
+        player.focus()
+        await pilot.pause()
+        for key in ("enter", "down", "enter"):
+            await pilot.press(key)
+            await pilot.pause()
+        assert player.value == "Ann" and app.focused is player
+        for key, pane in (("3", "summary"), ("a", "audit"), ("c", "count"), ("6", "board"), ("1", "timeline")):
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen.query_one("#review-tabs").active == pane, key
+        assert app.focused is app.screen.query_one("#review-timeline")  # its arrows scroll the entries again
+        assert player.value == "Ann"  # the filter kept
+
+
+async def test_a_search_that_matches_nothing_says_so(tmp_path: Path) -> None:
+    """Found by the review probe: a search with no match left the timeline's header over an empty table."""
+    from textual.widgets import DataTable
+
+    from banker.ui.app import BankerApp
+
+    app = BankerApp(make(tmp_path / "small.json"), lang="en", review=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.press("slash", *"zzz")
+        await pilot.pause()
+        table = app.screen.query_one("#review-timeline", DataTable)
+        assert table.row_count == 1
+        assert str(table.get_row_at(0)[1]).startswith("No entry matches")
+        await pilot.press("backspace", "backspace", "backspace")
+        await pilot.pause()
+        assert table.row_count > 1 and not any("No entry matches" in str(table.get_row_at(i)[1])
+                                               for i in range(table.row_count))
+
+
 # ------------------------------------------------------------------------------ issue #13: the whole evening
 def _session(path: Path, setup: Setup, commands: list[dict], name: str = "Evening") -> Path:
     session = Session.create(path, setup, name=name)

@@ -242,6 +242,33 @@ async def test_the_command_palette_lists_every_action(midgame: Path) -> None:
         assert b.options() == ["Bob  $130"]
 
 
+@pytest.mark.parametrize("standalone", [True, False])
+async def test_the_review_palette_offers_the_reviews_keys_never_an_action(midgame: Path, standalone: bool) -> None:
+    """Found by the review probe: ctrl+p in the review (opened with `v` over the table) offered every action, and
+    "Salary" was recorded while the review said "(read-only)"; in `banker review` it sent the banker to `banker
+    repair` for a healthy file."""
+    from banker.ui.screens.review import ReviewScreen
+
+    app = BankerApp(midgame, lang="en", review=standalone)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        if not standalone:
+            await b.act("v")
+            await b.settle()
+        assert isinstance(app.screen, ReviewScreen)
+        before = len(file_entries(midgame))
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert not any(t.startswith(("Salary", "Buy", "Rent", "Count the table")) for t in titles), titles
+        assert {"Timeline  (1)", "Summary  (3)", "Board  (6)", "Search  (/)"} <= set(titles), titles
+        summary = next(c for c in app.get_system_commands(app.screen) if c.title == "Summary  (3)")
+        app.call_later(summary.callback)  # as the palette runs a command
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen.query_one("TabbedContent").active == "summary"
+        assert len(file_entries(midgame)) == before
+
+
 @pytest.mark.parametrize("lang,words", [("ru", ("Выход", "Цвета", "Поиск действия", "Поиск цветовой темы")),
                                         ("uk", ("Вийти", "Кольори", "Пошук дії", "Пошук колірної теми"))])
 async def test_the_command_palette_speaks_the_interfaces_language(midgame: Path, lang: str, words) -> None:

@@ -51,6 +51,16 @@ def check_command(state: GameState, cmd: Mapping[str, Any]) -> None:
     _walk(state, cmd)
 
 
+#: the keys whose numbers are money, at any depth (a trade's ``give.cash``, a count's ``cash.Ann``); every other whole
+#: number is a count, a position or an entry's number
+MONEY_KEYS = frozenset({"amount", "bid", "cash", "debt_credit"})
+
+
+def _is_money(path: str) -> bool:
+    """Whether the number at ``path`` (``give.cash``, ``seq``) is an amount of money."""
+    return any(part.split("[", 1)[0] in MONEY_KEYS for part in path.split("."))
+
+
 def _walk(state: GameState, cmd: Mapping[str, Any]) -> None:
     """:func:`check_command` the whole way: every key and value, nested ones too."""
     op = cmd.get("op") if isinstance(cmd.get("op"), str) else None
@@ -68,7 +78,9 @@ def _walk(state: GameState, cmd: Mapping[str, Any]) -> None:
             continue
         if kind is int or (kind is not str and isinstance(value, int)):
             if not -limit <= value <= limit:
-                raise Refused("input", Msg("input.too-large", op=op_shown, key=path, limit=state.edition.fmt(limit)))
+                money = _is_money(path)  # an entry's number or a position is no amount: "at most $1,200,000" misled
+                raise Refused("input", Msg("input.too-large", op=op_shown, key=path,
+                                           limit=state.edition.fmt(limit) if money else state.edition.money.number(limit)))
             continue
         if kind is str or isinstance(value, str):
             if value not in state.cash:  # a player's name as recorded at the start passes, whatever it holds

@@ -450,6 +450,9 @@ class BankerApp(App[None]):
         tr = self.tr
         yield SystemCommand(tr("system.quit"), tr("system.quit_about"), self.action_quit)
         yield SystemCommand(tr("system.theme"), tr("system.theme_about"), self.action_change_theme)
+        if _is_review_screen(screen):  # the review's own keys: it records nothing (it offered every action, and one
+            yield from self.review_commands(screen)  # started from the review over the table was recorded)
+            return
         if self.session is None:
             return
         from .screens.help import action_help
@@ -462,6 +465,15 @@ class BankerApp(App[None]):
         yield SystemCommand(f"{self.tr('action.review')}  (v)", self.tr("help.review"), self.action_review)
         yield SystemCommand(f"{self.tr('tableview.key')}  (q)", self.tr("tableview.about"), self.action_table_view)
         yield SystemCommand(self.tr("help.title"), self.tr("help.about"), self.action_help)
+
+    def review_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The review's keys shown in its footer (its tabs, the search, close), as the palette's commands."""
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            if binding.show and active.node is screen:
+                key = binding.key_display or self.get_key_display(binding)
+                yield SystemCommand(f"{binding.description}  ({key})", self.tr("review.palette_help"),
+                                    partial(self.run_action, binding.action, screen))
 
     # ----------------------------------------------------------------- the players' page
     def start_table_server(self) -> TableServer:
@@ -519,6 +531,12 @@ class BankerApp(App[None]):
         from .screens.help import HelpScreen
 
         self.push_screen(HelpScreen(self.session.state.edition if self.session is not None else None))
+
+
+def _is_review_screen(screen: Screen[Any]) -> bool:
+    """Whether ``screen`` is the review (never one when its module was not even loaded)."""
+    review = sys.modules.get("banker.ui.screens.review")
+    return review is not None and isinstance(screen, review.ReviewScreen)
 
 
 def _is_start_screen(screen: Screen[Any]) -> bool:

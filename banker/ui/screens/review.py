@@ -248,8 +248,10 @@ class ReviewScreen(BankerScreen[None]):
             elif item.op == "undo":
                 line.stylize("italic yellow")
             rows.append((Text(str(item.seq), "dim", justify="right"), line))
+        if not rows and self.review.timeline:  # the filters leave nothing: said, not an empty table under its header
+            rows.append((Text(""), Text(tr("review.no_match"), "dim italic")))
         table.add_rows(rows)
-        if rows:
+        if self.shown:
             last = len(rows) - 1
             table.move_cursor(row=self.shown.index(on) if on is not None and on in self.shown and on != self.shown[-1]
                               else last)
@@ -496,7 +498,7 @@ class ReviewScreen(BankerScreen[None]):
 
     # ------------------------------------------------------------------- audit
     def action_audit(self) -> None:
-        self.query_one(TabbedContent).active = "audit"
+        self.show_tab("audit")
         self.query_one("#review-audit", Static).update(self.app.tr("review.audit_running"))
         self.run_audit()
 
@@ -522,11 +524,25 @@ class ReviewScreen(BankerScreen[None]):
 
     # ------------------------------------------------------------------- keys
     def action_tab(self, tab: str) -> None:
-        self.query_one(TabbedContent).active = tab
+        self.show_tab(tab)
+
+    def show_tab(self, tab: str) -> None:
+        """Show the tab ``tab``. A widget of another tab that has the focus (a timeline filter just chosen) lets it go
+        first: Textual would hand the focus to the next widget of that hidden tab, and the tabs switch to the
+        widget that takes the focus, so the key seemed to do nothing."""
+        tabs = self.query_one(TabbedContent)
+        focused = self.focused
+        if focused is not None and tab != tabs.active:
+            pane = next((a for a in focused.ancestors if isinstance(a, TabPane)), None)
+            if pane is not None and pane.id != tab:
+                self.set_focus(None)
+        tabs.active = tab
+        if tab == "timeline" and self.focused is None:  # its arrows scroll the entries, as when the review opens
+            self.query_one("#review-timeline", DataTable).focus()
 
     def action_search(self) -> None:
         """The search box of the timeline (its tab shown first)."""
-        self.query_one(TabbedContent).active = "timeline"
+        self.show_tab("timeline")
         self.query_one("#filter-text", Input).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
