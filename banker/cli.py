@@ -168,14 +168,14 @@ def _script_lines(source: str) -> Iterable[str | bytes]:
         return getattr(sys.stdin, "buffer", sys.stdin)
     path = Path(source)
     try:
-        # split at line feeds only: a U+2028 or U+0085 inside a JSON string is not a new line
-        return path.read_text(encoding="utf-8-sig").split("\n")
+        # split at line feeds only: a U+2028 or U+0085 inside a JSON string is not a new line; each line decoded on its
+        # own, as from standard input: a line that is not UTF-8 is refused by its number, the lines before it applied
+        # (docs/commands.md; the whole file was refused, naming no line)
+        return path.read_bytes().split(b"\n")
     except FileNotFoundError:
         raise CliError(key="no_script", file=source) from None
     except IsADirectoryError:
         raise CliError(key="script_dir", file=source) from None
-    except UnicodeDecodeError:
-        raise CliError(key="script_not_utf8", file=source) from None
     except OSError as e:
         raise CliError(key="cannot_read", file=source, reason=e.strerror) from None
 

@@ -607,7 +607,15 @@ def test_new_never_creates_over_anything(capsys, tmp_path):
     os.symlink(tmp_path / "nowhere.json", dangling)
     code, out, err = run(capsys, "new", str(dangling), "--players", "Ann,Bob")
     assert_one_line_error(code, err)
-    assert "already exists" in err and os.path.islink(dangling) and not (tmp_path / "nowhere.json").exists()
+    # a link to nowhere is said so (it said "already exists; ... `banker open` it", and opening could only fail)
+    assert "is a link to" in err and "which leads nowhere" in err
+    assert os.path.islink(dangling) and not (tmp_path / "nowhere.json").exists()
+    os.symlink(tmp_path / "loop2", tmp_path / "loop1")
+    os.symlink(tmp_path / "loop1", tmp_path / "loop2")
+    code, out, err = run(capsys, "new", str(tmp_path / "loop1"), "--players", "Ann,Bob")
+    assert_one_line_error(code, err)
+    assert err.endswith(f"loop1 is a link to {tmp_path / 'loop2'}, which leads nowhere (it is missing, or the links "
+                        "loop); remove the link or choose another name\n")
     leftover = tmp_path / "old.json.journal"
     leftover.write_bytes(b"journal of a game that was moved away\n")
     code, out, err = run(capsys, "new", str(tmp_path / "old.json"), "--players", "Ann,Bob")
@@ -803,4 +811,3 @@ def test_ctrl_c_while_the_command_is_still_loading_is_one_line_never_a_traceback
     assert len(lines) == 1 and lines[0].startswith("banker: "), proc.stderr
     # the catalogs need banker.cliparse, interrupted there for good: the one plain word
     assert lines[0] == "banker: interrupted" if where == "import:banker.cliparse" else said in lines[0], lines
-

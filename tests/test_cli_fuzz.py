@@ -87,10 +87,17 @@ def test_a_number_with_thousands_of_digits_is_refused_while_reading_the_line(cap
     assert file_bytes(table) == before
 
 
-def test_standard_input_is_read_line_by_line_and_a_line_that_is_not_utf8_is_named(monkeypatch, capsys, table) -> None:
-    data = b'{"op": "salary", "player": "Ann"}\n{"op": "salary", "player": "B\xffob"}\n{"op": "salary", "player": "Cid"}\n'
+@pytest.mark.parametrize("from_file", [False, True])
+def test_a_script_is_read_line_by_line_and_a_line_that_is_not_utf8_is_named(monkeypatch, capsys, tmp_path, table,
+                                                                             from_file: bool) -> None:
+    """docs/commands.md: a line that is not UTF-8 is refused as "line N", the lines before it applied, from a file as
+    from standard input (a file was refused whole, naming no line: the review probe)."""
+    data = (b'\xef\xbb\xbf{"op": "salary", "player": "Ann"}\n{"op": "salary", "player": "B\xffob"}\n'
+            b'{"op": "salary", "player": "Cid"}\n')  # with the BOM an editor may put first
+    script = tmp_path / "s.jsonl"
+    script.write_bytes(data)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
-    code, out, err = run(capsys, "apply", str(table), "-")
+    code, out, err = run(capsys, "apply", str(table), str(script) if from_file else "-")
     assert code == 1 and out == "Ann collects $200 salary\n" and err == "line 2: not UTF-8 text\n"
     assert entries(table) == 9
 

@@ -112,6 +112,10 @@ class SessionWriter(SessionLog):
         made is removed again, so the same name can be created once the cause is fixed.
         """
         path = Path(path)
+        if os.path.islink(path) and not os.path.exists(path):  # "open it" could only fail: the link leads nowhere
+            target = os.readlink(path)
+            raise SessionError(f"{path} is a link to {target}, which leads nowhere (it is missing, or the links loop); "
+                               "remove the link or choose another name", key="broken_link", path=path, target=target)
         if os.path.lexists(path):
             raise SessionError(f"{path} already exists; choose another name or `banker open` it", key="exists", path=path)
         jpath = journal_path(path)
