@@ -69,20 +69,25 @@ async def test_the_palette_shows_each_actions_key(tmp_path: Path) -> None:
         assert "(s)" in prompt, prompt
 
 
-@pytest.mark.parametrize(("lang", "width"), [("en", 80), ("ru", 100), ("uk", 100), ("en", 120), ("ru", 120)])
+@pytest.mark.parametrize(("lang", "width", "review"), [
+    ("en", 80, False), ("ru", 100, False), ("uk", 100, False), ("en", 120, False), ("ru", 120, False),
+    ("en", 80, True), ("ru", 80, True), ("uk", 80, True)])
 async def test_the_footer_shows_each_of_its_keys_whole_down_to_narrow_terminals(tmp_path: Path, lang: str,
-                                                                                width: int) -> None:
+                                                                                width: int, review: bool) -> None:
     """Found by the console probe: at 80 columns the footer hid ctrl+q and cut "? Help" under the palette's key. It
-    goes compact below 120 columns, and the command line's ':' (its own words say ": to focus") is not repeated in it."""
+    goes compact below 120 columns, and the command line's ':' (its own words say ": to focus") is not repeated in it.
+    The review's (the review probe: "esc C▏^p palettet") gives its six tabs as one group, "1 2 3 4 5 6 tabs"."""
     from textual.widgets._footer import FooterKey
 
     path = make_session(tmp_path / "g.json", ("Ann", "Bob", "Cid", "Dee", "Eve"))
-    app = BankerApp(path, lang=lang)
+    app = BankerApp(path, lang=lang, review=review)
     async with app.run_test(size=(width, 24)) as pilot:
         await pilot.pause()
         await pilot.pause()
         keys = sorted(app.screen.query(FooterKey), key=lambda k: k.region.x)
-        assert {"ctrl+q", "ctrl+p", "question_mark"} <= {k.key for k in keys}
-        for key, after in zip(keys, keys[1:], strict=False):
-            assert key.region.right <= after.region.x, (key.key, after.key)  # none under the next
-        assert keys[-1].region.right <= width
+        wanted = {"escape", "slash", "1", "6"} if review else {"question_mark"}
+        assert {"ctrl+q", "ctrl+p", *wanted} <= {k.key for k in keys}
+        parts = sorted(app.screen.query("BankFooter > *"), key=lambda k: k.region.x)  # keys, groups, their words
+        for part, after in zip(parts, parts[1:], strict=False):
+            assert part.region.right <= after.region.x, (part, after)  # none under the next
+        assert parts[-1].region.right <= width

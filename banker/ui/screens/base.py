@@ -35,6 +35,9 @@ def translated(binding: Binding, tr: Translator) -> Binding:
         if text:
             text = tr.get(text, text) if "." in text else tr.get(f"key.{text.lower()}", text)
         found = binding if text == binding.description else replace(binding, description=text)
+        group = binding.group
+        if group is not None and group.description:  # a group's words (the review's tabs) likewise
+            found = replace(found, group=replace(group, description=tr.get(group.description, group.description)))
         _translated[key] = found
     return found
 

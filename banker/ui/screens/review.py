@@ -51,6 +51,10 @@ CHART_COLORS = ((0, 130, 200), (60, 180, 75), (230, 25, 75), (255, 225, 25), (24
                 (70, 240, 240), (240, 50, 230))
 
 
+#: the tabs' keys, shown as one group in the footer
+TABS = Binding.Group("review.tabs_keys")
+
+
 class ReviewScreen(BankerScreen[None]):
     """The session reviewed. ``standalone``: opened by `banker review` (closing it quits)."""
 
@@ -58,9 +62,13 @@ class ReviewScreen(BankerScreen[None]):
     # focus, letters and digits are typed there, never taken as these keys (check_action)
     # the tabs' keys first, Escape last: on 80 columns the footer's end is cut off, and Escape is known without it
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "tab('timeline')", "review.tab_timeline"), Binding("2", "tab('charts')", "review.tab_charts"),
-        Binding("3", "tab('summary')", "review.tab_summary"), Binding("4", "tab('count')", "review.key_count"),
-        Binding("5", "audit", "review.tab_audit"), Binding("6", "tab('board')", "turn.review_tab"),
+        # one group in the footer, "1 2 3 4 5 6 tabs" (each tab's title carries its number): with a word for each, the
+        # footer at 80 columns had no room left for Escape and quit
+        Binding("1", "tab('timeline')", "review.tab_timeline", group=TABS),
+        Binding("2", "tab('charts')", "review.tab_charts", group=TABS),
+        Binding("3", "tab('summary')", "review.tab_summary", group=TABS),
+        Binding("4", "tab('count')", "review.key_count", group=TABS),
+        Binding("5", "audit", "review.tab_audit", group=TABS), Binding("6", "tab('board')", "turn.review_tab", group=TABS),
         Binding(with_layouts("slash"), "search", "evening.search", key_display="/"),
         Binding(with_layouts("c"), "tab('count')", "Count", show=False),
         Binding(with_layouts("a"), "audit", "Audit", show=False),
@@ -139,7 +147,7 @@ class ReviewScreen(BankerScreen[None]):
         tr = self.app.tr
         yield Static(self.header(), id="review-header")
         with TabbedContent(id="review-tabs"):
-            with TabPane(tr("review.tab_timeline"), id="timeline"):
+            with TabPane(f"1 {tr('review.tab_timeline')}", id="timeline"):
                 with Horizontal(id="review-filters"):
                     if self.complete:
                         yield from self.filters()
@@ -148,20 +156,20 @@ class ReviewScreen(BankerScreen[None]):
                         yield Static(classes="filter-pending")
                     yield Input(placeholder=tr("review.filter_text"), id="filter-text")
                 yield DataTable(id="review-timeline", cursor_type="row", zebra_stripes=True)
-            with TabPane(tr("review.tab_charts"), id="charts"):
+            with TabPane(f"2 {tr('review.tab_charts')}", id="charts"):
                 # the plots are made when the tab is first shown; a short terminal scrolls them, each kept tall enough to
                 # be read (three squeezed into 80x24 drew no line at all, and an axis upside down)
                 yield Vertical(id="charts-box")
-            with TabPane(tr("review.tab_summary"), id="summary"):
+            with TabPane(f"3 {tr('review.tab_summary')}", id="summary"):
                 with VerticalScroll():
                     yield Static(self.summary() if self.complete else "", id="review-summary")
-            with TabPane(tr("review.tab_count"), id="count"):
+            with TabPane(f"4 {tr('review.tab_count')}", id="count"):
                 with VerticalScroll():
                     yield Static(self.count_the_table() if self.complete else "", id="review-count")
-            with TabPane(tr("review.tab_audit"), id="audit"):
+            with TabPane(f"5 {tr('review.tab_audit')}", id="audit"):
                 with VerticalScroll():
                     yield Static(tr("review.audit_hint"), id="review-audit")
-            with TabPane(tr("turn.review_tab"), id="board"):
+            with TabPane(f"6 {tr('turn.review_tab')}", id="board"):
                 with VerticalScroll():
                     yield Select([(Text(p), p) for p in self.state.players], prompt=tr("review.all_players"), id="board-player")
                     yield Static(self.board_heat(None) if self.complete else "", id="review-heat")
