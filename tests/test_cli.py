@@ -678,6 +678,22 @@ def test_a_hand_edited_description_is_never_a_traceback(capsys, tmp_path, lang):
     assert Session.open(path, readonly=True).state.cash["Ann"] == 1500
 
 
+@pytest.mark.parametrize(("change", "said"), [
+    (lambda entry: entry["effects"][0].update(amount=-5), "Expected `int` >= 0"),  # was taken as it was
+    (lambda entry: entry["effects"][0].update({"from": "Zed"}), "(it names 'Zed', which this game does not have)"),
+])
+def test_a_hand_edited_amount_or_name_is_said_in_words(capsys, tmp_path, change, said):
+    """Found by the review probe on a hand-edited log: a negative payment opened without a word (the export then gave
+    rent paid -5), and a name the setup lacks was said as Python's "(KeyError: 'Zed')"."""
+    path = tmp_path / "g.json"
+    new_session(capsys, path)
+    assert run(capsys, "apply", str(path), str(write_script(tmp_path, '{"op":"buy","player":"Ann","space":39}')))[0] == 0
+    _hand_edit(path, change)
+    assert run(capsys, "repair", str(path), "--accept-changes", "--yes")[0] == 1  # never accepted: it cannot open
+    code, out, err = run(capsys, "state", str(path))
+    assert code == 1 and err.count("\n") == 1 and said in err and "Error" not in err, err
+
+
 def test_an_effect_nested_hundreds_deep_by_a_hand_edit_is_said_clipped(capsys, tmp_path):
     """A hand edit nests a value of the game's result effect 400 deep: the damage is explained with the first levels in
     words and the rest as clipped JSON, `banker state` shows the state under the warning and `banker audit` names the

@@ -82,7 +82,10 @@ def _not_followed(e: Exception) -> Said:
         return e.said
     if isinstance(e, Refused):  # the engine's own sentence ("a logged effect cannot be read ..."), in any language
         return Said(str(e), "follow_refused", refusal=e)
-    return Said(f"{type(e).__name__}: {e}", "follow_error", error=f"{type(e).__name__}: {e}")
+    if isinstance(e, KeyError) and e.args and isinstance(e.args[0], str):  # a player or space the setup does not have
+        return Said(f"it names {e.args[0]!r}, which this game does not have", "follow_unknown", name=e.args[0])
+    error = str(e) or type(e).__name__  # what the state could not take ("Bob's cash went below zero"), not Python's class
+    return Said(error, "follow_error", error=error)
 
 
 def _described(entry: Entry) -> list[Msg] | str:

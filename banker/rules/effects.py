@@ -16,7 +16,7 @@ Pay(src='Ann', dst='bank', amount=200, why='salary')
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Struct, field
@@ -49,7 +49,8 @@ class Pay(Effect, tag="pay", frozen=True):
 
     src: str = field(name="from")
     dst: str = field(name="to")
-    amount: int
+    #: never negative: money the other way round is the other way round (a hand-edited -5 rent was taken as it was)
+    amount: Annotated[int, msgspec.Meta(ge=0)]
     why: str = field(name="for")
 
 
