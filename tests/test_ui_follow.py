@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Checkbox
 
 from banker.ledger import Session
@@ -365,6 +366,30 @@ async def test_dice_typed_while_a_landing_waits_never_settle_it(tmp_path: Path) 
         await b.key("enter")  # now the banker sees it and takes it
         await b.settle()
         assert file_state(path)["spaces"][str(VERMONT)]["owner"] == "Ann"
+
+
+@pytest.mark.parametrize("then", ["a", "enter"])
+async def test_dice_typed_on_the_open_proposal_never_settle_it(tmp_path: Path, then: str) -> None:
+    """Found by the Russian and Ukrainian console probe: the next player's roll typed while the proposal was still open
+    (`1`, `4`, Enter) lost the dice without a word, and its Enter bought the deed (which may have been meant for
+    auction). The dice are refused in the dialog, that Enter records nothing, and the Enter after it does."""
+    path = tmp_path / "open.json"
+    Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"), follow=True)).close()
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await roll(b, "35")
+        assert "Ann → Bank  $100" in proposal(b)
+        entries = len(file_entries(path))
+        await b.key("1", "4", "enter")
+        assert isinstance(app.screen, ProposalScreen)  # still open, nothing recorded
+        assert screen_text(app.screen.query_one("#proposal-note")).startswith("Not yet: first what this landing requires")
+        assert len(file_entries(path)) == entries
+        await b.key(then)  # the auction the banker meant is still there to choose; or Enter, seen, records it
+        await b.settle()
+        assert not isinstance(app.screen, ProposalScreen)
+        assert file_state(path)["spaces"][str(VERMONT)]["owner"] == (None if then == "a" else "Ann")
 
 
 async def test_a_roll_that_leaves_nothing_to_settle_keeps_its_own_sentence(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -194,17 +194,34 @@ class ProposalScreen(Dialog["str | None"]):
         self.can_accept = can_accept
         self.can_auction = auction
         self.can_card = card
+        #: a die was typed here: the Enter of that burst is the roll's, never this proposal's (see :meth:`on_key`)
+        self.roll_typed = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog confirm proposal"):
             yield dialog_title(self.title_text)
             yield Static(Prose(joined(self.lines)), id="proposal-body")
+            yield Static("", id="proposal-note", classes="dialog-error", markup=False)
+
+    def on_key(self, event: events.Key) -> None:
+        """A die typed while the proposal is open (the next player's roll, typed before looking up): said, and the
+        Enter typed after it does not record the proposal (it bought the deed that was meant for auction, and the
+        roll was lost without a word). The Enter after that one does."""
+        if event.character is not None and event.character.isdigit():
+            event.stop()
+            event.prevent_default()
+            self.roll_typed = True
+            self.query_one("#proposal-note", Static).update(self.app.tr("turn.roll_in_proposal"))
+            self.app.bell()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         allowed = {"accept": self.can_accept, "auction": self.can_auction, "card": self.can_card}
         return allowed.get(action, True)
 
     def action_accept(self) -> None:
+        if self.roll_typed:  # the Enter of a roll typed here: not an answer to the proposal
+            self.roll_typed = False
+            return
         self.dismiss("accept")
 
     def action_auction(self) -> None:
