@@ -262,3 +262,14 @@ def test_quotes_inside_quotes_are_written_as_the_language_writes_them(lang):
     # a » with no « before it, and a lone «, are kept as they are
     assert nest_quotes("a » b « c") == "a » b « c"
     assert nest_quotes("«a «b «c» d» e»") == "«a „b „c“ d“ e»"
+
+
+def test_an_amount_ending_a_sentence_with_its_own_full_stop_gets_no_second_one() -> None:
+    """Found by the RU/UK console probe: "… не больше 1 192 т.р.." (the roubles' abbreviation, then the sentence's
+    stop). One stop; an amount without one ("$5") keeps the sentence's."""
+    from banker.i18n import Translator
+    from banker.rules.messages import one_stop
+
+    assert Translator("ru")("dialog.at_least", low="5 т.р.") == "Не меньше 5 т.р."
+    assert Translator("en")("dialog.at_least", low="$5") == "At least $5."
+    assert one_stop("{a}. {b}.", {"a": "x.", "b": "y"}) == "{a} {b}."

@@ -190,3 +190,31 @@ async def test_a_typed_bid_out_of_range_or_too_long_is_answered_in_plain_words(t
         await b.key("enter")
         said = screen_text(app.screen.query_one("#ask-error"))
         assert "has 20 digits" in said and "at most 12" in said and "not a whole number" not in said, said
+
+
+async def test_a_typed_bid_the_bidder_cannot_make_is_refused_in_its_box_the_amount_kept(tmp_path: Path) -> None:
+    """Found by the RU/UK console probe: a typed bid over what Аня could raise closed the box with the reason on the
+    auction ("… не больше 1 192 т.р..", with a doubled full stop), and the amount typed again to correct it went to
+    the auction's keys (1 is +1): one more Enter sold the deed at 201. The box stays, says why, keeps the amount."""
+    from textual.widgets import Input
+
+    from banker.ui.screens.dialogs import AskScreen
+
+    path = make_session(tmp_path / "g.json", PLAYERS["ru"], edition="ru")
+    app = BankerApp(path, lang="ru")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await open_auction(b, 39)
+        await b.key("b")
+        await b.type("5000")
+        await b.key("enter")
+        assert isinstance(app.screen, AskScreen)
+        said = screen_text(app.screen.query_one("#ask-error"))
+        assert said.startswith("Аня") and said.endswith(" т.р.") and "т.р.." not in said, said
+        assert app.screen.query_one("#answer", Input).value == "5000"
+        await b.key(*["backspace"] * 4)
+        await b.type("1000")
+        await b.key("enter")
+        assert isinstance(app.screen, AuctionScreen)
+        assert "1 000 т.р." in screen_text(app.screen.query_one("#auction-bid"))

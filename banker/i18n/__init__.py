@@ -18,7 +18,7 @@ from typing import Any
 from banker.datacache import parsed
 from banker.rules.edition import Edition
 from banker.rules.errors import BoardError, Refused
-from banker.rules.messages import UNSAYABLE, Msg, nest_quotes, plural_index, render_parts
+from banker.rules.messages import UNSAYABLE, Msg, nest_quotes, one_stop, plural_index, render_parts
 from banker.rules.names import forbidden_char
 from banker.rules.state import BANK, POT
 
@@ -101,7 +101,7 @@ class Translator:
         if isinstance(template, list):
             template = template[min(plural_index(self.lang, params.get("n", 0)), len(template) - 1)]
         try:
-            return nest_quotes(template.format(**params))
+            return nest_quotes(one_stop(template, params).format(**params))
         except (KeyError, IndexError):
             english = self._en[key]
             if isinstance(english, list):

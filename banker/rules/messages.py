@@ -54,7 +54,7 @@ class Msg:
         template = _form(catalog.get(self.key) or EN[self.key], lang, self.params.get("n", 0))
         values = {k: _render(v, catalog, lang) for k, v in self.params.items()}
         try:
-            return nest_quotes(template.format(**values))
+            return nest_quotes(one_stop(template, values).format(**values))
         except (KeyError, IndexError):  # a broken translation falls back to English
             return nest_quotes(EN_render(self, values))
 
@@ -249,6 +249,15 @@ def render_parts(parts: Sequence[Mapping[str, Any]], catalog: Mapping[str, Templ
     return nest_quotes("; ".join(_render_part(p, catalog, lang, strict) for p in parts))
 
 
+def one_stop(template: str, values: Mapping[str, Any]) -> str:
+    """``template`` without the full stop after a value that ends with one: an amount in roubles at the end of a
+    sentence, "… не больше {amount}." with "1 192 т.р.", read "т.р.."."""
+    for key, value in values.items():
+        if type(value) is str and value.endswith(".") and "{" + key + "}." in template:
+            template = template.replace("{" + key + "}.", "{" + key + "}")
+    return template
+
+
 def nest_quotes(text: str) -> str:
     """Quotes inside quotes as Russian and Ukrainian typography writes them: «… „…“ …», never «… «…» …» (a
     card's text that quotes a space, «Отправляйтесь на поле «Вперёд»…», put inside a sentence's own «»). A »
@@ -288,7 +297,7 @@ def _render_msg_json(data: Mapping[str, Any], catalog: Mapping[str, Template], l
     template = _form(catalog.get(key) or EN[key], lang, n)
     values = {k: _render_json(v, catalog, lang) for k, v in params.items()}
     try:
-        return template.format(**values)
+        return one_stop(template, values).format(**values)
     except (KeyError, IndexError):  # a broken translation falls back to English
         return _form(EN[key], "en", n).format(**values)
 

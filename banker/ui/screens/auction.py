@@ -159,9 +159,11 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
             if value is not None:
                 self.place(bidder, value)
 
+        # a bid the bidder cannot make is refused in the box, the amount kept to correct: the box closed, and the
+        # digits typed again became the auction's keys (1 is +1)
         self.app.push_screen(AskScreen(tr("auction.typed_title", player=bidder),
                                        tr("auction.typed_prompt", amount=self.fmt(self.bidding.lowest_next)),
-                                       True, 1, None), typed)
+                                       True, 1, None, check=lambda amount: self.check(bidder, amount)), typed)
 
     def action_pass_(self) -> None:
         bidder = self.bidder()

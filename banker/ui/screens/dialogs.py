@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
 
@@ -202,14 +202,18 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
 
     @overload
     def __init__(self: AskScreen[int], title: str, prompt: str, number: Literal[True] = True, minimum: int = 1,
-                 maximum: int | None = None, value: str = "", back: bool = False) -> None: ...
+                 maximum: int | None = None, value: str = "", back: bool = False,
+                 check: Callable[[int], str | None] | None = None) -> None: ...
 
     @overload
     def __init__(self: AskScreen[str], title: str, prompt: str, number: Literal[False], minimum: int = 1,
-                 maximum: int | None = None, value: str = "", back: bool = False) -> None: ...
+                 maximum: int | None = None, value: str = "", back: bool = False,
+                 check: Callable[[int], str | None] | None = None) -> None: ...
 
     def __init__(self, title: str, prompt: str, number: bool = True, minimum: int = 1, maximum: int | None = None,
-                 value: str = "", back: bool = False) -> None:
+                 value: str = "", back: bool = False, check: Callable[[int], str | None] | None = None) -> None:
+        """``check``: why a number in range is still refused (an auction's bid the bidder cannot cover), said in the
+        box with the number kept to correct, or None to take it."""
         super().__init__(back)
         self.title_text = title
         self.prompt_text = prompt
@@ -217,6 +221,7 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
         self.minimum = minimum
         self.maximum = maximum
         self.value = value
+        self.check = check
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -256,6 +261,10 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
         if number < self.minimum or (self.maximum is not None and number > self.maximum):
             error.update(tr("dialog.range", low=self.minimum, high=self.maximum) if self.maximum is not None
                          else tr("dialog.at_least", low=self.minimum))  # "Between 1 and …" said nothing
+            return
+        why = self.check(number) if self.check is not None else None
+        if why:
+            error.update(why)
             return
         self.dismiss(cast(Answer, number))  # a number question
 
