@@ -273,3 +273,17 @@ def test_an_amount_ending_a_sentence_with_its_own_full_stop_gets_no_second_one()
     assert Translator("ru")("dialog.at_least", low="5 т.р.") == "Не меньше 5 т.р."
     assert Translator("en")("dialog.at_least", low="$5") == "At least $5."
     assert one_stop("{a}. {b}.", {"a": "x.", "b": "y"}) == "{a} {b}."
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_what_is_left_to_settle_reads_on_after_a_colon(lang: str) -> None:
+    """A landing left to settle is logged after "осталось:" / "лишилося:" (log.due), so each ``due.*`` sentence begins
+    with a name (a player, a space) or Mr. Monopoly's, never a capitalised common word: the RU/UK probe read
+    "лишилося: У гравця Оксана 3 невдалі спроби… він сплачує" (and "он платит" said every player was a man)."""
+    for key, template in CATALOGS[lang].items():
+        if not key.startswith("due."):
+            continue
+        for form in forms(template):
+            first = form.split()[0]
+            assert first.startswith("{") or first in ("Мистер", "Містер"), (key, form)
+            assert not re.search(r"\b(он платит|він сплачує)\b", form), (key, form)  # a player is no "он"

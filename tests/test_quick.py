@@ -154,3 +154,4 @@ def test_an_unknown_or_ambiguous_verb_is_answered_with_the_verbs_of_the_bankers_
         match_verb({"en": "de", "ru": "за", "uk": "за"}[lang])
     assert ambiguous in raised.value.text(tr)
     assert all(match_verb(typed_verb(op, lang)) == op for op in VERBS)
+

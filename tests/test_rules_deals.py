@@ -80,6 +80,30 @@ def test_advance_cards_pay_salary_when_passing_go():
     assert g.cash["Ann"] == 1900
 
 
+@pytest.mark.parametrize(("edition", "card"), [("classic-us", "ch-boardwalk"), ("uk", "ch-mayfair"), ("ru", "ch-arbat"),
+                                               ("kyiv", "ch-khreshchatyk")])
+def test_an_advance_to_the_last_space_before_go_never_passes_go(edition, card):
+    """Found by the RU/UK console probe: "Отправляйтесь на улицу Арбат" with "passed GO" paid 200 т.р., and the card
+    list promised a salary "если пройдёте поле «Вперёд»". Arbat is square 39, the last before GO: a token moving
+    forward to it never passes GO (ru-2004: the salary "Если в процессе движения Вы пройдете через поле «ВПЕРЕД»").
+    The salary is refused, the card's words and the console's questions do not offer it."""
+    from banker.rules import ops
+    from banker.rules.cards import describe_effect
+
+    g = game(edition)
+    before = g.to_json()
+    with pytest.raises(Refused) as e:
+        g.push({"op": "card", "player": "Ann", "card": card, "passed_go": True})
+    assert e.value.rule == "card-go" and g.to_json() == before
+    g.push({"op": "card", "player": "Ann", "card": card})
+    assert g.cash["Ann"] == g.edition.start_cash  # no salary
+    assert "GO" not in str(describe_effect(g, g.edition.cards[card]))
+    flag = next(f for f in ops.spec("card").fields if f.key == "passed_go")
+    assert not ops.asked(g, {"op": "card", "player": "Ann", "card": card}, flag)
+    assert ops.asked(g, {"op": "card", "player": "Ann", "card": next(
+        c.id for c in g.edition.cards.values() if c.kind == "advance" and 0 < c.effect["to"] < 39)}, flag)
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_get_out_of_jail_free_kept_used_and_sold(edition):
     """us-classic-rules.txt: "The 'Get Out of Jail Free' card is held until used and then returned to the

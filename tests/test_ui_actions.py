@@ -72,6 +72,9 @@ async def test_transfer_with_a_memo_and_the_jail_card(midgame: Path) -> None:
         assert b.screen.title_text == "Ann pays: who receives?"  # each question says the answers before it
         await b.choose("dee")
         assert screen_text(b.screen.query_one(".dialog-prompt")) == "Ann → Dee: how much? (Ann has $750)"
+        await b.answer(5000)  # more than Ann has: the bounds as money (the RU/UK probe: "От 1 до 710.", no unit)
+        assert screen_text(b.screen.query_one("#ask-error")) == "Between $1 and $750."
+        await b.key(*["backspace"] * 4)
         await b.answer(75)
         assert screen_text(b.screen.query_one(".dialog-prompt")) == "Ann → Dee $75: what for? (a memo for the log)"
         await b.answer("sold a jail card")
@@ -196,6 +199,47 @@ async def test_an_action_that_cannot_be_taken_now_says_so_before_asking_anything
         assert not file_entries(path)
 
 
+async def test_an_advance_card_asks_whether_the_token_passed_go_only_where_it_can(midgame: Path) -> None:
+    """Found by the RU/UK console probe: the card's "passed GO?" choice came under the title "Card" alone, and was
+    offered for Arbat (Boardwalk here), the last space before GO, where it paid a salary no token can earn."""
+    app = BankerApp(midgame, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.command("card ann illinois")
+        await b.settle()
+        assert isinstance(app.screen, ChooseScreen)
+        assert app.screen.title_text == "Did Ann's token pass GO on its way to Illinois Avenue?"
+        await b.key("escape")
+        await b.settle()
+        await b.command("card ann boardwalk")
+        await b.settle()
+        assert "salary" not in (await b.confirm()).lower()  # straight to what it does: no question, no salary
+        assert file_entries(midgame)[-1]["command"] == {"op": "card", "player": "Ann", "card": "ch-boardwalk"}
+
+
+async def test_a_line_understood_leaves_the_command_line_one_not_understood_stays(midgame: Path) -> None:
+    """Found by the RU/UK console probe: after `застава тарас андр` Enter Enter, the next action keys (`x`, `тар`...)
+    were typed into the command line ("невідома дія «xтарокс340позика»")."""
+    from banker.ui.widgets.command_line import CommandLine
+
+    app = BankerApp(midgame, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.command("frobnicate ann")
+        assert isinstance(app.focused, CommandLine)  # to be corrected
+        await b.key(*["backspace"] * len("frobnicate ann"))
+        await b.type("pay ann dee 5 lunch")
+        await b.key("enter")
+        await b.settle()
+        await b.confirm()
+        assert app.focused is None  # back to the action keys
+        await b.key("x")
+        await b.settle()
+        assert isinstance(app.screen, ChooseScreen)  # the transfer's first question, not a letter in the line
+
+
 async def test_escape_cancels_and_writes_nothing(midgame: Path) -> None:
     """Escape steps back one question at a time, and cancels on the first; ``n`` on a confirmation cancels."""
     app = BankerApp(midgame, lang="en")
@@ -289,6 +333,7 @@ async def test_the_command_palette_speaks_the_interfaces_language(midgame: Path,
             await pilot.pause(0.05)
         shown = " ".join(str(hits.get_option_at_index(i).prompt) for i in range(hits.option_count))
         assert all(w in shown for w in words[:2]), shown
+        assert f"{words[0]}  (ctrl+q)" in shown, shown  # with its key, as every action (the RU/UK console probe)
         assert not any(w in shown for w in ("Keys", "Screenshot", "Theme", "Quit", "Search")), shown
         assert app.screen.query_one(CommandInput).placeholder == words[2] + "…"
         # the colours: the themes' own search line too (Textual's said "Search for themes…")

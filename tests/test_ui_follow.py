@@ -392,6 +392,33 @@ async def test_dice_typed_on_the_open_proposal_never_settle_it(tmp_path: Path, t
         assert file_state(path)["spaces"][str(VERMONT)]["owner"] == (None if then == "a" else "Ann")
 
 
+async def test_the_build_question_offers_first_a_player_who_may_build(tmp_path: Path) -> None:
+    """Found by the RU/UK console probe: `h` in follow mode highlighted the player whose turn it was, who could build
+    nowhere (every lot said why), so Enter led to a list of refusals. The turn's player comes first only when that
+    player may build."""
+    from textual.widgets import OptionList
+
+    path = tmp_path / "build.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"), follow=True)) as session:
+        for cmd in ({"op": "buy", "player": "Bob", "space": 37}, {"op": "buy", "player": "Bob", "space": 39},
+                    {"op": "buy", "player": "Ann", "space": 1}):
+            session.apply(cmd)
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        assert app.session.state.current == "Ann"
+        await b.act("h")
+        await b.settle()
+        options = app.screen.query_one(OptionList)
+        assert str(options.get_option_at_index(options.highlighted).prompt).startswith("Bob")
+        await b.key("escape")
+        await b.settle()
+        await b.act("s")  # every other question still offers the turn's player first
+        await b.settle()
+        assert "Ann" in await b.confirm()
+
+
 async def test_a_roll_that_leaves_nothing_to_settle_keeps_its_own_sentence(tmp_path: Path) -> None:
     """Found playing in tmux: a roll to Just Visiting (nothing to pay or buy) said "Nothing to settle: Bob rolls
     next" on the message line, in place of the roll's own sentence. The roll's sentence stays; "Nothing to settle"

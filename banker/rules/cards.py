@@ -39,7 +39,9 @@ def describe_effect(state: GameState, card: Card) -> Msg:
         return Msg("effect.repairs", house=fmt(e["house"]), hotel=fmt(e["hotel"]))
     if t == "advance":
         name = state.edition.spaces[e["to"]].name
-        return Msg("effect.advance-go" if e["to"] == 0 else "effect.advance", space=name)
+        if e["to"] == 0:
+            return Msg("effect.advance-go", space=name)
+        return Msg("effect.advance" if state.edition.may_pass_go_to(e["to"]) else "effect.advance-last", space=name)
     if t == "advance_nearest":
         return Msg("effect.advance_nearest", kind=parse.kind_word(state.edition, str(e["kind"])))
     if t == "back":
@@ -93,6 +95,8 @@ def run_card(state: GameState, tx: Tx, cmd: CardCommand) -> None:
                 tx.say("log.debt-opens", player=other)
     elif t == "advance":
         # in follow mode the bank moves the token and pays the salary when it passes GO (banker.rules.turns)
+        if cmd.passed_go is True and not state.edition.may_pass_go_to(e["to"]):
+            raise Refused("card-go", Msg("card.no-go", space=state.edition.spaces[e["to"]].name))
         if not state.follow and (e["to"] == 0 or cmd.passed_go is True):
             bonus = state.house_rules.go_landing_bonus and e["to"] == 0
             salary = state.edition.salary * (2 if bonus else 1)

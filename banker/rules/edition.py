@@ -250,6 +250,11 @@ class Edition(Struct, frozen=True):
         word = getattr(words, kind, None) if words is not None else None
         return word.group if word is not None else None
 
+    def may_pass_go_to(self, position: int) -> bool:
+        """Whether a token moving forward to ``position`` may pass GO on the way: not to GO itself (it lands there)
+        and not to the last space before GO (Boardwalk, Арбат: every start is behind it)."""
+        return position not in (0, len(self.spaces) - 1)
+
     def nearest_cards(self) -> frozenset[str]:
         """The kinds of deed ("railroad", "utility") a card of the edition sends a token to the nearest of, to pay
         the card's own rent (US Chance: "Advance token to the nearest Railroad and pay owner twice the rental");

@@ -463,6 +463,8 @@ EN: dict[str, Template] = {
     "effect.repairs": "pay {house} per house, {hotel} per hotel",
     "effect.advance-go": "advance to {space}: collect the salary",
     "effect.advance": "advance to {space}: salary if passing GO",
+    "effect.advance-last": "advance to {space}",
+    "card.no-go": "No token passes GO on its way to {space}, the last space before GO: no salary",
     "effect.advance_nearest": "advance to the nearest {kind}: rent as the card says",
     "effect.back": "go back {n} spaces",
     "effect.go_to_jail": "go to jail (no money moves)",

@@ -577,7 +577,7 @@ def _three_of_a_kind(state: GameState, cmd: Mapping[str, Any]) -> bool:
 
 def _advance_card(state: GameState, cmd: Mapping[str, Any]) -> bool:
     card = _card_effect(state, cmd)
-    return card is not None and card[0] == "advance" and card[1]["to"] != 0
+    return card is not None and card[0] == "advance" and state.edition.may_pass_go_to(card[1]["to"])
 
 
 #: the conditions under which a field is needed (``when``) or asked for (``ask``), on the command so far

@@ -48,6 +48,7 @@ from banker.rules.legal import deal_plan
 from banker.rules.messages import Msg
 from banker.rules.mortgage import check_mortgage, lift_cost
 from banker.rules.ops import SPEED_FACES, FieldSpec
+from banker.rules.parse import MONEY_KEYS
 from banker.rules.rent import dice_range
 from banker.rules.turns import describe
 from banker.rules.valuation import interest
@@ -243,15 +244,33 @@ class Flow:
                            amount=self.fmt(cmd["amount"]))
         return self.tr("flow.memo")
 
-    def default_player(self) -> str | None:
+    def default_player(self, op: str | None = None) -> str | None:
         """The player every player question highlights first: in follow mode, the one whose turn it is
-        (issue #11, ``GameState.current``); None without follow mode (the turn does not move then)."""
+        (issue #11, ``GameState.current``); None without follow mode (the turn does not move then). For a build,
+        that player only when they may build now, else the first who may (every lot of the one whose turn it was
+        said why not)."""
         state = self.state
-        return state.current if state.follow and not state.over else None
+        player = state.current if state.follow and not state.over else None
+        if op == "build" and (player is None or not self.may_build(player)):
+            return next((p for p in self.owners() if self.may_build(p)), None)
+        return player
 
-    async def ask_number(self, title: str, prompt: str, minimum: int = 1, maximum: int | None = None) -> int:
+    def may_build(self, player: str) -> bool:
+        """Whether ``player`` may build on any lot now (the engine's own check)."""
+        for pos in self.state.deeds_of(player):
+            try:
+                check_build(self.state, player, self.state.edition.spaces[pos])
+            except Refused:
+                continue
+            return True
+        return False
+
+    async def ask_number(self, title: str, prompt: str, minimum: int = 1, maximum: int | None = None,
+                         money: bool = False) -> int:
+        shown = self.fmt if money else str
         number: int = await self.question(lambda previous, back: AskScreen(
-            title, prompt, True, minimum, maximum, value="" if previous is None else str(previous), back=back))
+            title, prompt, True, minimum, maximum, value="" if previous is None else str(previous), back=back,
+            shown=shown))
         return number
 
     async def ask_text(self, title: str, prompt: str) -> str:
@@ -300,14 +319,14 @@ class Flow:
         kind = f.kind
         if kind in ("player", "account"):
             return await self.ask_player(self.player_title(op, f.key, cmd, title), exclude=self.excluded(op, f.key, cmd),
-                                         bank=kind == "account", only=self.players_for(op), default=self.default_player(),
+                                         bank=kind == "account", only=self.players_for(op), default=self.default_player(op),
                                          auto=auto, empty=self.no_players_said(op))
         if kind == "space":
             choices, empty = self.space_choices(op, cmd)
             return await self.choose(title, choices, empty)
         if kind == "amount":
             prompt, low, high = self.amount_bounds(op, f, cmd)
-            return await self.ask_number(title, prompt, low, high)
+            return await self.ask_number(title, prompt, low, high, money=f.key in MONEY_KEYS)
         if kind == "dice":
             low, high = dice_range(self.state)
             prompt = self.tr("flow.dice_fresh" if cmd.get("card") else "flow.dice_total", low=low, high=high)
@@ -318,6 +337,9 @@ class Flow:
             if (op, f.key) == ("card", "passed_go") and self.state.follow:
                 return LEAVE_OUT  # in follow mode the engine moves the token: it knows whether it passes GO
             no, yes = FLAG_LABELS[(op, f.key)]
+            if (op, f.key) == ("card", "passed_go"):  # the question itself, not only "Card" over two answers
+                to = self.state.edition.cards[cmd["card"]].effect["to"]
+                title = self.tr("flow.passed_go_q", player=cmd["player"], space=self.state.edition.spaces[to].name)
             return await self.choose(title, [Choice(False, self.tr(no)), Choice(True, self.tr(yes))])
         if kind == "choice":
             return await self.ask_choice(op, cmd)
@@ -509,7 +531,8 @@ class Flow:
                 continue
             holder = state.jail_cards.get(card.id)
             deck = state.edition.decks[card.deck]
-            note = self.tr.msg(describe_effect(state, card))
+            # "→": the card's own text ends, what it does begins (a wrapped line read "… или продать  храните, пока …")
+            note = "→ " + self.tr.msg(describe_effect(state, card))
             if holder:
                 note = self.tr("flow.card_held", player=holder)
             choices.append(Choice(card.id, f"{deck}: {card.text}", enabled=holder is None, note=note))

@@ -448,7 +448,7 @@ class BankerApp(App[None]):
         """The palette's commands, in the interface's language: Textual's own that a banker uses (quit, the colour
         theme; not its key panel, whose words are Textual's English: the help (?) lists the keys), then every action."""
         tr = self.tr
-        yield SystemCommand(tr("system.quit"), tr("system.quit_about"), self.action_quit)
+        yield SystemCommand(f"{tr('system.quit')}  (ctrl+q)", tr("system.quit_about"), self.action_quit)  # its key too
         yield SystemCommand(tr("system.theme"), tr("system.theme_about"), self.action_change_theme)
         if _is_review_screen(screen):  # the review's own keys: it records nothing (it offered every action, and one
             yield from self.review_commands(screen)  # started from the review over the table was recorded)
@@ -464,7 +464,7 @@ class BankerApp(App[None]):
                                 partial(self.start_action, op))
         yield SystemCommand(f"{self.tr('action.review')}  (v)", self.tr("help.review"), self.action_review)
         yield SystemCommand(f"{self.tr('tableview.key')}  (q)", self.tr("tableview.about"), self.action_table_view)
-        yield SystemCommand(self.tr("help.title"), self.tr("help.about"), self.action_help)
+        yield SystemCommand(f"{self.tr('help.title')}  (?)", self.tr("help.about"), self.action_help)
 
     def review_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The review's keys shown in its footer (its tabs, the search, close), as the palette's commands."""

@@ -102,6 +102,11 @@ class QuickError(ValueError):
     def text(self, tr: Translator) -> str:
         params = dict(self.params)
         ops, prefix = params.pop("ops", None), params.pop("prefix", "")
+        close, close_op = params.pop("close", None), params.pop("close_op", None)
+        if close_op is not None:  # the word it is close to, in the banker's language when typed in Cyrillic ("рента":
+            # "аренда" in Russian, never the Ukrainian "оренда" it happens to be closest to)
+            cyrillic = re.search("[а-яёіїєґ]", close) and tr.lang in ("ru", "uk")
+            params["verbs"] = typed_verb(close_op, tr.lang) if cyrillic else close
         if ops is not None:  # the actions it could be, each as a word to type (that begins so) in the banker's language
             words = [typed_verb(op, tr.lang, prefix) for op in ops]
             params["verbs"] = ", ".join(sorted(words) if prefix else words)
@@ -196,7 +201,8 @@ def match_verb(word: str) -> str:
     if not found:
         close = difflib.get_close_matches(word, all_verbs(), n=1, cutoff=0.6)
         if close:  # a typo: "did you mean rent?"
-            return _raise("did_you_mean", word=word, verbs=", ".join(close))
+            op = next(op for op, words in table.items() if close[0] in words)
+            return _raise("did_you_mean", word=word, close=close[0], close_op=op)
         return _raise("unknown_action", word=word, ops=list(VERBS))
     return _raise("ambiguous_action", word=word, ops=sorted(found), prefix=word)
 

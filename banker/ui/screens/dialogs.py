@@ -203,17 +203,19 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
     @overload
     def __init__(self: AskScreen[int], title: str, prompt: str, number: Literal[True] = True, minimum: int = 1,
                  maximum: int | None = None, value: str = "", back: bool = False,
-                 check: Callable[[int], str | None] | None = None) -> None: ...
+                 check: Callable[[int], str | None] | None = None, shown: Callable[[int], str] = str) -> None: ...
 
     @overload
     def __init__(self: AskScreen[str], title: str, prompt: str, number: Literal[False], minimum: int = 1,
                  maximum: int | None = None, value: str = "", back: bool = False,
-                 check: Callable[[int], str | None] | None = None) -> None: ...
+                 check: Callable[[int], str | None] | None = None, shown: Callable[[int], str] = str) -> None: ...
 
     def __init__(self, title: str, prompt: str, number: bool = True, minimum: int = 1, maximum: int | None = None,
-                 value: str = "", back: bool = False, check: Callable[[int], str | None] | None = None) -> None:
+                 value: str = "", back: bool = False, check: Callable[[int], str | None] | None = None,
+                 shown: Callable[[int], str] = str) -> None:
         """``check``: why a number in range is still refused (an auction's bid the bidder cannot cover), said in the
-        box with the number kept to correct, or None to take it."""
+        box with the number kept to correct, or None to take it. ``shown``: how the bounds are written (an amount
+        of money with its unit: "Between $1 and $710.", not "Between 1 and 710.")."""
         super().__init__(back)
         self.title_text = title
         self.prompt_text = prompt
@@ -222,6 +224,7 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
         self.maximum = maximum
         self.value = value
         self.check = check
+        self.shown = shown
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -259,8 +262,9 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
             error.update(tr("picker.not_a_number", text=value) if value else tr("dialog.need_number"))
             return
         if number < self.minimum or (self.maximum is not None and number > self.maximum):
-            error.update(tr("dialog.range", low=self.minimum, high=self.maximum) if self.maximum is not None
-                         else tr("dialog.at_least", low=self.minimum))  # "Between 1 and …" said nothing
+            low, high = self.shown(self.minimum), self.shown(self.maximum) if self.maximum is not None else None
+            error.update(tr("dialog.range", low=low, high=high) if high is not None
+                         else tr("dialog.at_least", low=low))  # "Between 1 and …" said nothing
             return
         why = self.check(number) if self.check is not None else None
         if why:

@@ -252,6 +252,9 @@ class TableScreen(BankerScreen[None]):
             self.post_message(MessageShown(e.text(self.app.tr), error=True))
             return
         event.input.value = ""
+        # the line understood: back to the action keys (the next letters were typed into the line, "xтарокс340"); a
+        # line not understood keeps the focus, to be corrected
+        self.set_focus(None)
         given = dict(parsed.command)
         if parsed.op in ("rent", "build"):
             given["_quick"] = True  # a typed rent does not ask "by the card?", a typed build is one building

@@ -201,7 +201,9 @@ class ProposalScreen(Dialog["str | None"]):
         with Vertical(classes="dialog confirm proposal"):
             yield dialog_title(self.title_text)
             yield Static(Prose(joined(self.lines)), id="proposal-body")
-            yield Static("", id="proposal-note", classes="dialog-error", markup=False)
+            note = Static("", id="proposal-note", classes="dialog-error", markup=False)
+            note.display = False  # a line only once there is something to say
+            yield note
 
     def on_key(self, event: events.Key) -> None:
         """A die typed while the proposal is open (the next player's roll, typed before looking up): said, and the
@@ -211,7 +213,9 @@ class ProposalScreen(Dialog["str | None"]):
             event.stop()
             event.prevent_default()
             self.roll_typed = True
-            self.query_one("#proposal-note", Static).update(self.app.tr("turn.roll_in_proposal"))
+            note = self.query_one("#proposal-note", Static)
+            note.update(self.app.tr("turn.roll_in_proposal"))
+            note.display = True
             self.app.bell()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
