@@ -454,13 +454,14 @@ def _random_deed_rows(rnd) -> list:
 def test_deed_lines_are_laid_out_as_richs_grid_lays_them_out() -> None:
     """A player card's deeds (DeedLines, laid out in one pass) are, segment for segment, what rich's
     ``Table.grid`` with the same two columns draws (what the card drew before), at every width: names cut
-    short or padded, the marks right-aligned, no marks at all, too narrow a card."""
+    short or padded, the marks right-aligned, no marks at all, too narrow a card. A name too long that quotes its own
+    is first shortened to the quoted part (``fitted``: the RU/UK probe could not tell Kyiv's metro stations apart)."""
     import random
 
     from rich.console import Console, Group
     from rich.text import Text
 
-    from banker.ui.widgets.table import DeedLines
+    from banker.ui.widgets.table import DeedLines, fitted
 
     console = Console(width=200, color_system="truecolor", legacy_windows=False, force_terminal=True)
     rnd = random.Random(14)
@@ -468,8 +469,13 @@ def test_deed_lines_are_laid_out_as_richs_grid_lays_them_out() -> None:
         rows = _random_deed_rows(rnd)
         options = console.options.update_width(rnd.randint(1, 70))
         lines = DeedLines(rows)
+        columns = lines.columns(options.max_width)
+        grid = DeedLines([(fitted(name, columns[0]), marks) for name, marks in rows]).table() if columns else lines.table()
         assert console.render_lines(Group(Text("$1,500"), lines), options) == \
-            console.render_lines(Group(Text("$1,500"), lines.table()), options), (options.max_width, rows)
+            console.render_lines(Group(Text("$1,500"), grid), options), (options.max_width, rows)
+    station = Text("█ Станція метро «Вокзальна»")
+    assert fitted(station, 16).plain == "█ «Вокзальна»" and fitted(station, 40) is station
+    assert fitted(Text("█ Mediterranean Avenue"), 10).plain == "█ Mediterranean Avenue"  # cut by the cell, as before
 
 
 def test_a_cards_deed_lines_are_cell_for_cell_what_a_static_drew(monkeypatch) -> None:

@@ -64,7 +64,8 @@ class DeedLines:
         marks_width = max((marks.cell_len for _name, marks in rows), default=0)
         if not rows or width - marks_width < 2:
             return None
-        first = width - marks_width if marks_width else min(width, max(name.cell_len for name, _marks in rows))
+        first = (width - marks_width if marks_width
+                 else min(width, max(fitted(name, width).cell_len for name, _marks in rows)))  # as the names are drawn
         return first, marks_width
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -83,7 +84,7 @@ class DeedLines:
         empty = Segment("", style)  # the marks' column, when none has any: no width (rich pads the line after it)
         new_line = Segment.line()
         for name, marks in self.rows:
-            yield from console.render_lines(name, name_options, style=style)[0]
+            yield from console.render_lines(fitted(name, first), name_options, style=style)[0]
             if marks_width:
                 yield from console.render_lines(marks, marks_options, style=style)[0]
             else:
@@ -110,11 +111,25 @@ class DeedLines:
         style = base + console.get_style("") + Style.null()  # the line's own style, under the table's
         lines: list[Strip] = []
         for name, marks in self.rows:
-            cells = _cell(console, name, first, style, right=False)
+            cells = _cell(console, fitted(name, first), first, style, right=False)
             if marks_width:
                 cells += _cell(console, marks, marks_width, style, right=True)
             lines.append(Strip(cells, first + marks_width))
         return lines
+
+
+def fitted(name: Text, width: int) -> Text:
+    """A deed's line (its colour mark, a space, its name) for a column ``width`` wide: a name too long that quotes
+    its own (Kyiv's «Станція метро «Арсенальна»», «Міжнародний аеропорт «Жуляни»») keeps the quoted part, which
+    tells it from its fellows; cut short, every station read "Станція метро «…". Any other name as it is (the
+    cell cuts it with "…")."""
+    if name.cell_len <= width:
+        return name
+    plain = name.plain
+    start, end = plain.find("«", 2), plain.rfind("»")
+    if start <= 2 or end < start:
+        return name
+    return name[:2] + name[start:end + 1]
 
 
 def _cell(console: Console, text: Text, width: int, style: Style, right: bool) -> list[Segment]:
