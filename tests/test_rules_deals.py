@@ -85,7 +85,8 @@ def test_advance_cards_pay_salary_when_passing_go():
 def test_an_advance_to_the_last_space_before_go_never_passes_go(edition, card):
     """Found by the RU/UK console probe: "Отправляйтесь на улицу Арбат" with "passed GO" paid 200 т.р., and the card
     list promised a salary "если пройдёте поле «Вперёд»". Arbat is square 39, the last before GO: a token moving
-    forward to it never passes GO (ru-2004: the salary "Если в процессе движения Вы пройдете через поле «ВПЕРЕД»").
+    forward to it never passes GO (ru-2004-rules.md: "Если в процессе движения Вы пройдете через поле “ВПЕРЕД”,
+    получите 200 тыс. рублей").
     The salary is refused, the card's words and the console's questions do not offer it."""
     from banker.rules import ops
     from banker.rules.cards import describe_effect
