@@ -103,6 +103,9 @@ def test_an_advance_to_the_last_space_before_go_never_passes_go(edition, card):
     assert not ops.asked(g, {"op": "card", "player": "Ann", "card": card}, flag)
     assert ops.asked(g, {"op": "card", "player": "Ann", "card": next(
         c.id for c in g.edition.cards.values() if c.kind == "advance" and 0 < c.effect["to"] < 39)}, flag)
+    to_go = next(c.id for c in g.edition.cards.values() if c.kind == "advance" and c.effect["to"] == 0)
+    g.push({"op": "card", "player": "Ann", "card": to_go, "passed_go": True})  # as older logs have it: one salary
+    assert g.cash["Ann"] == g.edition.start_cash + g.edition.salary
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

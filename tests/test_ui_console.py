@@ -88,8 +88,8 @@ async def test_tab_takes_the_command_lines_suggestion(game: Path) -> None:
         assert app.screen.query_one("#command").value == "rent boardwalk Bob "
 
 
-@pytest.mark.parametrize(("lang", "words"), [("en", ["Rent", "Buy", "Command", "Help", "Quit"]),
-                                             ("ru", ["Аренда", "Покупка", "Команда", "Выход"])])
+@pytest.mark.parametrize(("lang", "words"), [("en", ["Rent", "Buy", "Undo", "Help", "Quit"]),
+                                             ("ru", ["Аренда", "Покупка", "Отменить", "Выход"])])
 async def test_the_footer_speaks_the_bankers_language(game: Path, lang: str, words: list[str]) -> None:
     app = BankerApp(game, lang=lang)
     async with app.run_test(size=(160, 36)) as pilot:

@@ -95,7 +95,7 @@ def run_card(state: GameState, tx: Tx, cmd: CardCommand) -> None:
                 tx.say("log.debt-opens", player=other)
     elif t == "advance":
         # in follow mode the bank moves the token and pays the salary when it passes GO (banker.rules.turns)
-        if cmd.passed_go is True and not state.edition.may_pass_go_to(e["to"]):
+        if cmd.passed_go is True and e["to"] != 0 and not state.edition.may_pass_go_to(e["to"]):
             raise Refused("card-go", Msg("card.no-go", space=state.edition.spaces[e["to"]].name))
         if not state.follow and (e["to"] == 0 or cmd.passed_go is True):
             bonus = state.house_rules.go_landing_bonus and e["to"] == 0
