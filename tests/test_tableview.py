@@ -518,3 +518,19 @@ def test_a_finished_game_has_nobody_rolling_next_and_says_its_outcome_first(tmp_
         doc = build_snapshot(s, Translator("en"))
     assert not any(p["turn"] or p["turn_text"] for p in doc["players"]), doc["players"]
     assert doc["header"].startswith("Game over: Bob · Monopoly")  # Bob: Baltic Avenue for $10
+
+
+def test_a_landing_still_to_settle_is_shown_not_rolls_next(tmp_path: Path) -> None:
+    """Found by the players' page probe: after a roll to an unowned street the page said Ann "rolls next" while the
+    console proposed her purchase. The page says what is still to settle; once settled, who rolls next."""
+    from banker.i18n import Translator
+    from banker.tableview.snapshot import build_snapshot
+
+    path = tmp_path / "pending.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"), follow=True)) as s:
+        s.apply({"op": "roll", "dice": [3, 5]})  # Ann to Vermont Avenue: hers to buy
+        ann = build_snapshot(s, Translator("en"))["players"][0]
+        assert ann["turn"] and ann["turn_text"] == "first: Ann may buy Vermont Avenue for $100, or it goes to auction"
+        s.apply({"op": "buy", "player": "Ann", "space": 8})
+        players = build_snapshot(s, Translator("en"))["players"]
+    assert [p["turn_text"] for p in players] == ["", "rolls next"]

@@ -446,3 +446,15 @@ async def test_an_action_nobody_can_take_says_what_is_missing(tmp_path: Path, la
         assert screen_text(app.screen.query_one("#choice-note")) == said
         await b.key("escape")
         assert isinstance(app.screen, TableScreen) and not file_entries(path)
+
+
+async def test_the_headers_count_one_action_in_the_singular(tmp_path: Path) -> None:
+    """Found by the players' page probe: the table's header said "1 actions" (the page said "1 action")."""
+    path = make_session(tmp_path / "one.json", commands=[{"op": "salary", "player": "Ann"}], name="Night")
+    for review, said in ((False, "Night · Monopoly — US classic (Atlantic City) · Classic · 1 action"),
+                         (True, "Review · Night · Monopoly — US classic (Atlantic City) · 1 entry (read-only)")):
+        app = BankerApp(path, lang="en", review=review)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            header = app.screen.query_one("#review-header" if review else "#table-header")
+            assert screen_text(header).splitlines()[0] == said

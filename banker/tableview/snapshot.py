@@ -85,8 +85,14 @@ def _token(state: GameState, tr: Translator, name: str) -> dict[str, Any]:
     else:
         text = tr("follow.on_space", space=state.edition.spaces[pos].name)
     turn = state.current == name and not state.over  # nobody rolls next once the game has ended
-    return {"position": pos, "in_jail": state.in_jail[name], "token_text": text, "turn": turn,
-            "turn_text": tr("follow.rolls_next") if turn else ""}
+    turn_text = ""
+    if turn and state.pending is not None:  # the landing is still to settle: nobody rolls yet (it said "rolls next")
+        from banker.rules.turns import describe
+
+        turn_text = tr("follow.to_settle", what=tr.msg(describe(state, state.pending)))
+    elif turn:
+        turn_text = tr("follow.rolls_next")
+    return {"position": pos, "in_jail": state.in_jail[name], "token_text": text, "turn": turn, "turn_text": turn_text}
 
 
 def public_state(state: GameState) -> dict[str, Any]:
