@@ -37,6 +37,32 @@ async def test_a_bad_player_list_is_refused_and_nothing_is_written(tmp_path: Pat
         assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+async def test_at_80x24_a_refusal_and_the_start_button_are_in_sight(tmp_path: Path, lang: str) -> None:
+    """Found by the start screen probe: at 80x24 in Russian and Ukrainian, a bad end time or two players of one name
+    was refused below the fold, with the Start button: ctrl+n seemed to do nothing. A session name with a control
+    character is said with the field's label (it said 'new: "name" holds ...')."""
+    from textual.widgets import Button
+
+    app = BankerApp(lang=lang, data_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#player-names", Input).value = "Аня, аня"
+        await b.key("ctrl+n")
+        await pilot.pause()
+        for widget in (screen.query_one("#start-error"), screen.query_one("#go", Button)):
+            assert widget.region.height and screen.region.contains_region(widget.region), widget
+            assert widget.region.bottom <= screen.query_one("#new-game").region.bottom, widget  # not under the fold
+        screen.query_one("#player-names", Input).value = "Аня, Боря"
+        screen.query_one("#name", Input).value = "Вечер\x01"
+        await b.key("ctrl+n")
+        error = screen_text(screen.query_one("#start-error"))
+        assert error.startswith({"ru": "Название сессии: ", "uk": "Назва сесії: "}[lang]) and "U+0001" in error, error
+        assert '"name"' not in error and list(tmp_path.iterdir()) == []
+
+
 async def test_the_start_screen_refuses_a_name_a_new_game_cannot_take(tmp_path: Path) -> None:
     """Issue #9: the same name rules as `banker new` (here the bank's word and an invisible character)."""
     app = BankerApp(lang="ru", data_dir=tmp_path)

@@ -23,8 +23,7 @@ from banker.boards import EDITIONS, load_edition, load_variant
 from banker.i18n import visible
 from banker.ledger.clock import parse_end, stored
 from banker.rules import BoardError, HouseRules, Refused, Setup
-from banker.rules.names import typed_players
-from banker.rules.state import check_text
+from banker.rules.names import TEXT_LIMIT, forbidden_char, typed_players
 
 from ..widgets.footer import BankFooter
 from .base import BankerScreen
@@ -180,8 +179,14 @@ class StartScreen(BankerScreen[None]):
 
     @on(Button.Pressed, "#go")
     def action_start(self) -> None:
-        tr = self.app.tr
         error = self.query_one("#start-error", Static)
+        error.update("")  # a fixed field's error goes with the next try
+        self.start(error)
+        if error.content:  # said where it is seen, with the button under it: at 80x24 both were below the fold
+            self.call_after_refresh(self.query_one("#go", Button).scroll_visible)
+
+    def start(self, error: Static) -> None:
+        tr = self.app.tr
         players = typed_players(self.query_one("#player-names", Input).value)
         if players is None:
             error.update(tr("start.empty_player"))
@@ -199,7 +204,11 @@ class StartScreen(BankerScreen[None]):
             follow = self.query_one("#follow", Checkbox).value
             setup = Setup(str(edition), str(variant), players, rules, end, follow=follow)
             setup = setup.for_new_game()  # a new game's names: no control characters, not the bank's words...
-            check_text("new", "name", name)
+            bad = forbidden_char(name)  # said with the field's own label (it said 'new: "name" holds ...')
+            if len(name) > TEXT_LIMIT or bad:
+                error.update(f"{tr('start.name')}: " + (tr("dialog.too_long", n=len(name), most=TEXT_LIMIT) if not bad
+                                                          else tr("dialog.bad_char", char=bad)))
+                return
             game_from_setup(setup).check_new()  # the agreed end exactly where the variant has a time limit
             load_variant(str(variant))
         except Refused as e:
