@@ -293,3 +293,33 @@ def test_the_page_only_ever_reads(game: Path, phone: Watched, file_bytes) -> Non
         assert statuses == [404, 404, 404, 404]
         assert json.loads(request(server.url + "state.json")[2])["version"] == len(Session.open(game, readonly=True).entries)
     assert file_bytes(game) == before
+
+
+def test_a_long_name_breaks_between_its_words_on_a_narrow_phone(tmp_path: Path, browser) -> None:
+    """Found by the players' page probe: on a 320-pixel phone "Константин Константинопольский" was cut every five or
+    six letters ("Конста / нтин / Конста / нтиноп / ольски / й") beside its cash. Its words stay whole; the cash goes
+    under it."""
+    from .ui_helpers import make_session
+
+    long = "Константин Константинопольский"
+    path = make_session(tmp_path / "names.json", (long, "Аня"), edition="ru",
+                        commands=[{"op": "transfer", "from": "bank", "to": long, "amount": 999_999, "memo": ""}])
+    context = browser.new_context(viewport={"width": 320, "height": 700}, device_scale_factor=2, is_mobile=True)
+    try:
+        page = context.new_page()
+        with TableServer(path, host="127.0.0.1", lang="ru") as server:
+            page.goto(server.url)
+            page.wait_for_selector(".player")
+            lines = page.evaluate("""() => {
+                const name = document.querySelector('.player[data-index="0"] .name');
+                const range = document.createRange();
+                range.selectNodeContents(name);
+                const tops = [...range.getClientRects()].map(r => Math.round(r.top));
+                return [...new Set(tops)].length;
+            }""")
+            assert lines <= 2, lines  # "Константин" / "Константинопольский": two lines at most, never six
+            name_box = page.locator('.player[data-index="0"] .name').bounding_box()
+            cash_box = page.locator('.player[data-index="0"] .cash').bounding_box()
+            assert cash_box["y"] >= name_box["y"] + name_box["height"] - 1 or lines == 1  # the cash under a wrapped name
+    finally:
+        context.close()
