@@ -35,7 +35,7 @@ from banker.ledger import Session, SessionError, SessionLog, SessionWriter, read
 from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
 from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
-from banker.rules.names import TEXT_LIMIT, forbidden_char, typed_players
+from banker.rules.names import text_fault, typed_players
 
 loading.done()  # the command's modules are loaded: the collector back on (banker.ui.loading)
 
@@ -97,11 +97,10 @@ def _silence_stdout() -> None:
 def _check_option_text(option: str, text: str) -> None:
     """Refuse an option's text that is too long or holds a control or invisible character, naming the option
     (the engine's own words said "new: "--name" ...", after the command's "banker new:")."""
-    bad = forbidden_char(text)
-    if len(text) > TEXT_LIMIT:
-        raise CliError(key="cli_said.option_too_long", option=option, n=len(text), limit=TEXT_LIMIT)
-    if bad:
-        raise CliError(key="cli_said.option_control", option=option, char=bad)
+    fault = text_fault(text)
+    if fault is not None:
+        kind, params = fault
+        raise CliError(key=f"cli_said.option_{kind}", option=option, **params)
 
 def cmd_new(args: argparse.Namespace) -> int:
     players = typed_players(args.players)

@@ -48,14 +48,24 @@ def forbidden_char(text: str) -> str | None:
     return None
 
 
+def text_fault(text: str) -> tuple[str, dict[str, Any]] | None:
+    """What keeps ``text`` out of a command or a setup, the length first: ``("too_long", {"n", "limit"})`` past
+    :data:`TEXT_LIMIT`, ``("control", {"char"})`` for a control or invisible character (see
+    :data:`FORBIDDEN_CATEGORIES`); None when it may be recorded. Each caller says it in its own words (the
+    engine names the script's key, the command line its option, a dialog its box)."""
+    if len(text) > TEXT_LIMIT:
+        return "too_long", {"n": len(text), "limit": TEXT_LIMIT}
+    bad = forbidden_char(text)
+    return ("control", {"char": bad}) if bad else None
+
+
 def check_text(op: str, key: str, text: str) -> None:
     """Refuse ``text`` (the field ``key`` of ``op``) if it is longer than :data:`TEXT_LIMIT` or holds a
-    control or invisible character (see :data:`FORBIDDEN_CATEGORIES`)."""
-    if len(text) > TEXT_LIMIT:
-        raise Refused("input", Msg("input.too-long", op=op, key=key, n=len(text), limit=TEXT_LIMIT))
-    bad = forbidden_char(text)
-    if bad:
-        raise Refused("input", Msg("input.control", op=op, key=key, char=bad))
+    control or invisible character (:func:`text_fault`)."""
+    fault = text_fault(text)
+    if fault is not None:
+        kind, params = fault
+        raise Refused("input", Msg("input.too-long" if kind == "too_long" else "input.control", op=op, key=key, **params))
 
 
 def name_key(name: str) -> str:

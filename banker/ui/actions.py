@@ -233,14 +233,10 @@ class Flow:
         player: str = await self.choose(title, choices, empty or self.tr("flow.no_players"), default=default, auto=auto)
         return player
 
-    def account(self, name: str) -> str:
-        """A player's name, or the bank as the interface calls it."""
-        return self.tr("bank.name") if name == BANK else name
-
     def text_prompt(self, op: str, key: str, cmd: dict[str, Any]) -> str:
         """What a text question asks: a transfer's memo names who pays whom how much."""
         if (op, key) == ("transfer", "memo"):
-            return self.tr("flow.transfer_memo", payer=self.account(cmd["from"]), receiver=self.account(cmd["to"]),
+            return self.tr("flow.transfer_memo", payer=self.tr.account(cmd["from"]), receiver=self.tr.account(cmd["to"]),
                            amount=self.fmt(cmd["amount"]))
         return self.tr("flow.memo")
 
@@ -371,7 +367,7 @@ class Flow:
             case ("transfer", "from"):
                 return self.tr("flow.who_pays")
             case ("transfer", "to"):  # each question says the answers before it
-                return self.tr("flow.who_receives_from", payer=self.account(cmd["from"]))
+                return self.tr("flow.who_receives_from", payer=self.tr.account(cmd["from"]))
             case ("trade", "from"):
                 return self.tr("trade.first")
             case ("trade", "to"):
@@ -486,7 +482,7 @@ class Flow:
                 low = auction_min_bid(state, state.edition.spaces[cmd["space"]])
                 return self.tr("flow.winning_bid", player=player, cash=self.fmt(cash)), low, cash
             case ("transfer", "amount"):
-                payer, receiver = self.account(cmd["from"]), self.account(cmd["to"])
+                payer, receiver = self.tr.account(cmd["from"]), self.tr.account(cmd["to"])
                 if cmd["from"] == BANK:
                     return self.tr("flow.transfer_amount_bank", payer=payer, receiver=receiver), 1, None
                 cash = state.cash[cmd["from"]]

@@ -105,7 +105,7 @@ class QuickError(ValueError):
         close, close_op = params.pop("close", None), params.pop("close_op", None)
         if close_op is not None:  # the word it is close to, in the banker's language when typed in Cyrillic ("рента":
             # "аренда" in Russian, never the Ukrainian "оренда" it happens to be closest to)
-            cyrillic = re.search("[а-яёіїєґ]", close) and tr.lang in ("ru", "uk")
+            cyrillic = CYRILLIC.search(close) and tr.lang in ("ru", "uk")
             params["verbs"] = typed_verb(close_op, tr.lang) if cyrillic else close
         if ops is not None:  # the actions it could be, each as a word to type (that begins so) in the banker's language
             words = [typed_verb(op, tr.lang, prefix) for op in ops]
@@ -145,6 +145,8 @@ def verbs() -> dict[str, tuple[str, ...]]:
     return {op: (*words, *extra.get(op, ())) for op, words in VERBS.items()}
 
 
+#: a word written in Cyrillic (a Russian or Ukrainian verb)
+CYRILLIC = re.compile("[а-яёіїєґ]")
 #: letters only Ukrainian, or only Russian, writes (of the words in VERBS)
 _UK_LETTERS, _RU_LETTERS = set("іїєґ'"), set("ыэъё")
 
@@ -166,7 +168,7 @@ def _typed_verb(op: str, lang: str) -> str:
     label = normalize(Translator(lang)(f"action.{op}")).split()
     if label and label[0] in verbs()[op]:
         return label[0]
-    cyrillic = [w for w in VERBS[op] if re.search("[а-яёіїєґ]", w)]
+    cyrillic = [w for w in VERBS[op] if CYRILLIC.search(w)]
     own = [w for w in cyrillic if set(w) & (_UK_LETTERS if lang == "uk" else _RU_LETTERS)]
     shared = [w for w in cyrillic if not set(w) & (_UK_LETTERS | _RU_LETTERS)]
     return (own or shared or [VERBS[op][0]])[0]

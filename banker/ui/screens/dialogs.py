@@ -17,7 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from banker.rules.names import TEXT_LIMIT, forbidden_char
+from banker.rules.names import text_fault
 
 from ..keys import with_layouts
 from ..match import EXACT, ranked
@@ -27,6 +27,8 @@ from .base import localized
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual import getters
+
+    from banker.i18n import Translator
 
     from ..app import BankerApp
 
@@ -243,13 +245,11 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
         tr = self.app.tr
         error = self.query_one("#ask-error", Static)
         if not self.number:
-            bad = forbidden_char(value)
+            fault = text_fault(value)  # said here, with the text kept: the engine's refusal ended the whole flow
             if not value:
                 error.update(tr("dialog.need_text"))
-            elif len(value) > TEXT_LIMIT:  # said here, with the text kept: the engine's refusal ended the whole flow
-                error.update(tr("dialog.too_long", n=len(value), most=TEXT_LIMIT))
-            elif bad:
-                error.update(tr("dialog.bad_char", char=bad))
+            elif fault is not None:
+                error.update(text_fault_said(tr, fault))
             else:
                 self.dismiss(cast(Answer, value))  # a text question (see the overloads)
             return
@@ -274,6 +274,14 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def text_fault_said(tr: Translator, fault: tuple[str, dict[str, Any]]) -> str:
+    """A text's fault (:func:`banker.rules.names.text_fault`) as a box says it, under the text kept to correct."""
+    kind, params = fault
+    if kind == "too_long":
+        return tr("dialog.too_long", n=params["n"], most=params["limit"])
+    return tr("dialog.bad_char", **params)
 
 
 #: the most digits a typed amount may have (the engine's limits are far below; this keeps int() safe)

@@ -23,10 +23,11 @@ from banker.boards import EDITIONS, load_edition, load_variant
 from banker.i18n import visible
 from banker.ledger.clock import parse_end, stored
 from banker.rules import BoardError, HouseRules, Refused, Setup
-from banker.rules.names import TEXT_LIMIT, forbidden_char, typed_players
+from banker.rules.names import text_fault, typed_players
 
 from ..widgets.footer import BankFooter
 from .base import BankerScreen
+from .dialogs import text_fault_said
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.ledger import SessionWriter
@@ -204,10 +205,9 @@ class StartScreen(BankerScreen[None]):
             follow = self.query_one("#follow", Checkbox).value
             setup = Setup(str(edition), str(variant), players, rules, end, follow=follow)
             setup = setup.for_new_game()  # a new game's names: no control characters, not the bank's words...
-            bad = forbidden_char(name)  # said with the field's own label (it said 'new: "name" holds ...')
-            if len(name) > TEXT_LIMIT or bad:
-                error.update(f"{tr('start.name')}: " + (tr("dialog.too_long", n=len(name), most=TEXT_LIMIT) if not bad
-                                                          else tr("dialog.bad_char", char=bad)))
+            fault = text_fault(name)  # said with the field's own label (it said 'new: "name" holds ...')
+            if fault is not None:
+                error.update(f"{tr('start.name')}: {text_fault_said(tr, fault)}")
                 return
             game_from_setup(setup).check_new()  # the agreed end exactly where the variant has a time limit
             load_variant(str(variant))
