@@ -132,6 +132,7 @@ class ReviewScreen(BankerScreen[None]):
         if not self.is_attached:
             return
         self._put_in_place(state, entries, r, lines)
+        self.query_one("#review-timeline", DataTable).anchor(False)  # from now on the cursor places the view
         self.query_one("#review-header", Static).update(self.header())
         self.fill_timeline(keep_cursor=True)
         self.query_one("#review-summary", Static).update(self.summary())
@@ -170,8 +171,11 @@ class ReviewScreen(BankerScreen[None]):
                 with VerticalScroll():
                     yield Static(tr("review.audit_hint"), id="review-audit")
             with TabPane(f"6 {tr('turn.review_tab')}", id="board"):
-                with VerticalScroll():
-                    yield Select([(Text(p), p) for p in self.state.players], prompt=tr("review.all_players"), id="board-player")
+                with VerticalScroll(id="review-board"):
+                    if self.complete:
+                        yield self.board_choice()
+                    else:  # a long log: the choice comes with the timeline's, just after the first frame
+                        yield Static(classes="filter-pending")
                     yield Static(self.board_heat(None) if self.complete else "", id="review-heat")
                     yield Static(self.board_players() if self.complete else "", id="review-board-players")
         yield BankFooter()
@@ -200,6 +204,11 @@ class ReviewScreen(BankerScreen[None]):
                 Select([(tr.get(f"action.{op}", op), op) for op in self.ops], prompt=tr("review.all_actions"),
                        id="filter-op")]
 
+    def board_choice(self) -> Select[str]:
+        """The board tab's choice: everyone's landings, or one player's."""
+        return Select([(Text(p), p) for p in self.state.players], prompt=self.app.tr("review.all_players"),
+                      id="board-player")
+
     def on_mount(self) -> None:
         table = self.query_one("#review-timeline", DataTable)
         tr = self.app.tr
@@ -207,17 +216,22 @@ class ReviewScreen(BankerScreen[None]):
         self.fill_timeline()
         table.focus()
         if not self.complete:  # a long log: the choices and its whole review once the first frame is drawn
+            # the tail is shown from its end in the very first frame: the cursor's own scroll waits for a refresh
+            # after the table is measured, and that came frames later, behind the whole review's thread
+            table.anchor()
             # (the first refresh after mounting is the App's start, whose frame is not shown: after the next)
             self.call_after_refresh(self.call_after_refresh, self._after_first_frame)
 
-    def _after_first_frame(self) -> None:
+    async def _after_first_frame(self) -> None:
         if not self.is_attached or self.app.return_code is not None:  # closed at once (exit sets the return code)
             return
+        # the choices' widgets (Textual's Select, a module of its own) cost a tenth of the first frame: they come now
         pending = list(self.query(".filter-pending"))
-        self.query_one("#review-filters").mount(*self.filters(), before="#filter-text")
+        await self.query_one("#review-filters").mount(*self.filters(), before="#filter-text")
+        await self.query_one("#review-board").mount(self.board_choice(), before="#review-heat")
         for placeholder in pending:
-            placeholder.remove()
-        self.work_out()
+            await placeholder.remove()
+        self.work_out()  # the complete review queries the choices: they are in place
 
     # ---------------------------------------------------------------- timeline
     def matches(self, i: int, player: Any, op: Any, text: str) -> bool:
