@@ -334,7 +334,7 @@ LEDGER = Path(__file__).resolve().parent.parent / "banker" / "ledger"
 
 
 def _session_keys() -> set[str]:
-    """Every key a SessionError (or SessionDamaged) or a Said clause of the session log carries."""
+    """Every key a SessionError (SessionDamaged, TableChanged) or a Said clause of the session log carries."""
     import ast
 
     keys: set[str] = set()
@@ -343,7 +343,7 @@ def _session_keys() -> set[str]:
         for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue
-            if node.func.id in ("SessionError", "SessionDamaged"):
+            if node.func.id in ("SessionError", "SessionDamaged", "TableChanged"):
                 found = [k.value for k in node.keywords if k.arg == "key"]
                 assert found or any(k.arg is None for k in node.keywords), f"{file.name}:{node.lineno}: no key"
             elif node.func.id == "Said" and len(node.args) >= 2:

@@ -394,9 +394,9 @@ def test_the_session_opens_in_a_thread_while_textual_starts(tmp_path: Path, monk
     opened: list[tuple[str, bool]] = []
     real_open = appmod.Session.open
 
-    def noted(p: Any, readonly: bool = False) -> Any:
-        opened.append((threading.current_thread().name, readonly))
-        return real_open(p, readonly=readonly)
+    def noted(p: Any, readonly: bool = False, defer_table: bool = False) -> Any:
+        opened.append((threading.current_thread().name, readonly, defer_table))
+        return real_open(p, readonly=readonly, defer_table=defer_table)
 
     monkeypatch.setattr(appmod.Session, "open", staticmethod(noted))
     shown: dict[str, Any] = {}
@@ -405,7 +405,8 @@ def test_the_session_opens_in_a_thread_while_textual_starts(tmp_path: Path, monk
         shown.clear()
         app = BankerApp(path, lang="en", review=readonly)
         app.run(headless=True, size=(100, 30), auto_pilot=_pilot_until(screen, shown))
-        assert opened == [("banker-open", readonly)]
+        # a writer's checkpoint entries left on the disk (checked after the first frame); a review reads them all
+        assert opened == [("banker-open", readonly, not readonly)]
         # the session's screen is the first one (Textual's default screen): no blank one under it
         assert shown == {"screen": screen, "stack": [screen], "entries": len(COMMANDS)}
     with Session.open(path) as session:  # the console let go of the writer's lock
@@ -427,9 +428,9 @@ def test_threads_switch_more_often_only_while_the_session_opens(tmp_path: Path, 
     during: list[float] = []
     real_open = appmod.Session.open
 
-    def noted(p: Any, readonly: bool = False) -> Any:
+    def noted(p: Any, readonly: bool = False, **options: Any) -> Any:
         during.append(sys.getswitchinterval())
-        return real_open(p, readonly=readonly)
+        return real_open(p, readonly=readonly, **options)
 
     monkeypatch.setattr(appmod.Session, "open", staticmethod(noted))
     appmod.Opening(path).result().close()
@@ -647,32 +648,39 @@ def test_banker_open_reads_the_session_once_and_the_console_shows_what_it_read(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`banker open FILE` and `banker review FILE` (banker.cli): the session file is read once, in the thread the
     command starts opening it in before it loads the console, and the console shows that session: no read of
-    the whole file (every entry decoded) first, to refuse a bad one, then another for the console."""
+    the whole file (every entry decoded) first, to refuse a bad one, then another for the console. `banker open`
+    reads only the file's head there (its entries are left on the disk, read whole once after the first frame);
+    `banker review` reads it whole."""
     import threading
 
     from banker import cli
     from banker.ledger import format as fmt
 
     path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS)
-    reads: list[tuple[str, str]] = []
-    real_read = fmt.read_regular
+    reads: list[tuple[str, str, str]] = []
+    real_read, real_head = fmt.read_regular, fmt._quick_on_disk
 
     def noted(p: Path, *args: Any, **kwargs: Any) -> Any:
         if Path(p).name == path.name:
-            reads.append((threading.current_thread().name, Path(p).name))
+            reads.append((threading.current_thread().name, Path(p).name, "whole"))
         return real_read(p, *args, **kwargs)
 
+    def noted_head(p: Path) -> Any:
+        reads.append((threading.current_thread().name, Path(p).name, "head"))
+        return real_head(p)
+
     monkeypatch.setattr(fmt, "read_regular", noted)
+    monkeypatch.setattr(fmt, "_quick_on_disk", noted_head)
     shown: dict[str, Any] = {}
     real_run = BankerApp.run
-    for command, screen in (("open", TableScreen), ("review", ReviewScreen)):
+    for command, screen, read in (("open", TableScreen, "head"), ("review", ReviewScreen, "whole")):
         reads.clear()
         shown.clear()
         auto_pilot = _pilot_until(screen, shown)
         monkeypatch.setattr(BankerApp, "run", lambda self, pilot=auto_pilot, **kw: real_run(
             self, headless=True, size=(100, 30), auto_pilot=pilot))
         assert cli.main([command, str(path), "--lang", "en"]) == 0
-        assert reads == [("banker-open", "g.json")], command
+        assert reads == [("banker-open", "g.json", read)], command
         assert shown == {"screen": screen, "stack": [screen], "entries": len(COMMANDS)}
     with Session.open(path) as session:  # the console let go of the writer's lock
         assert len(session.entries) == len(COMMANDS)

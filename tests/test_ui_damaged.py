@@ -81,3 +81,33 @@ async def test_a_die_typed_on_a_read_only_session_leaves_the_tables_keys_working
         await b.key("?")
         await b.settle()
         assert isinstance(app.screen, HelpScreen)
+
+
+async def test_an_entry_changed_on_the_disk_is_found_just_after_the_table_is_drawn(tmp_path: Path) -> None:
+    """The console opens a session with its checkpoint's entries left on the disk (issue #14); an entry changed by
+    hand, the file as long as before, is found by the check that follows the first frame: the session is opened
+    again read-only, saying which entry changed, and nothing is recorded in it or written over it."""
+    from banker.ledger import SessionReader
+
+    commands = [{"op": "buy", "player": "Ann", "space": 39}, {"op": "rent", "payer": "Bob", "space": 39},
+                {"op": "salary", "player": "Cid"}]
+    path = make_session(tmp_path / "friday.json", commands=commands)
+    raw = path.read_bytes()
+    at = raw.index(b'"amount":', raw.index(b'"seq":2,')) + len(b'"amount":')
+    path.write_bytes(raw[:at] + (b"7" if raw[at:at + 1] != b"7" else b"8") + raw[at + 1:])  # rent 50: 70
+    before = (path.read_bytes(), journal_path(path).read_bytes())
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if isinstance(app.session, SessionReader):
+                break
+        for _ in range(3):  # the reader's own check, after a refresh
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+        assert isinstance(app.screen, TableScreen) and app.screen.session is app.session
+        assert app.session.readonly and [d.seq for d in app.session.damage] == [2]
+        assert screen_text(app.screen.query_one("#table-header")).endswith("· READ-ONLY")
+        message = screen_text(app.screen.query_one("#message"))
+        assert message.startswith("Opened read-only: the session log is damaged") and "entry 2" in message
+    assert (path.read_bytes(), journal_path(path).read_bytes()) == before

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .check import Finding
-from .format import FORMAT, VERSION, Damage, Entry, SessionDamaged, SessionError, journal_path
+from .format import FORMAT, VERSION, Damage, Entry, SessionDamaged, SessionError, TableChanged, journal_path
 from .lock import lock_holder
 from .log import SessionLog
 from .reader import SessionRead, SessionReader, read_entries, read_session, read_session_doc
@@ -47,6 +47,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "FORMAT", "VERSION", "AtomicJSONStorage", "Damage", "Entry", "Finding", "Session", "SessionDamaged", "SessionError",
-    "SessionLog", "SessionRead", "SessionReader", "SessionWriter", "default_session_dir", "journal_path", "lock_holder",
+    "SessionLog", "SessionRead", "SessionReader", "SessionWriter", "TableChanged", "default_session_dir", "journal_path",
+    "lock_holder",
     "read_entries", "read_session", "read_session_doc", "recent_sessions", "repair", "session_info",
 ]

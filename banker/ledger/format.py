@@ -30,6 +30,7 @@ import functools
 import gc
 import json
 import os
+import stat
 import threading
 import time
 import zlib
@@ -47,7 +48,7 @@ from . import checksum
 from . import snapshot as snapshots
 from .journal import JOURNAL_FORMAT, Damaged, JournalCorrupt, Scan, lines_end, scan
 from .said import Said, clip
-from .storage import FileRefused, dumps, read_regular
+from .storage import _READ_FLAGS, FileRefused, dumps, read_regular
 
 FORMAT = "banker-session"
 #: 2: every entry and the setup carry checksums (1: none; still read, upgraded by the next writer)
@@ -256,17 +257,122 @@ class _Brief(msgspec.Struct):
 _BRIEF = msgspec.json.Decoder(_Brief)
 
 
+class TableChanged(SessionError):
+    """FILE's entries, left on the disk when the session was opened (:class:`FileTable`), are not the bytes its
+    checkpoint sealed: the file was changed after it was written."""
+
+
+class FileTable:
+    """FILE's entries table as its checkpoint wrote it, left on the disk when the session was opened
+    (:func:`load` with ``defer_table``): the entries read before the whole of it are read alone, from
+    the file that was opened (kept open: a checkpoint that replaced it since changes nothing here);
+    :meth:`whole` reads it all and checks it against the CRC-32 the checkpoint recorded, as the quick
+    way in otherwise does before the session opens (issue #14: 9 MB at 20,000 actions, read and summed
+    while the console started, cost its first frame a sixth of an empty app's start)."""
+
+    __slots__ = ("_bytes", "_changed", "_fd", "_lock", "crc", "path", "size", "start")
+
+    def __init__(self, path: Path, fd: int, start: int, size: int, crc: int) -> None:
+        self.path = path
+        self._fd: int | None = fd
+        self.start = start  # where the table starts in the file
+        self.size = size
+        self.crc = crc
+        self._bytes: memoryview | None = None
+        self._changed = False
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return self.size
+
+    @property
+    def checked(self) -> bool:
+        """Whether the whole table was read and found to be the checkpoint's."""
+        return self._bytes is not None
+
+    def __getitem__(self, part: slice) -> bytes | memoryview:
+        with self._lock:
+            if self._bytes is not None:
+                return self._bytes[part]
+            start, stop, _ = part.indices(self.size)
+            return self._read(start, stop) if stop > start else b""
+
+    def _read(self, start: int, stop: int) -> bytes:
+        """The table's bytes ``start..stop`` (fewer if the file was cut short meanwhile)."""
+        if self._fd is None:
+            raise self._gone()
+        chunks = []
+        at = start
+        while at < stop:
+            chunk = os.pread(self._fd, stop - at, self.start + at)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            at += len(chunk)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+    def whole(self) -> memoryview:
+        """The whole table, read once and checked against the checkpoint's CRC-32 (:class:`TableChanged` if it
+        is not the checkpoint's; the file is let go either way)."""
+        with self._lock:
+            if self._bytes is None:
+                if self._changed:
+                    raise self._not_sealed()
+                try:
+                    data = self._read(0, self.size)
+                finally:
+                    self._close()
+                if len(data) != self.size or zlib.crc32(data) != self.crc:
+                    self._changed = True
+                    raise self._not_sealed()
+                self._bytes = memoryview(data)
+            return self._bytes
+
+    def close(self) -> None:
+        """Let the file go (its entries not read by then cannot be read any more)."""
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def _not_sealed(self) -> TableChanged:
+        return TableChanged(f"{self.path}: its entries are not what its last checkpoint sealed (the file was changed "
+                            "after it was written); nothing more is recorded in it: open it again, and it opens "
+                            "read-only, saying which entries changed", key="table_changed", path=self.path)
+
+    def _gone(self) -> SessionError:
+        return SessionError(f"session {self.path.name} is closed; open it again to go on", key="closed",
+                            name=self.path.name)
+
+
+#: a table in memory, or left on the disk
+Table = bytes | memoryview | FileTable
+
+
+def whole_table(table: Table) -> bytes | memoryview:
+    """``table``'s bytes: a table left on the disk read (and checked) now."""
+    return table.whole() if isinstance(table, FileTable) else table
+
+
+def _part(table: Table, start: int, end: int) -> bytes | memoryview:
+    """``table[start:end]``, never copied when it is in memory."""
+    return table[start:end] if isinstance(table, FileTable) else memoryview(table)[start:end]
+
+
 class Entries(Sequence[Entry]):
     """Entries 1..n: the first ``count`` (FILE's, from a checkpoint's bytes ``table`` and ``index``)
     decoded when read, the rest (the journal's, new ones) held as they are."""
 
     __slots__ = ("_items", "_table", "_index", "_lazy", "_lock")
 
-    def __init__(self, entries: Iterable[Entry] = (), *, table: bytes | memoryview = b"", index: Sequence[int] = (),
+    def __init__(self, entries: Iterable[Entry] = (), *, table: Table = b"", index: Sequence[int] = (),
                  count: int = 0) -> None:
         self._items: list[Entry | None] = [None] * count
         self._items.extend(entries)
-        self._table: bytes | memoryview = table  # a view of the file's bytes read: never copied
+        self._table: Table = table  # a view of the file's bytes read (never copied), or the table left on the disk
         self._index = index
         self._lazy = count
         self._lock = threading.Lock()
@@ -283,7 +389,7 @@ class Entries(Sequence[Entry]):
         start = self._index[i] + len(f'"{seq}":') + 1
         end = self._index[i + 1] if i + 1 < len(self._index) else len(self._table) - 1
         try:
-            entry = msgspec.json.decode(memoryview(self._table)[start:end], type=Entry)
+            entry = msgspec.json.decode(_part(self._table, start, end), type=Entry)
         except (msgspec.DecodeError, msgspec.ValidationError):
             return None
         return entry if entry.seq == seq else None
@@ -302,9 +408,9 @@ class Entries(Sequence[Entry]):
                 self._items[i] = entry
         self._settle(count)
 
-    def _bulk(self, table: bytes | memoryview, count: int) -> None:
+    def _bulk(self, table: Table, count: int) -> None:
         try:
-            decoded = msgspec.json.decode(table, type=dict[str, Entry])
+            decoded = msgspec.json.decode(whole_table(table), type=dict[str, Entry])
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
             raise SessionError(f"the checkpoint's entries cannot be read ({e}); open the session again",
                                key="checkpoint_unreadable", reason=str(e)) from None
@@ -367,7 +473,7 @@ class Entries(Sequence[Entry]):
         entries not decoded yet are read for these two alone (much quicker than decoding them; a review's first
         frame of a long log needs no more). Nothing is decoded or kept by it."""
         out: list[tuple[Any, int | None]] = []
-        table = memoryview(self._table)
+        table = memoryview(whole_table(self._table)) if self._lazy else memoryview(b"")
         for i, entry in enumerate(self._items):
             if entry is None:
                 seq = i + 1
@@ -505,9 +611,9 @@ class Loaded:
     #: why the file's snapshot is not used, when it has one that fails its checks (never silent:
     #: the background check and the audit report it)
     snapshot_problem: str | None = None
-    #: FILE's entries table as the checkpoint wrote it and its index, when read the quick way
-    #: (a writer's next checkpoint appends to it instead of encoding every entry again)
-    file_table: tuple[bytes | memoryview, list[int]] | None = None
+    #: FILE's entries table as the checkpoint wrote it (or left on the disk: :class:`FileTable`) and its index,
+    #: when read the quick way (a writer's next checkpoint appends to it instead of encoding every entry again)
+    file_table: tuple[Table, list[int]] | None = None
     #: FILE's tables that are not banker's (added with TinyDB: its ``_default``...), which every write of FILE
     #: keeps as they are
     others: dict[str, Any] = field(default_factory=dict)
@@ -606,15 +712,18 @@ class _Quick:
     doc: dict[str, Any]
     setup: Setup
     snapshot: snapshots.Snapshot
-    table: memoryview  # FILE's entries table: a view of the bytes read, not a copy (9 MB at 20,000 entries)
+    #: FILE's entries table: a view of the bytes read, not a copy (9 MB at 20,000 entries), or left on the disk
+    table: memoryview | FileTable
     others: dict[str, Any]  # the tables that are not banker's (:func:`_others`)
 
 
-def _head(raw: bytes) -> tuple[dict[str, Any], snapshots.Snapshot, int] | None:
+def _head(raw: bytes, size: int | None = None) -> tuple[dict[str, Any], snapshots.Snapshot, int] | None:
     """The tables before the entries (decoded alone: the entries' bytes are not even scanned), the
     snapshot, and where the entries table starts; None when the file is not laid out so (the
     first ``,"entries":`` that ends a JSON document of a session and a snapshot, whose entries
-    table runs to the last byte but one)."""
+    table runs to the last byte but one). ``raw`` may be the file's first bytes only: ``size``
+    is then the whole file's."""
+    size = len(raw) if size is None else size
     pos = raw.find(_ENTRIES_KEY)
     for _ in range(8):  # a player named "entries" puts the key in the snapshot too: the next one
         if pos < 0:
@@ -627,7 +736,7 @@ def _head(raw: bytes) -> tuple[dict[str, Any], snapshots.Snapshot, int] | None:
         if (isinstance(head, dict) and isinstance(head.get(SESSION_TABLE), dict)
                 and isinstance(head.get(snapshots.TABLE), dict)):
             snap = snapshots.parse(head[snapshots.TABLE])
-            if not isinstance(snap, str) and snap.table[0] == len(raw) - 1 - start and snap.table[0] >= 2:
+            if not isinstance(snap, str) and snap.table[0] == size - 1 - start and snap.table[0] >= 2:
                 return head, snap, start
         pos = raw.find(_ENTRIES_KEY, pos + 1)
     return None
@@ -638,7 +747,21 @@ def _quick(path: Path, raw: bytes) -> _Quick | None:
     setup document and the snapshot decoded, the entries table left as bytes (its length and CRC-32
     those the snapshot recorded, so every entry in it is one the checkpoint sealed). None when any
     of that does not hold: then :func:`load` reads and checks every entry."""
-    found = _head(raw)
+    found = _sealed_head(path, _head(raw))
+    if found is None:
+        return None
+    doc, setup, snap, start, others = found
+    end = len(raw) - 1
+    table = memoryview(raw)[start:end]
+    if raw[end:] != b"}" or zlib.crc32(table) != snap.table[1]:
+        return None
+    return _Quick(doc, setup, snap, table, others)
+
+
+def _sealed_head(path: Path, found: tuple[dict[str, Any], snapshots.Snapshot, int] | None) -> (
+        tuple[dict[str, Any], Setup, snapshots.Snapshot, int, dict[str, Any]] | None):
+    """The setup document, the setup, the snapshot, where the entries table starts and the tables that are not
+    banker's, of a head (:func:`_head`) whose setup and seal are a checkpoint's of today's version; else None."""
     if found is None:
         return None
     head, snap, start = found
@@ -648,15 +771,50 @@ def _quick(path: Path, raw: bytes) -> _Quick | None:
         return None
     if doc.get("version") != VERSION:
         return None
-    end = len(raw) - 1
-    table = memoryview(raw)[start:end]
-    if raw[end:] != b"}" or zlib.crc32(table) != snap.table[1]:
-        return None
     seal = doc.get(checksum.CHECKPOINT)
     if (checksum.parse(doc.get(checksum.SUM)) != _doc_sum(doc) or not isinstance(seal, dict)
             or seal.get("entries") != snap.seq or checksum.parse(seal.get("last")) != checksum.parse(snap.last)):
         return None
-    return _Quick(doc, setup, snap, table, _others(head))
+    return doc, setup, snap, start, _others(head)
+
+
+#: the first read of a file opened with its entries left on the disk: its head (the setup and the snapshot, whose
+#: index holds a number per entry) fits at 20,000 actions; a longer one is read on, four times as much each time
+HEAD_READ = 1 << 18
+
+
+def _quick_on_disk(path: Path) -> tuple[_Quick, os.stat_result] | None:
+    """:func:`_quick` reading only the file's head and its last byte: the entries table is left on the disk
+    (:class:`FileTable`: read, and checked against its CRC-32, when it is needed). None when the file is not
+    such a checkpoint's, or cannot be read so: :func:`load` then reads it whole, and says what is wrong."""
+    try:
+        fd = os.open(path, _READ_FLAGS | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    kept = False
+    try:
+        st = os.fstat(fd)
+        size = st.st_size
+        if not stat.S_ISREG(st.st_mode) or size > MAX_FILE_BYTES or size < 2:
+            return None
+        want = HEAD_READ
+        while True:
+            raw = os.pread(fd, min(want, size), 0)
+            found = _sealed_head(path, _head(raw, size))
+            if found is not None or len(raw) >= size or len(raw) < min(want, size):
+                break
+            want *= 4
+        if found is None or os.pread(fd, 2, size - 1) != b"}":
+            return None
+        doc, setup, snap, start, others = found
+        table = FileTable(path, fd, start, size - 1 - start, snap.table[1])
+        kept = True
+        return _Quick(doc, setup, snap, table, others), st
+    except OSError:
+        return None
+    finally:
+        if not kept:
+            os.close(fd)
 
 
 CHANGED = "is not what its checksum was made over"
@@ -782,13 +940,30 @@ def is_seq(value: Any) -> TypeGuard[int]:
 
 
 @no_gc
-def load(path: Path) -> Loaded:
+def load(path: Path, *, defer_table: bool = False) -> Loaded:
     """Read the journal, then FILE, and merge them into entries 1..n, checking every checksum.
 
     Reading the journal first makes the pair consistent against a writer's checkpoint
     running meanwhile: the FILE read later holds at least every entry the journal read
     had lost to the checkpoint's truncation.
+
+    With ``defer_table``, a FILE that a checkpoint wrote is read only as far as its snapshot: its
+    entries table stays on the disk (:class:`FileTable`), and is checked against its CRC-32 when it
+    is first needed whole, or by :meth:`FileTable.whole` (the console does so just after its first
+    frame; a writer before it records anything). When the journal holds entries to fold in, the
+    table is checked at once, and a table that is not the checkpoint's is read the full way, as
+    without ``defer_table``.
     """
+    left: list[FileTable] = []  # a table left on the disk: its file let go if the session does not open
+    try:
+        return _load(path, defer_table, left)
+    except BaseException:
+        for table in left:
+            table.close()
+        raise
+
+
+def _load(path: Path, defer_table: bool, left: list[FileTable]) -> Loaded:
     jpath = journal_path(path)
     untouched = Said("both files were left untouched", "both_untouched")
     jdata: bytes | None
@@ -800,8 +975,16 @@ def load(path: Path) -> Loaded:
         jdata, jino = None, None
     except OSError as e:
         raise SessionError(f"cannot read {jpath}: {e.strerror}", key="cannot_read", path=jpath, reason=e.strerror) from None
+    on_disk = _quick_on_disk(path) if defer_table else None
+    quick: _Quick | None
     try:
-        raw, st = _read(path, Said("it was left untouched", "it_untouched"))
+        if on_disk is not None:
+            quick, st = on_disk
+            if isinstance(quick.table, FileTable):
+                left.append(quick.table)
+        else:
+            raw, st = _read(path, Said("it was left untouched", "it_untouched"))
+            quick = _quick(path, raw)
     except FileNotFoundError:
         raise SessionError(f"no session file {path}; `banker new {path} --players A,B` starts one", key="missing",
                            path=path) from None
@@ -809,11 +992,10 @@ def load(path: Path) -> Loaded:
         raise SessionError(f"{path} is a folder, not a session file", key="folder", path=path) from None
     except OSError as e:
         raise SessionError(f"cannot read {path}: {e.strerror}", key="cannot_read", path=path, reason=e.strerror) from None
-    quick = _quick(path, raw)
     damage: list[Damage] = []
     snap: snapshots.Snapshot | None = None
     problem: str | None = None
-    file_table: tuple[bytes | memoryview, list[int]] | None = None
+    file_table: tuple[Table, list[int]] | None = None
     if quick is not None:  # the checkpoint's own bytes: its snapshot, the entries decoded when read
         doc, setup, snap, others = quick.doc, quick.setup, quick.snapshot, quick.others
         entries = Entries(table=quick.table, index=snap.index, count=snap.seq)
@@ -859,6 +1041,12 @@ def load(path: Path) -> Loaded:
             said = _damaged_line_text(jpath, line, jdata[line.start:line.end], expected)
             raw = jdata[line.start:lines_end(jdata, line.start)]  # with a torn tail after it, not the room made ahead
             damage.insert(0, Damage("journal-line", said.text, seq=expected, line=line, raw=raw, said=said))
+    if isinstance(file_table, tuple) and isinstance(file_table[0], FileTable) and len(entries) > file_seq:
+        # the journal's entries are folded in as the session opens: the table is read now, as the fold reads it
+        try:
+            file_table[0].whole()
+        except TableChanged:  # not the checkpoint's: read the full way, which says what changed
+            return _load(path, False, left)
     return Loaded(doc, setup, entries, file_seq, journal, header_end, sig(st), jino, anchor, damage, last_sum, snap, problem,
                   file_table, others)
 
@@ -926,15 +1114,16 @@ def document(doc: dict[str, Any], entries: Sequence[Entry], others: Mapping[str,
     return dumps(tables(doc, entries, others))
 
 
-def entries_table(entries: Iterable[Entry], base: tuple[bytes | memoryview, list[int]] | None = None) -> tuple[bytes, list[int]]:
+def entries_table(entries: Iterable[Entry], base: tuple[Table, list[int]] | None = None) -> tuple[bytes, list[int]]:
     """FILE's entries table as bytes (``{"1":{...},"2":{...}}``, as TinyDB reads it) and its index
     (where each entry's key starts, less one: the ``{`` or ``,`` before it); ``base`` is such a
-    table already written, which ``entries`` (the next ones) extend."""
+    table already written, which ``entries`` (the next ones) extend (one left on the disk is read,
+    and checked, now: :class:`TableChanged` if it is not the checkpoint's)."""
     chunks: list[bytes | memoryview] = []
     index: list[int] = []
     pos = 0
     if base is not None and base[1]:
-        table, index = base[0], list(base[1])
+        table, index = whole_table(base[0]), list(base[1])
         chunks.append(table[:-1])
         pos = len(table) - 1
     for entry in entries:
@@ -958,7 +1147,8 @@ def checkpoint_document(doc: dict[str, Any], snapshot: dict[str, Any] | None, ta
     return b'{"%s":{"1":%s}%s%s,"%s":%s}' % (SESSION_TABLE.encode(), dumps(doc), snap, kept, ENTRIES_TABLE.encode(), table)
 
 
-__all__ = ["CHANGED", "ENTRY_KEYS", "FORMAT", "MAX_FILE_BYTES", "VERSION", "Damage", "Entries", "Entry", "Loaded", "Said",
-           "SessionDamaged", "SessionError", "check_path", "checkpoint_document", "clip", "document", "entries_table",
+__all__ = ["CHANGED", "ENTRY_KEYS", "FORMAT", "MAX_FILE_BYTES", "VERSION", "Damage", "Entries", "Entry", "FileTable",
+           "Loaded", "Said", "SessionDamaged", "SessionError", "Table", "TableChanged", "check_path", "checkpoint_document",
+           "clip", "document", "entries_table",
            "is_seq", "journal_path", "load", "load_for_reader", "no_gc", "now", "resolve", "seal_entries", "sealed_doc",
            "sig", "tables", "to_entries", "verify_entry", "why"]

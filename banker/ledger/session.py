@@ -33,14 +33,17 @@ class Session:
 
     @overload
     @classmethod
-    def open(cls, path: str | os.PathLike[str], readonly: bool) -> SessionReader | SessionWriter: ...
+    def open(cls, path: str | os.PathLike[str], readonly: bool, *,
+             defer_table: bool = False) -> SessionReader | SessionWriter: ...
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], readonly: bool = False) -> SessionReader | SessionWriter:
+    def open(cls, path: str | os.PathLike[str], readonly: bool = False, *,
+             defer_table: bool = False) -> SessionReader | SessionWriter:
         """Open an existing session: the writer (:meth:`SessionWriter.open`), or with ``readonly`` a
         reader (:meth:`SessionReader.open`, no lock, nothing modified). Both rebuild the state from
-        the recorded effects; ``replay_check()`` checks them with the rules."""
-        return SessionReader.open(path) if readonly else SessionWriter.open(path)
+        the recorded effects; ``replay_check()`` checks them with the rules. ``defer_table`` (a writer's):
+        the checkpoint's entries are left on the disk until needed (:meth:`SessionWriter.check_table`)."""
+        return SessionReader.open(path) if readonly else SessionWriter.open(path, defer_table=defer_table)
 
     @classmethod
     def create(cls, path: str | os.PathLike[str], setup: Setup, name: str | None = None, *,

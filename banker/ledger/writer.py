@@ -37,10 +37,12 @@ from .format import (
     VERSION,
     Entries,
     Entry,
+    FileTable,
     Loaded,
     Said,
     SessionDamaged,
     SessionError,
+    TableChanged,
     check_path,
     checkpoint_document,
     document,
@@ -160,20 +162,23 @@ class SessionWriter(SessionLog):
 
     @classmethod
     @no_gc  # one pause for the whole load: no collection over the freshly read log half-way
-    def open(cls, path: str | os.PathLike[str]) -> SessionWriter:
+    def open(cls, path: str | os.PathLike[str], *, defer_table: bool = False) -> SessionWriter:
         """Open an existing session for writing: take the lock, rebuild the state from the recorded
         effects, recover (cut a torn journal line) and checkpoint.
 
         A damaged session is refused with :class:`SessionDamaged`, whose message says what is
         damaged and how to resolve it (it still opens read-only). A command today's rules refuse
         or compute differently is no reason to refuse: :meth:`replay_check` reports it.
+
+        With ``defer_table`` the checkpoint's entries stay on the disk until they are needed
+        (:func:`load`); they are checked before anything is recorded (:meth:`check_table`).
         """
         path = resolve(path)
         check_path(path)
         _refuse_read_only(path)
         lock = _acquire(path)
         try:
-            loaded = load(path)
+            loaded = load(path, defer_table=defer_table)
             if loaded.damage:
                 said = damage_message(path, loaded.damage, (loaded.setup, loaded.entries))
                 raise SessionDamaged(said.text, loaded.damage, key=said.key, **said.params)
@@ -276,6 +281,24 @@ class SessionWriter(SessionLog):
         if self._broken:
             raise SessionError.of(self._broken)
 
+    @property
+    def table_unchecked(self) -> bool:
+        """Whether FILE's entries were left on the disk when the session opened and are not checked yet."""
+        table = self._file_table[0] if self._file_table is not None else None
+        return isinstance(table, FileTable) and not table.checked
+
+    def check_table(self) -> None:
+        """FILE's entries, left on the disk when the session opened (``defer_table``), read and checked against
+        their checkpoint now, if they were not yet: :class:`TableChanged` if they are not the checkpoint's, and
+        nothing is recorded in this session from then on (nor is a checkpoint written over them)."""
+        if self.table_unchecked:
+            assert self._file_table is not None and isinstance(self._file_table[0], FileTable)
+            try:
+                self._file_table[0].whole()
+            except TableChanged as e:
+                self._broken = Said(str(e), e.key, **e.params)
+                raise
+
     def apply(self, command: Mapping[str, Any] | Any, *, ts: str | None = None) -> Entry:
         """Apply ``command`` and record it durably; returns the new log entry.
 
@@ -286,6 +309,7 @@ class SessionWriter(SessionLog):
         sample_sessions/generate.py replays an evening at its own times).
         """
         self._check_writable()
+        self.check_table()
         try:  # exactly what will be stored and replayed
             cmd = json_copy(command)
         except (TypeError, ValueError) as e:
@@ -319,6 +343,7 @@ class SessionWriter(SessionLog):
         reason, with nothing left to undo, for an entry that does not stand, or naming the later
         entries that depend on it."""
         self._check_writable()
+        self.check_table()
         if isinstance(reason, str):
             check_text(UNDO, "reason", reason)  # today's input limits, as for every new command
         if not isinstance(reason, str) or not reason.strip():
@@ -480,6 +505,9 @@ class SessionWriter(SessionLog):
 
     def _release(self) -> None:
         self._closed = True
+        table = self._file_table[0] if self._file_table is not None else None
+        if isinstance(table, FileTable):
+            table.close()  # left on the disk and never needed whole: the file let go
         if self._jfd is not None:
             os.close(self._jfd)  # drops the journal's lock too
             self._jfd = None

@@ -31,7 +31,7 @@ from textual.timer import Timer
 from textual.worker import Worker
 
 from banker.i18n import Translator, detect_lang
-from banker.ledger import Entry, Session, SessionDamaged, SessionError, SessionReader, SessionWriter
+from banker.ledger import Entry, Session, SessionDamaged, SessionError, SessionReader, SessionWriter, TableChanged
 from banker.ledger.storage import FileRefused
 from banker.rules import Move, Refused, Setup
 
@@ -188,7 +188,8 @@ class BankerApp(App[None]):
             if opening.path == path and opening.readonly == readonly:
                 return opening.result()
             opening.discard()
-        return Session.open(path, readonly=readonly)
+        # a writer's checkpoint entries are left on the disk: checked once the table is drawn (check_replay)
+        return Session.open(path, readonly=readonly, defer_table=not readonly)
 
     def _drop_opening(self) -> None:
         """The session opened for the run but never taken (the run ended first): closed, its lock let go."""
@@ -283,6 +284,12 @@ class BankerApp(App[None]):
     def check_replay(self, session: SessionReader | SessionWriter, upto: int) -> None:
         """Check the opened log with the rules engine, in the background; load the action flows.
         The table keeps showing what was recorded: an entry the rules give differently today is reported."""
+        if isinstance(session, SessionWriter):  # its checkpoint's entries, left on the disk on open, checked first
+            try:
+                session.check_table()
+            except TableChanged:
+                self.call_from_thread(self._table_changed, session)
+                return
         import banker.ui.actions  # noqa: F401  (so the first action does not wait for the import)
         import banker.ui.quick  # noqa: F401  (nor the command line's first word)
 
@@ -292,6 +299,23 @@ class BankerApp(App[None]):
         if findings:
             self.call_from_thread(self._report_findings, session)
         self.call_from_thread(gc.freeze)  # what the screen has built since the open, likewise
+
+    def _table_changed(self, session: SessionWriter) -> None:
+        """The checkpoint's entries, left on the disk when the session opened, are not what it sealed (changed by
+        hand since): nothing is recorded in it any more; it is opened again read-only, which says what changed,
+        as a session found damaged on open is."""
+        if session is not self.session:
+            return
+        try:
+            reader = Session.open(session.path, readonly=True)
+        except SessionError as e:
+            self.notify(self.tr.session(e), severity="error", timeout=30)
+            return
+        from .screens.table import TableScreen
+
+        while not isinstance(self.screen, TableScreen) and len(self.screen_stack) > 1:
+            self.pop_screen()  # an action begun meanwhile: it could not be recorded
+        self.show_session(reader)  # the writer closed (no checkpoint over the changed entries), its lock let go
 
     def _report_findings(self, session: SessionReader | SessionWriter) -> None:
         if session is not self.session or session.closed:

@@ -43,7 +43,9 @@ class Opening:
 
     def _run(self) -> None:
         try:
-            self._session = Session.open(self.path, readonly=self.readonly)
+            # a writer's checkpoint entries are left on the disk: read and checked once the first frame is drawn
+            # (BankerApp.check_replay), not while the console starts (9 MB at 20,000 actions)
+            self._session = Session.open(self.path, readonly=self.readonly, defer_table=not self.readonly)
         except Exception as e:  # given to the caller of result(), in its thread
             self._error = e
         finally:
