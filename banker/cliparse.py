@@ -140,7 +140,8 @@ def say_error(text: str) -> None:
 
 #: argparse's messages (Lib/argparse.py, Python 3.11 to 3.13), as patterns, and the ``[cli_usage]`` key that
 #: says each again; the groups are the key's parameters. A wrapped one ("argument X: ...") is read twice.
-TEMPLATES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((key, re.compile(pattern, re.DOTALL)) for key, pattern in (
+#: (compiled when an error is first said: ``re``'s own cache; the command's start does not wait for 13 patterns)
+TEMPLATES: tuple[tuple[str, str], ...] = (
     ("argument", r"argument (?P<argument>[^:]+?): (?P<problem>.+)"),
     ("required", r"the following arguments are required: (?P<args>.+)"),
     ("one_required", r"one of the arguments (?P<args>.+) is required"),
@@ -154,7 +155,7 @@ TEMPLATES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((key, re.compile(patt
     ("expected_n", r"expected (?P<n>\d+) arguments?"),
     ("ignored_explicit", r"ignored explicit argument (?P<value>.+)"),
     ("not_allowed_with", r"not allowed with argument (?P<other>.+)"),
-))
+)
 
 
 def usage_problem(tr: Translator, message: str, own: set[str] | frozenset[str] = frozenset()) -> str:
@@ -163,7 +164,7 @@ def usage_problem(tr: Translator, message: str, own: set[str] | frozenset[str] =
     if message in own:
         return message
     for key, pattern in TEMPLATES:
-        match = pattern.fullmatch(message)
+        match = re.fullmatch(pattern, message, re.DOTALL)
         if match is None:
             continue
         params: dict[str, Any] = dict(match.groupdict())

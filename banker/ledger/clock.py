@@ -30,12 +30,13 @@ LONGEST = timedelta(hours=24)
 #: the nearest
 SHORTEST = timedelta(minutes=1)
 
-_CLOCK = re.compile(r"^(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?$")
+#: (patterns compiled when first used, by ``re``'s own cache: the console's start does not wait for them)
+_CLOCK = r"^(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?$"
 #: the words of a duration's units, in English, Russian and Ukrainian (prefixes: "min", "minutes", "мин", "минут")
 _HOURS = ("h", "hr", "hrs", "hour", "hours", "ч", "час", "часа", "часов", "год", "години", "годин", "годину")
 _MINUTES = ("m", "min", "mins", "minute", "minutes", "мин", "минута", "минуты", "минут", "минуту", "хв", "хвилина",
             "хвилини", "хвилин", "хвилину")
-_PART = re.compile(r"(\d+(?:[.,]\d+)?)\s*([^\d\s.,]+)?\.?\s*")
+_PART = r"(\d+(?:[.,]\d+)?)\s*([^\d\s.,]+)?\.?\s*"
 
 
 #: the most minutes a duration is read as (a timedelta holds up to 999,999,999 days); more is simply too long
@@ -53,7 +54,7 @@ def _duration(text: str) -> timedelta | None:
     pos = 0
     units: list[str] = []
     while pos < len(text):
-        m = _PART.match(text, pos)
+        m = re.compile(_PART).match(text, pos)
         if not m or m.end() == pos:
             return None
         number = float(m.group(1).replace(",", "."))
@@ -80,7 +81,7 @@ def _duration(text: str) -> timedelta | None:
 
 def _clock(text: str, now: datetime) -> datetime | None:
     """A clock time such as ``22:30``, ``22.30``, ``10:30 pm`` (``1h30`` is a duration): the next such moment after ``now``."""
-    m = _CLOCK.match(text.strip().casefold())
+    m = re.match(_CLOCK, text.strip().casefold())
     if not m or (m.group("m") is None and m.group("ampm") is None):
         return None  # a bare number is a duration's or nothing
     hour, minute = int(m.group("h")), int(m.group("m") or 0)
