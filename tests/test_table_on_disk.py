@@ -148,3 +148,14 @@ def test_a_file_that_is_not_a_checkpoints_opens_the_full_way(tmp_path):
     with Session.open(path, defer_table=True) as writer:
         assert not writer.table_unchecked
         assert_same_as_full_replay(writer)
+
+
+def test_a_writer_closed_before_its_table_is_checked_says_so(tmp_path):
+    """The console's check may come after the session is closed (the console quit at once): the table is not
+    read any more, and that is said as a closed session, which the console's check lets be."""
+    path = _game(tmp_path)
+    writer = Session.open(path, defer_table=True)
+    writer.close()
+    with pytest.raises(SessionError) as raised:
+        writer.check_table()
+    assert raised.value.key == "closed" and not isinstance(raised.value, TableChanged)

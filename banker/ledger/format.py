@@ -320,8 +320,10 @@ class FileTable:
                     raise self._not_sealed()
                 try:
                     data = self._read(0, self.size)
-                finally:
-                    self._close()
+                except OSError as e:  # the file kept: read again at the next need
+                    raise SessionError(f"cannot read {self.path}: {e.strerror}", key="cannot_read", path=self.path,
+                                       reason=e.strerror) from None
+                self._close()
                 if len(data) != self.size or zlib.crc32(data) != self.crc:
                     self._changed = True
                     raise self._not_sealed()

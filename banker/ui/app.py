@@ -290,6 +290,8 @@ class BankerApp(App[None]):
             except TableChanged:
                 self.call_from_thread(self._table_changed, session)
                 return
+            except SessionError:  # closed meanwhile (the console quit, another session opened), or unreadable:
+                return  # the first action checks it again, and says why it cannot be recorded
         import banker.ui.actions  # noqa: F401  (so the first action does not wait for the import)
         import banker.ui.quick  # noqa: F401  (nor the command line's first word)
 
