@@ -53,8 +53,9 @@ def _duration(text: str) -> timedelta | None:
     total = 0.0
     pos = 0
     units: list[str] = []
+    part = re.compile(_PART)  # re's own cache: compiled on the first duration read
     while pos < len(text):
-        m = re.compile(_PART).match(text, pos)
+        m = part.match(text, pos)
         if not m or m.end() == pos:
             return None
         number = float(m.group(1).replace(",", "."))

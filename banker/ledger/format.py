@@ -30,7 +30,6 @@ import functools
 import gc
 import json
 import os
-import stat
 import threading
 import time
 import zlib
@@ -48,7 +47,7 @@ from . import checksum
 from . import snapshot as snapshots
 from .journal import JOURNAL_FORMAT, Damaged, JournalCorrupt, Scan, lines_end, scan
 from .said import Said, clip
-from .storage import _READ_FLAGS, FileRefused, dumps, read_regular
+from .storage import FileRefused, dumps, open_regular, read_regular
 
 FORMAT = "banker-session"
 #: 2: every entry and the setup carry checksums (1: none; still read, upgraded by the next writer)
@@ -257,6 +256,11 @@ class _Brief(msgspec.Struct):
 _BRIEF = msgspec.json.Decoder(_Brief)
 
 
+def closed_error(path: Path) -> SessionError:
+    """What using a session that was closed says."""
+    return SessionError(f"session {path.name} is closed; open it again to go on", key="closed", name=path.name)
+
+
 class TableChanged(SessionError):
     """FILE's entries, left on the disk when the session was opened (:class:`FileTable`), are not the bytes its
     checkpoint sealed: the file was changed after it was written."""
@@ -300,7 +304,7 @@ class FileTable:
     def _read(self, start: int, stop: int) -> bytes:
         """The table's bytes ``start..stop`` (fewer if the file was cut short meanwhile)."""
         if self._fd is None:
-            raise self._gone()
+            raise closed_error(self.path)
         chunks = []
         at = start
         while at < stop:
@@ -345,9 +349,6 @@ class FileTable:
                             "after it was written); nothing more is recorded in it: open it again, and it opens "
                             "read-only, saying which entries changed", key="table_changed", path=self.path)
 
-    def _gone(self) -> SessionError:
-        return SessionError(f"session {self.path.name} is closed; open it again to go on", key="closed",
-                            name=self.path.name)
 
 
 #: a table in memory, or left on the disk
@@ -790,14 +791,13 @@ def _quick_on_disk(path: Path) -> tuple[_Quick, os.stat_result] | None:
     (:class:`FileTable`: read, and checked against its CRC-32, when it is needed). None when the file is not
     such a checkpoint's, or cannot be read so: :func:`load` then reads it whole, and says what is wrong."""
     try:
-        fd = os.open(path, _READ_FLAGS | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+        fd, st = open_regular(path, MAX_FILE_BYTES, nofollow=True)
+    except (FileRefused, OSError):
         return None
     kept = False
     try:
-        st = os.fstat(fd)
         size = st.st_size
-        if not stat.S_ISREG(st.st_mode) or size > MAX_FILE_BYTES or size < 2:
+        if size < 2:
             return None
         want = HEAD_READ
         while True:
@@ -1151,6 +1151,6 @@ def checkpoint_document(doc: dict[str, Any], snapshot: dict[str, Any] | None, ta
 
 __all__ = ["CHANGED", "ENTRY_KEYS", "FORMAT", "MAX_FILE_BYTES", "VERSION", "Damage", "Entries", "Entry", "FileTable",
            "Loaded", "Said", "SessionDamaged", "SessionError", "Table", "TableChanged", "check_path", "checkpoint_document",
-           "clip", "document", "entries_table",
+           "clip", "closed_error", "document", "entries_table",
            "is_seq", "journal_path", "load", "load_for_reader", "no_gc", "now", "resolve", "seal_entries", "sealed_doc",
            "sig", "tables", "to_entries", "verify_entry", "why"]

@@ -151,14 +151,13 @@ def _not_regular(path: Path, mode: int) -> FileRefused:
     return FileRefused(f"{path} is {kind}, not a file banker reads", key="file_not_regular", path=path, kind=kind)
 
 
-def read_regular(path: Path, limit: int, *, nofollow: bool = False, offset: int = 0) -> tuple[bytes, os.stat_result]:
-    """The bytes of the regular file at ``path`` (from ``offset`` on) and its ``fstat``, read
-    without ever blocking.
+def open_regular(path: Path, limit: int, *, nofollow: bool = False) -> tuple[int, os.stat_result]:
+    """The regular file at ``path`` opened for reading, without ever blocking: its file descriptor (the
+    caller's to close) and its ``fstat``.
 
     Refuses (:class:`FileRefused`) a folder, a FIFO, a device or a socket, before reading a
     byte (a FIFO is opened non-blocking, so it never waits for a writer), and a file over
-    ``limit`` bytes (checked on the size and again while reading: ``/dev/zero``-like files
-    cannot fill the memory). With ``nofollow`` a symbolic link is refused too.
+    ``limit`` bytes. With ``nofollow`` a symbolic link is refused too.
     :class:`FileNotFoundError` and other :class:`OSError` propagate.
     """
     try:
@@ -179,6 +178,19 @@ def read_regular(path: Path, limit: int, *, nofollow: bool = False, offset: int 
             size, most = _size(st.st_size), _size(limit)
             raise FileRefused(f"{path} is {size}, more than banker reads in such a file ({most})", key="file_too_big",
                               path=path, size=size, limit=most)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def read_regular(path: Path, limit: int, *, nofollow: bool = False, offset: int = 0) -> tuple[bytes, os.stat_result]:
+    """The bytes of the regular file at ``path`` (from ``offset`` on) and its ``fstat``, read
+    without ever blocking: :func:`open_regular`'s refusals, and a file that grows past ``limit``
+    while it is read (``/dev/zero``-like files cannot fill the memory).
+    """
+    fd, st = open_regular(path, limit, nofollow=nofollow)
+    try:
         if offset:
             os.lseek(fd, offset, os.SEEK_SET)
         chunks = []

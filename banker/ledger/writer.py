@@ -45,6 +45,7 @@ from .format import (
     TableChanged,
     check_path,
     checkpoint_document,
+    closed_error,
     document,
     entries_table,
     journal_path,
@@ -276,25 +277,30 @@ class SessionWriter(SessionLog):
     # ------------------------------------------------------------------ writing
     def _check_writable(self) -> None:
         if self._closed:
-            raise SessionError(f"session {self.path.name} is closed; open it again to go on", key="closed",
-                               name=self.path.name)
+            raise closed_error(self.path)
         if self._broken:
             raise SessionError.of(self._broken)
 
     @property
+    def _on_disk(self) -> FileTable | None:
+        """FILE's entries table, when it was left on the disk as the session opened (``defer_table``)."""
+        table = self._file_table[0] if self._file_table is not None else None
+        return table if isinstance(table, FileTable) else None
+
+    @property
     def table_unchecked(self) -> bool:
         """Whether FILE's entries were left on the disk when the session opened and are not checked yet."""
-        table = self._file_table[0] if self._file_table is not None else None
-        return isinstance(table, FileTable) and not table.checked
+        table = self._on_disk
+        return table is not None and not table.checked
 
     def check_table(self) -> None:
         """FILE's entries, left on the disk when the session opened (``defer_table``), read and checked against
         their checkpoint now, if they were not yet: :class:`TableChanged` if they are not the checkpoint's, and
         nothing is recorded in this session from then on (nor is a checkpoint written over them)."""
-        if self.table_unchecked:
-            assert self._file_table is not None and isinstance(self._file_table[0], FileTable)
+        table = self._on_disk
+        if table is not None and not table.checked:
             try:
-                self._file_table[0].whole()
+                table.whole()
             except TableChanged as e:
                 self._broken = Said(str(e), e.key, **e.params)
                 raise
@@ -505,8 +511,8 @@ class SessionWriter(SessionLog):
 
     def _release(self) -> None:
         self._closed = True
-        table = self._file_table[0] if self._file_table is not None else None
-        if isinstance(table, FileTable):
+        table = self._on_disk
+        if table is not None:
             table.close()  # left on the disk and never needed whole: the file let go
         if self._jfd is not None:
             os.close(self._jfd)  # drops the journal's lock too
