@@ -11,6 +11,8 @@ you a $200 salary". Every amount below is worked out by hand from the printed de
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -339,12 +341,10 @@ async def test_a_die_typed_on_a_finished_game_leaves_the_tables_keys_working(tmp
         assert isinstance(app.screen, HelpScreen)
 
 
-async def test_dice_typed_while_a_landing_waits_never_settle_it(tmp_path: Path) -> None:
-    """A purchase left for later (Escape on the proposal), then the next dice typed in a burst (`3`, `4`, Enter): the
-    roll is refused, saying what waits and that Enter settles it; nothing is recorded, and the burst's Enter only
-    opens the proposal. (The die opened the proposal at once, and the burst's Enter accepted it: a purchase the
-    banker never meant, when he meant a roll.)"""
-    path = tmp_path / "later.json"
+@asynccontextmanager
+async def vermont_proposed(path: Path) -> AsyncIterator[tuple[BankerApp, Banker]]:
+    """A new follow-mode game of Ann and Bob at ``path``, in the console: Ann rolled 3 and 5, and the purchase of
+    Vermont Avenue is proposed."""
     Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"), follow=True)).close()
     app = BankerApp(path, lang="en")
     async with app.run_test(size=(120, 36)) as pilot:
@@ -352,6 +352,16 @@ async def test_dice_typed_while_a_landing_waits_never_settle_it(tmp_path: Path) 
         await pilot.pause()
         await roll(b, "35")
         assert "Ann → Bank  $100" in proposal(b)
+        yield app, b
+
+
+async def test_dice_typed_while_a_landing_waits_never_settle_it(tmp_path: Path) -> None:
+    """A purchase left for later (Escape on the proposal), then the next dice typed in a burst (`3`, `4`, Enter): the
+    roll is refused, saying what waits and that Enter settles it; nothing is recorded, and the burst's Enter only
+    opens the proposal. (The die opened the proposal at once, and the burst's Enter accepted it: a purchase the
+    banker never meant, when he meant a roll.)"""
+    path = tmp_path / "later.json"
+    async with vermont_proposed(path) as (app, b):
         await b.key("escape")
         entries = len(file_entries(path))
         await b.key("3")
@@ -374,13 +384,7 @@ async def test_dice_typed_on_the_open_proposal_never_settle_it(tmp_path: Path, t
     (`1`, `4`, Enter) lost the dice without a word, and its Enter bought the deed (which may have been meant for
     auction). The dice are refused in the dialog, that Enter records nothing, and the Enter after it does."""
     path = tmp_path / "open.json"
-    Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"), follow=True)).close()
-    app = BankerApp(path, lang="en")
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
-        await roll(b, "35")
-        assert "Ann → Bank  $100" in proposal(b)
+    async with vermont_proposed(path) as (app, b):
         entries = len(file_entries(path))
         await b.key("1", "4", "enter")
         assert isinstance(app.screen, ProposalScreen)  # still open, nothing recorded
