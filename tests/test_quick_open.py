@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Select, Static
 from banker.boards import game_from_setup
 from banker.ledger import Session
 from banker.rules.review import review, timeline_tail
-from banker.ui.app import BankerApp
+from banker.ui.app import STYLESHEET, BankerApp, compact_css
 from banker.ui.screens import review as review_screen
 from banker.ui.screens.dialogs import ConfirmScreen
 from banker.ui.screens.review import ReviewScreen
@@ -684,3 +684,28 @@ def test_banker_open_reads_the_session_once_and_the_console_shows_what_it_read(
         assert shown == {"screen": screen, "stack": [screen], "entries": len(COMMANDS)}
     with Session.open(path) as session:  # the console let go of the writer's lock
         assert len(session.entries) == len(COMMANDS)
+
+
+def _rules(css: str, where: str) -> list[tuple[object, object]]:
+    """The rules a Textual stylesheet parses to: each one's selectors and declarations."""
+    from textual.css.stylesheet import Stylesheet
+
+    sheet = Stylesheet(variables=BankerApp().get_css_variables())
+    sheet.add_source(css, read_from=(where, ""))
+    sheet.parse()
+    return [(rule.selector_set, rule.styles.get_rules()) for rule in sheet.rules]
+
+
+def test_the_console_parses_its_stylesheet_compacted_to_the_same_rules() -> None:
+    # the console parses banker.tcss without its comments and skipped whitespace (half the tokens, issue #14): the
+    # same rules, in the same order, as the file as written, which parses on its own (an error names its line)
+    written = STYLESHEET.read_text(encoding="utf-8")
+    assert BankerApp.CSS == compact_css(written)
+    assert len(BankerApp.CSS) < len(written) * 2 // 3
+    assert "/*" not in BankerApp.CSS and "\n" not in BankerApp.CSS
+    rules = _rules(written, str(STYLESHEET))
+    assert len(rules) > 50
+    assert _rules(BankerApp.CSS, "compacted") == rules
+    # what the compaction must keep: a space between values and between a selector's parts, a pseudo-class's colon
+    assert compact_css("A  B > C:focus {\n  padding: 0 1;  /* x */\n  border: round $primary;\n}\n") == (
+        "A B > C:focus{padding:0 1;border:round $primary;}")
