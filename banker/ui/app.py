@@ -13,7 +13,6 @@ from . import loading  # isort: skip  (first: the collector paused while the con
 import gc
 import os
 import random
-import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
@@ -83,12 +82,16 @@ def compact_css(text: str) -> str:
     the tokens. Textual's tokenizer makes a token of every run of whitespace, and parsing banker.tcss (some 1,400
     tokens, half of them whitespace) was the largest part of the stylesheets parsed before the console's first
     frame (issue #14: 9.4 ms to 6.9 ms, same rules, measured with ``Stylesheet``). Whitespace between words stays
-    one space (``padding: 0 1``, ``A B``), so what the rules mean is unchanged; tests/test_ui.py compares the rules
-    parsed from both. (No CSS minifier from PyPI: they know neither Textual's nesting nor its variables.)"""
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.DOTALL)
-    text = re.sub(r"\s*([{};])\s*", r"\1", text)
-    text = re.sub(r":\s+", ":", text)
-    return re.sub(r"\s+", " ", text).strip()
+    one space (``padding: 0 1``, ``A B``), so what the rules mean is unchanged; tests/test_quick_open.py compares the
+    rules parsed from both. String methods, not ``re``: compiling the patterns cost about as much as they saved.
+    (No CSS minifier from PyPI: they know neither Textual's nesting nor its variables.)"""
+    while (start := text.find("/*")) >= 0:
+        end = text.find("*/", start + 2)
+        text = text[:start] + " " + (text[end + 2:] if end >= 0 else "")
+    text = " ".join(text.split())
+    for mark in "{};":
+        text = text.replace(" " + mark, mark).replace(mark + " ", mark)
+    return text.replace(": ", ":")
 
 
 class BankerApp(App[None]):
