@@ -86,6 +86,14 @@ stamps = {}
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 reported = False
 seen: set[str] = set()  # the markers the frames so far have written
+#: bench/_ui_instructions.py: where the child ends at once ("imported", "frame"), for a count of what ran before it
+exit_at = os.environ.get("BENCH_EXIT_AT", "")
+
+
+def mark(name):
+    stamps[name] = time.monotonic()
+    if exit_at == name:
+        os._exit(0)
 
 
 def hook_display(real_display, want):
@@ -103,6 +111,8 @@ def hook_display(real_display, want):
             os.write(1, (json.dumps({"up": t_up, "imported": stamps.get("imported"), "frame": t_frame,
                                      "open": opened[0] if opened else None,
                                      "waited": waited[0] if waited else None}) + "\n").encode())
+            if exit_at == "frame":
+                os._exit(0)
             app.exit()
     return display
 
@@ -115,7 +125,7 @@ if kind == "empty":
         def compose(self):
             yield Static("Hello from an empty app")
 
-    stamps["imported"] = time.monotonic()
+    mark("imported")
     Empty._display = hook_display(Empty._display, "Screen")
     app = Empty()
     app.run(headless=True, size=(cols, rows))
@@ -143,7 +153,7 @@ review = kind == "review"
 
 
 def patch(appmod):
-    stamps["imported"] = time.monotonic()
+    mark("imported")
     opening = getattr(appmod, "Opening", None)
     if opening is not None:
         real_result = opening.result
