@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, OptionList
 
+from banker.i18n import visible
 from banker.ui.app import BankerApp
 from banker.ui.screens.start import StartScreen
 from banker.ui.screens.table import TableScreen
@@ -112,7 +113,11 @@ async def test_resume_lists_recent_sessions_and_opens_one(tmp_path: Path) -> Non
         recent = app.screen.query_one("#recent", OptionList)
         shown = [str(recent.get_option_at_index(i).prompt) for i in range(recent.option_count)]
         friday = next(s for s in shown if s.startswith("Friday game"))
-        assert "classic-us" in friday and "Ann, Bob, Cid" in friday and "Bob buys Reading Railroad" in friday
+        assert "Ann, Bob, Cid" in friday and "Bob buys Reading Railroad" in friday
+        # the edition as its board names it, not its id; a line each thing, cut at the list's width, never wrapped
+        assert "Monopoly — US classic (Atlantic City)" in friday and "classic-us" not in friday
+        assert recent.has_class("-games") and recent.styles.text_wrap == "nowrap"
+        assert recent.styles.text_overflow == "ellipsis"
         assert any(s.startswith("Older game") for s in shown)
         await b.key("ctrl+r")
         for _ in range(recent.option_count):
@@ -196,3 +201,14 @@ async def test_two_games_of_the_same_name_on_the_same_day_never_collide(tmp_path
     with Session.open(tmp_path / f"{today}-game-night-4.json", readonly=True) as other:
         assert other.name == "The other console" and other.state.players == ("Kim", "Lee")
     assert file_state(tmp_path / f"{today}-game-night-5.json")["order"] == ["Ann", "Bob", "Cid"]
+
+
+def test_the_resume_list_names_an_edition_it_has_no_board_for_as_the_file_does() -> None:
+    """A session of an edition this version has no board for (a newer version's, a hand edit) is listed with what
+    its file says, made visible, never a crash."""
+    from banker.ui.screens.start import edition_name
+
+    assert edition_name("ru") == "Монополия — Москва (Hasbro 2004)"
+    assert edition_name("mars-2099") == "mars-2099"
+    assert edition_name("x\x1b[2Jy") == visible("x\x1b[2Jy") != "x\x1b[2Jy"
+    assert edition_name(None) == "" and edition_name(7) == "7"

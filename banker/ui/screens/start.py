@@ -35,6 +35,17 @@ if TYPE_CHECKING:  # pragma: no cover
 DEFAULT_PLAYERS = "Ann, Bob, Cid"
 
 
+def edition_name(edition: object) -> str:
+    """What the resume list calls a session's edition: its board's name ("Монополия — Москва (Hasbro 2004)"), or
+    what the file says when no board of that id is here (a newer version's, or a hand edit: shown, never a crash)."""
+    if isinstance(edition, str) and edition in EDITIONS:
+        try:
+            return load_edition(edition).name
+        except BoardError:
+            pass
+    return visible(str(edition or ""))
+
+
 def default_edition(lang: str) -> str:
     """The edition a new game offers first: the first whose board is in the banker's language (``language`` in
     the board file: ru -> the Russian board, uk -> Kyiv), else the first edition."""
@@ -130,20 +141,23 @@ class StartScreen(BankerScreen[None]):
         for info in found:
             self.recent.append(info)
             text = Text(visible(info.get("name") or Path(info["path"]).stem), "bold")
-            text.append(f"  {str(info.get('modified', ''))[:16]}  {info.get('edition', '')}", "dim")
+            # a line each: when it was last played and the edition, as its board names it; who plays; the last action.
+            # Each is cut with "…" at the list's width (banker.tcss), never wrapped mid-phrase
+            text.append(f"\n  {str(info.get('modified', ''))[:16]}  {edition_name(info.get('edition'))}", "dim")
             error = info.get("error")
             if error is not None:  # listed, not left out: opening it says why in full, or shows it read-only
                 # a banker session cut short or damaged: what is wrong with it, not "not a banker session"
                 why = error.params.get("why") if error.key == "not_session" else None
                 said = visible(tr("start.unreadable", why=tr.session(why) if why is not None else tr.session(error)))
-                text.append("\n  " + (said if len(said) <= 70 else said[:69] + "…"), "italic red")
+                text.append("\n  " + said, "italic red")
                 recent.add_option(Option(text, id=str(len(self.recent) - 1)))
                 continue
             text.append("\n  " + ", ".join(visible(p) for p in info.get("players", [])))
             last = self.app.tr.entry(info["last"]) if info.get("last") is not None else None  # in this language
             if last:
-                text.append("\n  " + (last if len(last) <= 40 else last[:39] + "…"), "italic dim")
+                text.append("\n  " + last, "italic dim")
             recent.add_option(Option(text, id=str(len(self.recent) - 1)))
+        recent.set_class(bool(found), "-games")
         if not found:
             recent.add_option(Option(Text(tr("start.no_recent"), "dim"), disabled=True))
 
