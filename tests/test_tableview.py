@@ -12,6 +12,7 @@ import html
 import ipaddress
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -534,3 +535,24 @@ def test_a_landing_still_to_settle_is_shown_not_rolls_next(tmp_path: Path) -> No
         s.apply({"op": "buy", "player": "Ann", "space": 8})
         players = build_snapshot(s, Translator("en"))["players"]
     assert [p["turn_text"] for p in players] == ["", "rolls next"]
+
+
+@pytest.mark.parametrize("edition,amount,cash", [("ru", "1\u00a0200\u00a0т.р.", "300\u00a0т.р."),
+                                                 ("kyiv", "M1\u00a0200", "M300"), ("classic-us", "$1,200", "$300")])
+def test_an_amount_on_the_page_never_breaks_across_lines(tmp_path: Path, edition: str, amount: str, cash: str) -> None:
+    """Found looking at the page on a narrow phone: "1 200 т.р." in a sentence could wrap as "1" at a line's end and
+    "200 т.р." on the next (plain spaces, as the board writes its money). The spaces of an amount reach the page as
+    no-break spaces, in the cash and the last actions (the debts, the bank's pot and the final valuation go through
+    the same function); the other spaces of a sentence stay ordinary."""
+    from banker.tableview.snapshot import build_snapshot
+
+    path = tmp_path / "g.json"
+    with Session.create(path, Setup(edition, "classic", ("Аня", "Боря"))) as s:
+        s.apply({"op": "transfer", "from": "Аня", "to": "bank", "amount": 1200, "memo": "штраф за шум"})
+        doc = build_snapshot(s, Translator("ru"))
+    said = doc["actions"][0]["text"]
+    assert amount in said and "штраф за шум" in said, said  # a memo's own spaces: ordinary
+    assert doc["players"][0]["cash_text"] == cash
+    for text in (said, doc["players"][1]["cash_text"]):
+        # no plain space between digits, nor between a number and the money's unit or symbol
+        assert not re.search(r"\d \d|\d т\.р\.|M \d", text), text

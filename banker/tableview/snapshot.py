@@ -12,6 +12,7 @@ logic of its own.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from banker.i18n import Translator
     from banker.ledger import SessionLog
     from banker.rules import GameState
+    from banker.rules.edition import Money
 
 #: how many of the last actions the page lists (newest first)
 LAST_ACTIONS = 15
@@ -35,6 +37,33 @@ _COLOR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20})$")
 
 #: the page's own words (the [tableview] catalog section), sent with every document
 PAGE_LABELS = ("players", "bank", "last_actions", "no_actions", "connection_lost", "gone", "read_only", "undone", "stale")
+
+
+#: a space the page never breaks a line at
+NO_BREAK = "\u00a0"
+
+
+def amounts_whole(money: Money) -> Callable[[str], str]:
+    """What keeps the edition's amounts whole in a text the page wraps: the spaces its money is written with (the
+    thousands' separator between digits, "1 500"; the space between the number and its unit, "200 т.р.", or between
+    a symbol and the number) made no-break spaces, so that a phone never shows "1" at a line's end and "500 т.р." on
+    the next. Other spaces are left alone. Made from the board's ``[money]``, not from one edition's words."""
+    rules: list[tuple[re.Pattern[str], str]] = []
+    if money.thousands.isspace():
+        rules.append((re.compile(r"(?<=\d)" + re.escape(money.thousands) + r"(?=\d{3}(?!\d))"), NO_BREAK))
+    before, _, after = money.format.partition("{amount}")
+    unit, symbol = after.replace("{symbol}", money.symbol), before.replace("{symbol}", money.symbol)
+    if unit[:1].isspace() and unit.strip():
+        rules.append((re.compile(r"(?<=\d)\s(?=" + re.escape(unit.strip()) + ")"), NO_BREAK))
+    if symbol[-1:].isspace() and symbol.strip():
+        rules.append((re.compile("(?<=" + re.escape(symbol.strip()) + r")\s(?=-?\d)"), NO_BREAK))
+
+    def whole(text: str) -> str:
+        for pattern, space in rules:
+            text = pattern.sub(space, text)
+        return text
+
+    return whole
 
 
 def _color(value: str | None) -> str:
@@ -133,14 +162,18 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
     """The page's document for the session as it stands (see the module docstring)."""
     state = session.state
     edition = state.edition
-    fmt = edition.fmt
+    whole = amounts_whole(edition.money)  # every text with an amount in it, as the page gets it
+
+    def fmt(amount: int) -> str:
+        return whole(edition.fmt(amount))
+
     raw = public_state(state)
     # the final valuation (what decided the winner), once the game has ended; no worth before
     final = dict((state.result or {}).get("valuation") or {}) if state.over else {}
     players = []
     for name in state.players:
         p = raw["players"][name]
-        debts = [tr("player.owes", amount=fmt(amount), creditor=tr.account(creditor))
+        debts = [whole(tr("player.owes", amount=fmt(amount), creditor=tr.account(creditor)))
                  for creditor, amount, _why in state.debts.get(name, [])]
         status = ""
         if p["bankrupt"]:
@@ -157,13 +190,13 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
             "groups": _deed_groups(state, tr, name),
         })
         if name in final:  # only once the game has ended: the key is not even there before
-            players[-1]["worth_text"] = tr("tableview.valuation", amount=fmt(final[name]))
+            players[-1]["worth_text"] = whole(tr("tableview.valuation", amount=fmt(final[name])))
         if state.follow and not p["bankrupt"]:  # follow mode (issue #11): whose turn, and where each token stands
             players[-1].update(_token(state, tr, name))
     bank_lines = [tr("bank.houses", n=state.bank_houses, total=edition.houses),
                   tr("bank.hotels", n=state.bank_hotels, total=edition.hotels)]
     if state.house_rules.free_parking_pot:
-        bank_lines.append(tr("bank.pot_amount", amount=fmt(state.pot)))
+        bank_lines.append(whole(tr("bank.pot_amount", amount=fmt(state.pot))))
     notes = []
     if state.pending_auction:
         notes.append(tr("bank.pending", names=", ".join(edition.spaces[p].name for p in sorted(state.pending_auction))))
@@ -176,7 +209,7 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
     undone = {e.undoes for e in shown if e.undoes is not None}
     actions = []
     for entry in reversed(shown):
-        text = tr.entry(entry if state.over else _public_entry(entry))
+        text = whole(tr.entry(entry if state.over else _public_entry(entry)))
         actions.append({"seq": entry.seq, "ts": entry.ts, "time": table_time(entry.ts), "text": text,
                         "undone": entry.seq in undone, "undo": entry.undoes is not None})
     variant = tr.get(f"variant.{state.variant.id}", state.variant.name)
