@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from banker.boards import load_edition
 from banker.i18n import Translator
 from banker.ledger import Session
 from banker.rules import Setup
@@ -556,3 +557,25 @@ def test_an_amount_on_the_page_never_breaks_across_lines(tmp_path: Path, edition
     for text in (said, doc["players"][1]["cash_text"]):
         # no plain space between digits, nor between a number and the money's unit or symbol
         assert not re.search(r"\d \d|\d т\.р\.|M \d", text), text
+
+
+def test_the_page_names_the_groups_in_its_own_language(tmp_path: Path) -> None:
+    """Found looking at a US board's page in Russian: "Dark Blue" beside "Железные дороги". A colour group is named
+    as the console names it (Translator.group): from the board when the board is in the page's language, else from
+    the catalog; the railroads and utilities likewise (an edition's own words first: Kyiv's metro stations)."""
+    from banker.tableview.snapshot import build_snapshot
+
+    def groups(edition: str, lang: str) -> list[str]:
+        path = tmp_path / f"{edition}-{lang}.json"
+        with Session.create(path, Setup(edition, "classic", ("Аня", "Боря"))) as s:
+            for space in (37, 39, 5, 12):
+                s.apply({"op": "buy", "player": "Аня", "space": space})
+            return [g["name"] for g in build_snapshot(s, Translator(lang))["players"][0]["groups"]]
+
+    us_ru = groups("classic-us", "ru")
+    assert "Синяя" in us_ru and "Железные дороги" in us_ru and "Коммунальные предприятия" in us_ru, us_ru
+    assert not any(name.isascii() for name in us_ru), us_ru
+    us_en = groups("classic-us", "en")
+    assert "Dark Blue" in us_en and "Railroads" in us_en, us_en
+    kyiv = groups("kyiv", "uk")
+    assert "Синя" in kyiv and Translator("uk").group(load_edition("kyiv"), "railroad") in kyiv, kyiv

@@ -30,7 +30,6 @@ LAST_ACTIONS = 15
 HOUSE = "⌂"
 #: deeds without a colour group: railroads, utilities (board files give no colour for them)
 KIND_COLORS = {"railroad": "#3c3c3c", "utility": "#9aa0a6"}
-KIND_LABELS = {"railroad": "tableview.railroads", "utility": "tableview.utilities"}
 FALLBACK_COLOR = "#9aa0a6"
 #: what a colour from a board file may look like before the page uses it in a style
 _COLOR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20})$")
@@ -81,13 +80,13 @@ def _deed_groups(state: GameState, tr: Translator, player: str) -> list[dict[str
             gid = space.group
             if gid not in groups:
                 g = edition.groups[gid]
-                groups[gid] = {"id": gid, "name": g.name, "color": _color(g.color),
+                # in the page's language, as the console says it (a US board's "Dark Blue" on a Russian page was English)
+                groups[gid] = {"id": gid, "name": tr.group(edition, gid), "color": _color(g.color),
                                "full": state.owns_group(player, gid), "deeds": []}
         else:
             gid = space.kind
             if gid not in groups:
-                label = edition.kind_group(gid, tr.lang) or (tr(KIND_LABELS[gid]) if gid in KIND_LABELS else space.kind)
-                groups[gid] = {"id": gid, "name": label, "color": KIND_COLORS.get(gid, FALLBACK_COLOR),
+                groups[gid] = {"id": gid, "name": tr.group(edition, gid), "color": KIND_COLORS.get(gid, FALLBACK_COLOR),
                                "full": False, "deeds": []}
         if lot.mortgaged:
             marks = tr("deed.mortgaged")
