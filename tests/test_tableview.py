@@ -579,3 +579,27 @@ def test_the_page_names_the_groups_in_its_own_language(tmp_path: Path) -> None:
     assert "Dark Blue" in us_en and "Railroads" in us_en, us_en
     kyiv = groups("kyiv", "uk")
     assert "Синя" in kyiv and Translator("uk").group(load_edition("kyiv"), "railroad") in kyiv, kyiv
+
+
+def test_a_log_damaged_while_served_is_said_on_the_page(tmp_path: Path) -> None:
+    """Found by a probe: a journal line changed while the page served the game (complete, its checksum now wrong)
+    made the page quietly one action shorter, with no word: the session reopens read-only without the damaged
+    entry, as designed (docs/session-log.md), and the page now says the log is damaged; the detail, the console's
+    sentence, goes with it."""
+    path = tmp_path / "g.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 39})
+    writer = Session.open(path)
+    try:
+        writer.apply({"op": "buy", "player": "Bob", "space": 37})
+        with TableServer(path, host="127.0.0.1", lang="ru") as srv:
+            doc = state(srv.url)
+            assert doc["version"] == 2 and doc["error"] is None and "error_text" not in doc
+            journal = Path(str(path) + ".journal")
+            data = journal.read_bytes()
+            journal.write_bytes(data.replace(b"Park Place for", b"Park Place fur", 1))
+            doc = wait_for(lambda: (d := state(srv.url))["error"] and d)
+            assert doc["error_text"] == Translator("ru")("tableview.damaged")
+            assert "повреждён" in doc["error"] and doc["version"] == 1  # the console's sentence, in the page's language
+    finally:
+        writer.close()

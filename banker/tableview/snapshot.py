@@ -212,7 +212,7 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
         actions.append({"seq": entry.seq, "ts": entry.ts, "time": table_time(entry.ts), "text": text,
                         "undone": entry.seq in undone, "undo": entry.undoes is not None})
     variant = tr.get(f"variant.{state.variant.id}", state.variant.name)
-    return {
+    doc: dict[str, Any] = {
         "version": len(entries),
         "lang": tr.lang,
         "name": session.name,
@@ -230,6 +230,13 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
         "error": error,
         "state": raw,
     }
+    if error is None and session.damage:
+        # a damaged log (a journal line changed while the page served it, say) opens read-only without the damaged
+        # entries: said on the page, never a table quietly shorter than the one shown a moment ago
+        damage = session.damage_message
+        doc["error"] = tr.session(damage) if damage is not None else tr("tableview.damaged")
+        doc["error_text"] = tr("tableview.damaged")
+    return doc
 
 
 def table_time(ts: str) -> str:
