@@ -137,8 +137,8 @@ def test_one_letter_is_the_action_on_that_key(g, line, op):
 
 @pytest.mark.parametrize("lang,unknown,ambiguous", [
     ("en", "type one of salary, buy, auction, rent,", "could be deal, debt"),
-    ("ru", "введите одно из: зарплата, покупка, аукцион, аренда,", "может означать: залог, зарплата;"),
-    ("uk", "введіть одну з: зарплата, купівля, аукціон, оренда,", "може означати: зарплата, застава;"),
+    ("ru", "введите одно из: зарплата, покупка, аукцион, аренда,", "может означать: залог, зарплата, застройка;"),
+    ("uk", "введіть одну з: зарплата, купівля, аукціон, оренда,", "може означати: забудова, зарплата, застава;"),
 ])
 def test_an_unknown_or_ambiguous_verb_is_answered_with_the_verbs_of_the_bankers_language(lang, unknown, ambiguous):
     """The words listed are ones to type in the interface's language (before, always the English ones), each

@@ -71,12 +71,15 @@ async def test_the_palette_shows_each_actions_key(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("lang", "width", "review"), [
     ("en", 80, False), ("ru", 100, False), ("uk", 100, False), ("en", 120, False), ("ru", 120, False),
-    ("en", 80, True), ("ru", 80, True), ("uk", 80, True)])
+    ("en", 80, True), ("ru", 80, True), ("uk", 80, True), ("ru", 80, False), ("uk", 80, False)])
 async def test_the_footer_shows_each_of_its_keys_whole_down_to_narrow_terminals(tmp_path: Path, lang: str,
                                                                                 width: int, review: bool) -> None:
     """Found by the console probe: at 80 columns the footer hid ctrl+q and cut "? Help" under the palette's key. It
     goes compact below 120 columns, and the command line's ':' (its own words say ": to focus") is not repeated in it.
-    The review's (the review probe: "esc C▏^p palettet") gives its six tabs as one group, "1 2 3 4 5 6 tabs"."""
+    The review's (the review probe: "esc C▏^p palettet") gives its six tabs as one group, "1 2 3 4 5 6 tabs".
+    Found in tmux: at 80 columns the table's Russian and Ukrainian words did not fit beside the palette's key ("? Спра",
+    no quit): the build key says "Застройка" / "Забудова", and the palette's key (ctrl+p, named by the help screen)
+    is left out when the keys and it do not fit together; in English it still fits."""
     from textual.widgets._footer import FooterKey
 
     path = make_session(tmp_path / "g.json", ("Ann", "Bob", "Cid", "Dee", "Eve"))
@@ -86,7 +89,9 @@ async def test_the_footer_shows_each_of_its_keys_whole_down_to_narrow_terminals(
         await pilot.pause()
         keys = sorted(app.screen.query(FooterKey), key=lambda k: k.region.x)
         wanted = {"escape", "slash", "1", "6"} if review else {"question_mark"}
-        assert {"ctrl+q", "ctrl+p", *wanted} <= {k.key for k in keys}
+        palette = not (width == 80 and lang != "en" and not review)
+        assert {"ctrl+q", *wanted, *(["ctrl+p"] if palette else [])} <= {k.key for k in keys}
+        assert ("ctrl+p" in {k.key for k in keys}) == palette
         parts = sorted(app.screen.query("BankFooter > *"), key=lambda k: k.region.x)  # keys, groups, their words
         for part, after in zip(parts, parts[1:], strict=False):
             assert part.region.right <= after.region.x, (part, after)  # none under the next

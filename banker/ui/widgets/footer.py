@@ -23,8 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
+from itertools import groupby
 
+from rich.cells import cell_len
 from textual import events
+from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.widget import Widget
 from textual.widgets import Footer
@@ -51,11 +54,50 @@ COMPACT_BELOW = 120
 
 
 class BankFooter(Footer):
+    """Textual's footer, with the workarounds above; and when its keys and the palette's key do not fit in one line
+    together, the keys (help and quit among them, the last ones) stay and the palette's key goes: at 80 columns the
+    Russian and Ukrainian words cut "? Справка" in two and hid "^q Выход" behind the palette's key, which the help
+    screen names anyway (ctrl+p)."""
+
     #: what the keys shown were made from (see :meth:`shown`), at the last recompose
     _shown: tuple[object, ...] | None = None
 
     def on_resize(self, event: events.Resize) -> None:
         self.compact = event.size.width < COMPACT_BELOW
+        if self._palette_fits(event.size.width) != self.show_command_palette:
+            self.call_after_refresh(self.recompose)
+
+    def _palette_fits(self, width: int) -> bool:
+        """Whether the palette's key has room beside the keys in ``width`` columns (always, when not compact)."""
+        if not self.compact or not self.is_attached:
+            return True
+        return self.keys_width() + self.palette_width() <= width
+
+    def keys_width(self) -> int:
+        """The columns the compact footer's keys take as :meth:`Footer.compose` lays them out: each key's shown name,
+        a space and its words, a space between keys; the keys of a group by their names alone, then its words once.
+        The palette's key is not counted."""
+        get = self.app.get_key_display
+        by_action: dict[str, Binding] = {}
+        for _node, binding, _enabled, _tooltip in self.screen.active_bindings.values():
+            if binding.show:
+                by_action.setdefault(binding.action, binding)
+        parts: list[int] = []
+        for group, grouped in groupby(by_action.values(), lambda b: b.group):
+            keys = list(grouped)
+            if group is not None and len(keys) > 1:
+                parts.append(sum(cell_len(get(b)) for b in keys) + len(keys) - 1 + 1 + cell_len(group.description))
+            else:
+                parts.extend(cell_len(get(b)) + (1 + cell_len(b.description) if b.description else 0) for b in keys)
+        return sum(parts) + max(len(parts) - 1, 0)
+
+    def palette_width(self) -> int:
+        """The columns the palette's key takes, its rule before it included (0: the screen has no such key)."""
+        found = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        if found is None:
+            return 0
+        binding = found[1]
+        return 2 + cell_len(self.app.get_key_display(binding)) + 1 + cell_len(binding.description)
 
     def shown(self) -> tuple[object, ...]:
         """What the footer's keys are made from: the screen's bindings it shows (each with whether it is
@@ -69,6 +111,7 @@ class BankFooter(Footer):
         # nothing to make again, so the frame after an action does not wait for some 15 keys to be remade
         if not self.is_attached or self._pruning:  # as Widget.recompose: nothing to do
             return
+        self.set_reactive(Footer.show_command_palette, self._palette_fits(self.size.width))
         shown = self.shown()
         if shown == self._shown and self.children:
             return
