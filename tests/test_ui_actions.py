@@ -458,3 +458,17 @@ async def test_the_headers_count_one_action_in_the_singular(tmp_path: Path) -> N
             await pilot.pause()
             header = app.screen.query_one("#review-header" if review else "#table-header")
             assert screen_text(header).splitlines()[0] == said
+
+
+@pytest.mark.parametrize(("lang", "key", "who", "title"), [("en", "b", "bob", "Buy: Bob"), ("ru", "m", "bob", "Залог: Bob")])
+async def test_the_deed_question_names_the_player_chosen_before_it(midgame: Path, lang: str, key: str, who: str,
+                                                                     title: str) -> None:
+    """Found playing in tmux: after the player was picked (Enter takes the one highlighted), the deed question said only
+    "Buy", so a wrong pick showed only on the confirmation; it says the player, as the transfer's questions do."""
+    app = BankerApp(midgame, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act(key)
+        await b.choose(who)
+        assert isinstance(b.screen, ChooseScreen) and b.screen.title_text == title

@@ -124,7 +124,8 @@ async def test_building_on_a_group_steps_back_from_how_much_and_the_confirmation
         await escape(b)
         assert asked(b) == how_many and highlighted(b).startswith(upto2)
         await escape(b)  # the lot, as chosen
-        assert asked(b) == app.tr("action.build") and highlighted(b).startswith("Mediterranean Avenue")
+        assert asked(b) == app.tr("flow.for_player", title=app.tr("action.build"), player="Ann")  # who builds, said
+        assert highlighted(b).startswith("Mediterranean Avenue")
         await enter(b)
         assert asked(b) == how_many
         await b.choose(upto2)
@@ -161,7 +162,8 @@ async def test_the_shortage_auction_steps_back_from_the_bid_and_the_confirmation
         assert isinstance(b.screen, ConfirmScreen)
         await escape(b)
         await escape(b)  # the lot, as chosen
-        assert asked(b) == app.tr("action.building_auction") and highlighted(b).startswith("Park Place")
+        assert asked(b) == app.tr("flow.for_player", title=app.tr("action.building_auction"), player="Ann")
+        assert highlighted(b).startswith("Park Place")
         await enter(b)
         await b.answer(250)
         assert "Ann → Bank  $250" in await b.confirm()

@@ -319,6 +319,8 @@ class Flow:
                                          auto=auto, empty=self.no_players_said(op))
         if kind == "space":
             choices, empty = self.space_choices(op, cmd)
+            if isinstance(cmd.get("player"), str):  # "Buy: Ann", over the deeds Ann may buy
+                title = self.tr("flow.for_player", title=title, player=cmd["player"])
             return await self.choose(title, choices, empty)
         if kind == "amount":
             prompt, low, high = self.amount_bounds(op, f, cmd)
