@@ -603,3 +603,17 @@ def test_a_log_damaged_while_served_is_said_on_the_page(tmp_path: Path) -> None:
             assert "повреждён" in doc["error"] and doc["version"] == 1  # the console's sentence, in the page's language
     finally:
         writer.close()
+
+
+def test_amounts_whole_follows_the_boards_money() -> None:
+    """amounts_whole is made from a board's [money], not from one edition's words: a symbol written before the
+    number with a space ("M 1 200") keeps it too; a comma-grouped amount is left as it is."""
+    from banker.rules.edition import Money
+    from banker.tableview.snapshot import NO_BREAK, amounts_whole
+
+    spaced = amounts_whole(Money(symbol="M", format="{symbol} {amount}", thousands=" "))
+    assert spaced("Ann pays M 1 200 to Bob") == f"Ann pays M{NO_BREAK}1{NO_BREAK}200 to Bob"
+    assert spaced("room 12 300 x") == f"room 12{NO_BREAK}300 x"  # a thousands group: kept whole, whatever it counts
+    assert spaced("4 × 8") == "4 × 8"
+    us = amounts_whole(Money())
+    assert us("Ann pays $1,200 to Bob") == "Ann pays $1,200 to Bob"
