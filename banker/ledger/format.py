@@ -256,6 +256,11 @@ class _Brief(msgspec.Struct):
 _BRIEF = msgspec.json.Decoder(_Brief)
 
 
+def cannot_read(path: Path, e: OSError) -> SessionError:
+    """What a read of ``path`` that failed says (the system's own words for why)."""
+    return SessionError(f"cannot read {path}: {e.strerror}", key="cannot_read", path=path, reason=e.strerror)
+
+
 def closed_error(path: Path) -> SessionError:
     """What using a session that was closed says."""
     return SessionError(f"session {path.name} is closed; open it again to go on", key="closed", name=path.name)
@@ -325,8 +330,7 @@ class FileTable:
                 try:
                     data = self._read(0, self.size)
                 except OSError as e:  # the file kept: read again at the next need
-                    raise SessionError(f"cannot read {self.path}: {e.strerror}", key="cannot_read", path=self.path,
-                                       reason=e.strerror) from None
+                    raise cannot_read(self.path, e) from None
                 self._close()
                 if len(data) != self.size or zlib.crc32(data) != self.crc:
                     self._changed = True
@@ -348,7 +352,6 @@ class FileTable:
         return TableChanged(f"{self.path}: its entries are not what its last checkpoint sealed (the file was changed "
                             "after it was written); nothing more is recorded in it: open it again, and it opens "
                             "read-only, saying which entries changed", key="table_changed", path=self.path)
-
 
 
 #: a table in memory, or left on the disk
@@ -976,7 +979,7 @@ def _load(path: Path, defer_table: bool, left: list[FileTable]) -> Loaded:
     except FileNotFoundError:
         jdata, jino = None, None
     except OSError as e:
-        raise SessionError(f"cannot read {jpath}: {e.strerror}", key="cannot_read", path=jpath, reason=e.strerror) from None
+        raise cannot_read(jpath, e) from None
     on_disk = _quick_on_disk(path) if defer_table else None
     quick: _Quick | None
     try:
@@ -993,7 +996,7 @@ def _load(path: Path, defer_table: bool, left: list[FileTable]) -> Loaded:
     except IsADirectoryError:
         raise SessionError(f"{path} is a folder, not a session file", key="folder", path=path) from None
     except OSError as e:
-        raise SessionError(f"cannot read {path}: {e.strerror}", key="cannot_read", path=path, reason=e.strerror) from None
+        raise cannot_read(path, e) from None
     damage: list[Damage] = []
     snap: snapshots.Snapshot | None = None
     problem: str | None = None
@@ -1089,7 +1092,7 @@ def check_path(path: Path) -> None:
         raise SessionError(f"no session file {path}; `banker new {path} --players A,B` starts one", key="missing",
                            path=path) from None
     except OSError as e:  # a folder on the way that cannot be entered: not "no such file"
-        raise SessionError(f"cannot read {path}: {e.strerror}", key="cannot_read", path=path, reason=e.strerror) from None
+        raise cannot_read(path, e) from None
     if path.is_dir():
         raise SessionError(f"{path} is a folder, not a session file", key="folder", path=path)
 

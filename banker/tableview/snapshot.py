@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import datetime
+from functools import cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -42,24 +43,25 @@ PAGE_LABELS = ("players", "bank", "last_actions", "no_actions", "connection_lost
 NO_BREAK = "\u00a0"
 
 
+@cache  # one per board's money: the patterns are compiled once, not at every rebuild of the page's document
 def amounts_whole(money: Money) -> Callable[[str], str]:
     """What keeps the edition's amounts whole in a text the page wraps: the spaces its money is written with (the
     thousands' separator between digits, "1 500"; the space between the number and its unit, "200 т.р.", or between
     a symbol and the number) made no-break spaces, so that a phone never shows "1" at a line's end and "500 т.р." on
     the next. Other spaces are left alone. Made from the board's ``[money]``, not from one edition's words."""
-    rules: list[tuple[re.Pattern[str], str]] = []
+    spaces: list[re.Pattern[str]] = []
     if money.thousands.isspace():
-        rules.append((re.compile(r"(?<=\d)" + re.escape(money.thousands) + r"(?=\d{3}(?!\d))"), NO_BREAK))
+        spaces.append(re.compile(r"(?<=\d)" + re.escape(money.thousands) + r"(?=\d{3}(?!\d))"))
     before, _, after = money.format.partition("{amount}")
     unit, symbol = after.replace("{symbol}", money.symbol), before.replace("{symbol}", money.symbol)
     if unit[:1].isspace() and unit.strip():
-        rules.append((re.compile(r"(?<=\d)\s(?=" + re.escape(unit.strip()) + ")"), NO_BREAK))
+        spaces.append(re.compile(r"(?<=\d)\s(?=" + re.escape(unit.strip()) + ")"))
     if symbol[-1:].isspace() and symbol.strip():
-        rules.append((re.compile("(?<=" + re.escape(symbol.strip()) + r")\s(?=-?\d)"), NO_BREAK))
+        spaces.append(re.compile("(?<=" + re.escape(symbol.strip()) + r")\s(?=-?\d)"))
 
     def whole(text: str) -> str:
-        for pattern, space in rules:
-            text = pattern.sub(space, text)
+        for pattern in spaces:
+            text = pattern.sub(NO_BREAK, text)
         return text
 
     return whole
@@ -161,11 +163,8 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
     """The page's document for the session as it stands (see the module docstring)."""
     state = session.state
     edition = state.edition
+    fmt = edition.fmt
     whole = amounts_whole(edition.money)  # every text with an amount in it, as the page gets it
-
-    def fmt(amount: int) -> str:
-        return whole(edition.fmt(amount))
-
     raw = public_state(state)
     # the final valuation (what decided the winner), once the game has ended; no worth before
     final = dict((state.result or {}).get("valuation") or {}) if state.over else {}
@@ -180,7 +179,7 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
         players.append({
             "name": name,
             "cash": p["cash"],
-            "cash_text": fmt(p["cash"]),
+            "cash_text": whole(fmt(p["cash"])),
             "bankrupt": p["bankrupt"],
             "status": status,
             "debts": debts,
@@ -233,8 +232,7 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
     if error is None and session.damage:
         # a damaged log (a journal line changed while the page served it, say) opens read-only without the damaged
         # entries: said on the page, never a table quietly shorter than the one shown a moment ago
-        damage = session.damage_message
-        doc["error"] = tr.session(damage) if damage is not None else tr("tableview.damaged")
+        doc["error"] = tr.session(session.damage_message)
         doc["error_text"] = tr("tableview.damaged")
     return doc
 
