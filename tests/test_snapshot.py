@@ -17,7 +17,7 @@ import pytest
 from tinydb import TinyDB
 
 from banker.boards import game_from_setup
-from banker.ledger import Session, journal_path
+from banker.ledger import Session, SessionError, journal_path
 from banker.ledger import checksum as checksums
 from banker.ledger import snapshot as snapshots
 from banker.ledger.audit import audit
@@ -412,3 +412,44 @@ def test_a_game_in_follow_mode_opens_from_the_snapshot_as_the_full_replay(tmp_pa
     with Session.open(copy, readonly=True) as crashed:
         assert crashed.opened_from is not None and crashed.opened_from[0] == 90
         assert_same_as_full_replay(crashed)
+
+
+@pytest.mark.parametrize("where", ["before the line", "after the line"])
+@pytest.mark.parametrize("action", ["apply", "undo"])
+def test_an_action_interrupted_half_way_never_puts_its_move_in_the_snapshot(tmp_path, monkeypatch, where, action):
+    """Ctrl+C (or any other exit) in the middle of recording an action, its move made in memory: nothing more is
+    recorded in that session and its close writes no checkpoint from that memory; reopened, the session is exactly
+    what its recorded entries give, the interrupted action among them only when its line was written. (Before, the
+    close wrote the half-recorded move into the snapshot: `banker state` showed money no entry gives.)"""
+    import banker.ledger.writer as writer_module
+
+    path = tmp_path / "game.json"
+    session = Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob", "Cid")))
+    session.apply({"op": "transfer", "from": "Ann", "to": "Bob", "amount": 7, "memo": "first"})
+    real = writer_module.sync_data if where == "after the line" else writer_module.write_all
+
+    def interrupted(*args: Any) -> None:
+        if where == "after the line":
+            real(*args)  # the line is on the disk: the action is recorded, though the caller never hears so
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(writer_module, "sync_data" if where == "after the line" else "write_all", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        if action == "apply":
+            session.apply({"op": "transfer", "from": "Cid", "to": "Bob", "amount": 4, "memo": "second"})
+        else:
+            session.undo("wrong amount")
+    monkeypatch.undo()
+    with pytest.raises(SessionError, match="interrupted while recording an action; close and reopen it"):
+        session.apply({"op": "salary", "player": "Ann"})
+    session.close()  # no checkpoint from the memory the interruption left
+    recorded = 2 if where == "after the line" else 1
+    with Session.open(path) as again:
+        assert len(again.entries) == recorded
+        assert_same_as_full_replay(again)
+        cash = {"apply": {"Ann": 1493, "Bob": 1511, "Cid": 1496}, "undo": {"Ann": 1500, "Bob": 1500, "Cid": 1500}}
+        assert again.state.cash == (cash[action] if recorded == 2 else {"Ann": 1493, "Bob": 1507, "Cid": 1500})
+        again.apply({"op": "salary", "player": "Ann"})  # the session goes on
+    with Session.open(path, readonly=True) as reader:
+        assert reader.opened_from is not None and reader.replay_check() == []
+        assert_same_as_full_replay(reader)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -327,19 +328,38 @@ class SessionWriter(SessionLog):
             undo = decode(cmd)  # strict, as every new command: an unknown key is refused, naming it
             assert isinstance(undo, Undo)
             return self.undo(undo.reason, ts=ts, seq=None if isinstance(undo.seq, UnsetType) else undo.seq)
-        move = self.state.push(cmd)
         seq = len(self.entries) + 1
-        try:
-            parts = builtins(move.parts)
-            draft = _draft(seq=seq, ts=ts or now(), command=builtins(move.command), effects=builtins(move.effects),
-                           text=text_of(parts), parts=parts, info=builtins(move.info), undoes=None)
-        except (TypeError, ValueError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
-            self.state.pop()
-            raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded",
-                               key="unstorable", reason=str(e)) from None
-        entry = self._record(draft, take_back=self.state.pop)
-        self._standing.append(seq)
+        with self._all_or_stop():
+            move = self.state.push(cmd)
+            try:
+                parts = builtins(move.parts)
+                draft = _draft(seq=seq, ts=ts or now(), command=builtins(move.command), effects=builtins(move.effects),
+                               text=text_of(parts), parts=parts, info=builtins(move.info), undoes=None)
+            except (TypeError, ValueError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
+                self.state.pop()
+                raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded",
+                                   key="unstorable", reason=str(e)) from None
+            entry = self._record(draft, take_back=self.state.pop)
+            self._standing.append(seq)
         return entry
+
+    @contextmanager
+    def _all_or_stop(self) -> Iterator[None]:
+        """Around an action from its move made in memory to its entry recorded: a refusal (:class:`Refused`, before
+        anything changes) or a :class:`SessionError` leaves both as they were (the move taken back, nothing
+        recorded); anything else that stops it half-way (Ctrl+C, an exit, a bug) leaves the memory not what the
+        file and its journal hold, so nothing more is recorded in this session, nor is a checkpoint (and its
+        snapshot) written from that memory: the next open reads the file and the journal, which hold every action
+        recorded, this one too once its line was written."""
+        try:
+            yield
+        except (SessionError, Refused):
+            raise
+        except BaseException:
+            self._broken = Said(f"session {self.path.name} was interrupted while recording an action; close and reopen "
+                                "it (every action recorded is read again from the file and its journal)",
+                                "interrupted", name=self.path.name)
+            raise
 
     def undo(self, reason: Any, *, ts: str | None = None, seq: int | None = None) -> Entry:
         """Take back the last action that still stands (or entry ``seq``, an earlier one that still
@@ -357,16 +377,22 @@ class SessionWriter(SessionLog):
         if not self._standing:
             raise Refused("undo-empty", Msg("undo.empty"))
         reason = reason.strip()
-        if seq is None or seq == self._standing[-1]:
-            index = len(self._standing) - 1
-            undone = self._standing[-1]
-            move = self.state.pop()
-        else:
-            if isinstance(seq, bool) or not isinstance(seq, int) or seq not in self._standing:
-                raise Refused("undo-not-standing", Msg("undo.not-standing", seq=shown(seq)))
-            index = self._standing.index(seq)
-            undone = seq
-            move = self.state.take_out(index, self._standing)
+        if seq is not None and seq != self._standing[-1] and (
+                isinstance(seq, bool) or not isinstance(seq, int) or seq not in self._standing):
+            raise Refused("undo-not-standing", Msg("undo.not-standing", seq=shown(seq)))
+        with self._all_or_stop():
+            if seq is None or seq == self._standing[-1]:
+                index = len(self._standing) - 1
+                undone = self._standing[-1]
+                move = self.state.pop()
+            else:
+                index = self._standing.index(seq)
+                undone = seq
+                move = self.state.take_out(index, self._standing)  # refused when later entries depend on it
+            return self._record_undo(reason, ts, seq, index, undone, move)
+
+    def _record_undo(self, reason: str, ts: str | None, seq: int | None, index: int, undone: int, move: Any) -> Entry:
+        """:meth:`undo`'s reversal of ``move`` (entry ``undone``, at ``index`` of the standing ones), recorded."""
         del self._standing[index]
         command = builtins(move.command)
 
