@@ -225,6 +225,29 @@ def test_the_income_tax_sentence_gives_no_worth_on_the_page(tmp_path: Path) -> N
         assert "chose 10% of $1,500" in s.entries[-1].text
 
 
+
+def test_an_end_of_game_undone_gives_no_worth_on_the_page(tmp_path: Path) -> None:
+    """Found by a probe: an end_game undone put the game back on, and the page's last actions still said "(undone)
+    End of game; Zoë wins (agreed end). Valuation: Zoë $2,001,295, Ann $1,524, ..." and, for the undo, "Undone (oops);
+    End of game; ... Valuation: ...": every player's worth, on every phone, for the next dozen actions. While the
+    game is on both say "End of game" alone (the console and the review keep the whole sentence)."""
+    path = tmp_path / "ended.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob", "Zoë"))) as s:
+        s.apply({"op": "buy", "player": "Zoë", "space": 39})
+        s.apply({"op": "end_game"})
+        s.apply({"op": "undo", "reason": "oops"})
+        assert not s.state.over and "Valuation: " in s.entries[-1].text
+    for lang in ("en", "ru", "uk"):
+        with TableServer(path, host="127.0.0.1", lang=lang) as srv:
+            doc = json.loads(request(srv.url + "state.json")[2].decode())
+        texts = [a["text"] for a in doc["actions"][:2]]
+        for key, value in _keys_and_texts(doc):
+            assert not any(w in str(value).lower() for w in (*WORTH_WORDS, "оценка", "оцінка", "wins", "выигр")), (key, value)
+        if lang == "en":
+            assert texts == ["Undone (oops); End of game", "End of game"]
+        assert all("1,5" not in t and "1 5" not in t for t in texts), texts
+
+
 def test_once_the_game_has_ended_the_page_shows_the_final_valuation(server: TableServer, game: Path) -> None:
     with Session.open(game) as writer:
         writer.apply({"op": "undo", "reason": "settled at the table"})  # the rent that opened Bob's debt

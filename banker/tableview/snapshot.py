@@ -141,21 +141,26 @@ def public_state(state: GameState) -> dict[str, Any]:
     return raw
 
 
-#: the log's sentences that give a player's worth (the US income tax's choice: "chose 10% of $1,500", "the other
-#: choice would have cost $150"), said on the page, while the game is on, as the plain payment
-WORTH_SENTENCES = {"log.tax-flat": "log.tax", "log.tax-percent": "log.tax"}
+#: the log's sentences that give a player's worth, said on the page, while the game is on, otherwise: the US income
+#: tax's choice ("chose 10% of $1,500", "the other choice would have cost $150") as the plain payment; the end of a
+#: game that was undone (its valuation of every player, and the winner it made) not at all, its "End of game" alone
+WORTH_SENTENCES: dict[str, str | None] = {"log.tax-flat": "log.tax", "log.tax-percent": "log.tax", "log.game-ends": None}
 _PAYMENT_PARAMS = ("player", "amount", "space")
 
 
 def _public_entry(entry: Any) -> Any:
-    """``entry`` as the page may say it while the game is on: a sentence that gives a worth said as the plain payment
-    (see :func:`public_state`); others as they are."""
+    """``entry`` as the page may say it while the game is on: a sentence that gives a worth said without it (see
+    :func:`public_state`), an undo's included (it repeats what it undoes); others as they are."""
     parts = getattr(entry, "parts", None)
     if not parts or not any(isinstance(p, dict) and p.get("key") in WORTH_SENTENCES for p in parts):
         return entry
-    plain = [{"key": WORTH_SENTENCES[p["key"]], "params": {k: v for k, v in (p.get("params") or {}).items()
-                                                            if k in _PAYMENT_PARAMS}}
-             if isinstance(p, dict) and p.get("key") in WORTH_SENTENCES else p for p in parts]
+    plain = []
+    for p in parts:
+        key = p.get("key") if isinstance(p, dict) else None
+        if key not in WORTH_SENTENCES:
+            plain.append(p)
+        elif (said := WORTH_SENTENCES[key]) is not None:
+            plain.append({"key": said, "params": {k: v for k, v in (p.get("params") or {}).items() if k in _PAYMENT_PARAMS}})
     return SimpleNamespace(parts=plain, text="")
 
 
