@@ -111,3 +111,28 @@ async def test_an_entry_changed_on_the_disk_is_found_just_after_the_table_is_dra
         message = screen_text(app.screen.query_one("#message"))
         assert message.startswith("Opened read-only: the session log is damaged") and "entry 2" in message
     assert (path.read_bytes(), journal_path(path).read_bytes()) == before
+
+
+async def test_the_review_of_a_damaged_session_says_so(tmp_path: Path) -> None:
+    """Found by a probe: `banker review` of a session with an edited entry opened its header, summary and timeline
+    with no word (a bankrupt player "still had" 7 in cash); only its audit tab told. `banker state`, `export` and
+    `serve` said it at once. The review now says it as the table does, with what is damaged and what to do."""
+    from banker.ui.screens.review import ReviewScreen
+
+    path = make_session(tmp_path / "friday.json", commands=[{"op": "buy", "player": "Ann", "space": 39}])
+    _damage_last_line(path)
+    for lang, words in (("en", "The session log is damaged: the review shows it as it reads now"),
+                        ("uk", "Журнал сесії пошкоджено")):
+        app = BankerApp(path, lang=lang, review=True)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            assert isinstance(app.screen, ReviewScreen)
+            said = [n.message for n in app._notifications]
+            assert any(m.startswith(words) and "banker repair" in m for m in said), said
+    clean = make_session(tmp_path / "clean.json", commands=[{"op": "buy", "player": "Ann", "space": 39}])
+    app = BankerApp(clean, lang="en", review=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert not list(app._notifications)

@@ -182,6 +182,8 @@ class BankerApp(App[None]):
                 from .screens.review import ReviewScreen  # loaded while the session opens in its thread
 
                 if self._opened_for_review(self.path):
+                    if self.session is not None and self.session.damage:  # said, as the table says it
+                        self.call_after_refresh(self._show_review_damage, self.session)
                     return ReviewScreen(standalone=True)
             else:
                 # the table's code loaded first: the interpreter busy with that while the session opening in its
@@ -286,6 +288,13 @@ class BankerApp(App[None]):
         text = self.tr("table.damaged", detail=self.tr.session(session.damage_message))
         self.show_message(text, error=False)
         self.notify(text, severity="error", timeout=30)
+
+    def _show_review_damage(self, session: SessionReader | SessionWriter) -> None:
+        """`banker review` of a damaged session: its figures are what the file reads now, perhaps not what the game
+        recorded; said as the table says it, with what is damaged and what to do."""
+        if session is self.session:
+            self.notify(self.tr("review.damaged", detail=self.tr.session(session.damage_message)), severity="error",
+                        timeout=30)
 
     def _opened_for_review(self, path: Path) -> bool:
         """`banker review`: the session read-only (no lock: a game may be going on) made the console's; False
