@@ -50,6 +50,26 @@ def game(tmp_path: Path) -> Path:
     return make(tmp_path / "small.json")
 
 
+
+def test_every_player_an_entry_names_is_among_its_players(game: Path) -> None:
+    """docs/review.md: the player filter keeps "any player the entry names or moves money of". Found by a probe: rent
+    that opened a debt ("Bob pays Cid $50 rent on Boardwalk ...: a debt is open") moved no money and was kept for
+    the payer alone, so filtering by the owner hid it (the entry that led to a sample game's last bankruptcy); so
+    were a bankruptcy's creditor and the other hand of a deed that changed hands."""
+    r = load_review(game).review
+    assert r.timeline[10].players == ("Bob", "Cid")  # the rent that opened the debt: its creditor too
+    assert r.timeline[11].players == ("Bob", "Cid")  # the salary that settled it
+    path = game.with_name("bankrupt.json")
+    with Session.create(path, Setup("classic-us", "classic", PLAYERS)) as s:
+        s.apply({"op": "buy", "player": "Bob", "space": 1})
+        s.apply({"op": "buy", "player": "Ann", "space": 39})
+        s.apply({"op": "transfer", "from": "Bob", "to": "Cid", "amount": 1440, "memo": "a deal"})
+        s.apply({"op": "rent", "payer": "Bob", "space": 39})
+        s.apply({"op": "bankrupt", "player": "Bob"})
+    last = load_review(path).review.timeline[-1]
+    assert last.op == "bankrupt" and set(last.players) == {"Bob", "Ann"}
+
+
 def test_review_figures_match_the_hand_count(game: Path) -> None:
     sr = load_review(game)
     r = sr.review

@@ -215,13 +215,24 @@ def _involved(state: GameState, entry: EntryLike) -> tuple[tuple[str, ...], tupl
             for pos in cmd[side].get("spaces") or ():
                 add_space(pos)
     for e in entry["effects"]:
-        if e["t"] == "pay":
+        kind = e["t"]
+        if kind == "pay":
             add_player(e["from"])
             add_player(e["to"])
         elif "space" in e:
             add_space(e["space"])
+            if kind == "owner":  # a deed that changes hands: both hands (a bankrupt's deeds to the creditor)
+                add_player(e.get("old"))
+                add_player(e.get("new"))
         elif "player" in e:
             add_player(e["player"])
+            if kind == "debt":  # a claim opened or settled: its creditor too (rent that opened a debt names the owner)
+                old, new = e.get("old") or [], e.get("new") or []
+                for claim in [*(c for c in old if c not in new), *(c for c in new if c not in old)]:
+                    if isinstance(claim, list | tuple) and claim:
+                        add_player(claim[0])
+            elif kind in ("bankrupt", "unbankrupt"):
+                add_player(e.get("creditor"))
     return tuple(players), tuple(spaces)
 
 
