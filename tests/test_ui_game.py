@@ -312,3 +312,38 @@ async def test_income_tax_beyond_the_cash_is_not_said_to_be_paid(tmp_path: Path)
         assert "Tax: $200" in info and "debt" in info, info
     assert cash(path)["Ann"] == 157
     assert file_state(path)["players"]["Ann"]["debt"]["amount"] == 200
+
+
+async def test_a_debtors_trade_offers_the_creditor_first(tmp_path: Path) -> None:
+    """Found by a probe: in follow mode, the raise-cash view's trade (`t`) highlighted the player whose turn it is,
+    not the creditor, and a hurried Enter traded with the wrong player (the creditor may take deeds against the
+    debt). It highlights the first player the debtor owes; the others stay a key away."""
+    from textual.widgets import OptionList
+
+    from banker.ui.screens.dialogs import ChooseScreen
+    from banker.ui.screens.trade import TradeScreen
+
+    from .ui_helpers import make_session
+
+    path = make_session(tmp_path / "g.json", players=("Ann", "Bob", "Cid"), commands=[
+        {"op": "follow", "on": True},
+        {"op": "buy", "player": "Cid", "space": 39},
+        {"op": "transfer", "from": "Bob", "to": "Ann", "amount": 1490, "memo": "a deal"},
+        {"op": "rent", "payer": "Bob", "space": 39},  # Bob owes Cid; it is Ann's turn
+    ])
+    state = file_state(path)
+    assert state["turn"] == "Ann" and state["players"]["Bob"]["debt"]["amount"] == 50
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("w")
+        await b.key("t")
+        await b.settle()
+        assert isinstance(app.screen, ChooseScreen)
+        options = app.screen.query_one("#choices", OptionList)
+        assert str(options.get_option_at_index(options.highlighted).prompt).startswith("Cid")
+        assert any(b.options()[i].startswith("Ann") for i in range(options.option_count))
+        await b.key("enter")
+        await b.settle()
+        assert isinstance(app.screen, TradeScreen)

@@ -251,6 +251,16 @@ class Flow:
             return next((p for p in self.owners() if self.may_build(p)), None)
         return player
 
+    def player_default(self, op: str, key: str, cmd: dict[str, Any]) -> str | None:
+        """The player a question for ``key`` highlights first: a debtor's trade, the first player the debtor owes (the
+        raise-cash view's trade: deeds may go to the creditor against the debt), else :meth:`default_player`."""
+        if (op, key) == ("trade", "to"):
+            owed = [c for c, _amount, _why in self.state.debts.get(cmd.get("from", ""), ())
+                    if c in self.state.active_players and c != cmd.get("from")]
+            if owed:
+                return owed[0]
+        return self.default_player(op)
+
     def may_build(self, player: str) -> bool:
         """Whether ``player`` may build on any lot now (the engine's own check)."""
         for pos in self.state.deeds_of(player):
@@ -315,8 +325,9 @@ class Flow:
         kind = f.kind
         if kind in ("player", "account"):
             return await self.ask_player(self.player_title(op, f.key, cmd, title), exclude=self.excluded(op, f.key, cmd),
-                                         bank=kind == "account", only=self.players_for(op), default=self.default_player(op),
-                                         auto=auto, empty=self.no_players_said(op))
+                                         bank=kind == "account", only=self.players_for(op),
+                                         default=self.player_default(op, f.key, cmd), auto=auto,
+                                         empty=self.no_players_said(op))
         if kind == "space":
             choices, empty = self.space_choices(op, cmd)
             if isinstance(cmd.get("player"), str):  # "Buy: Ann", over the deeds Ann may buy
