@@ -94,6 +94,7 @@ async def test_pay_the_fine_or_take_a_chance(tmp_path: Path) -> None:
         assert "Ann takes a Chance card instead of paying £10" in body
         assert len(b.options()) == 16 and all(s.startswith("Chance: ") for s in b.options())  # only that deck now
         await b.choose("speeding")
+        assert app.screen.title_text == "Ann draws a Chance card"  # not the first card's title (found by a probe)
         assert "Ann → Bank  £15" in await b.confirm()
         commands = [e["command"] for e in file_entries(path)]
         assert commands == [{"op": "card", "player": "Ann", "card": "cc-fine-or-chance", "choice": "draw"},

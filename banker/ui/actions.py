@@ -851,8 +851,10 @@ class Flow:
         if entry and card and card.choices and cmd.get("choice") == "draw":
             # then the card drawn from that deck, as one more action
             deck_id = card.effect["deck"]
+            # its own title: the deck it is drawn from ("Taras draws a Chance card"), not the first card's
+            drawn = self.tr.msg(Msg("due.card", player=cmd["player"], deck=state.edition.decks[deck_id]))
             try:  # questions of its own: Escape on its first one leaves it for later
-                return await self.asking(self.flow_card, {"op": "card", "player": cmd["player"], "_deck": deck_id}, title)
+                return await self.asking(self.flow_card, {"op": "card", "player": cmd["player"], "_deck": deck_id}, drawn)
             except Cancelled:
                 self.app.show_message(self.tr("flow.draw_later", deck=state.edition.decks[deck_id]))
         return entry
