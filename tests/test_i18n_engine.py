@@ -287,3 +287,31 @@ def test_what_is_left_to_settle_reads_on_after_a_colon(lang: str) -> None:
             first = form.split()[0]
             assert first.startswith("{") or first in ("Мистер", "Містер"), (key, form)
             assert not re.search(r"\b(он платит|він сплачує)\b", form), (key, form)  # a player is no "он"
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_a_log_line_begins_with_a_capital_letter(lang: str, tmp_path: Path) -> None:
+    """Found by a probe: "22 фишку игрока Боря ставят на поле …", "11 снято: Bob может купить …", "ход игрока …
+    окончен" began their log lines (the table, the confirmation, the message line) in lower case. Every line of a
+    follow-mode evening (placing tokens, a turn ended with its purchase left, the next turn) and of the sample games
+    begins with a capital letter, a digit or a name."""
+    from banker.i18n import Translator
+    from banker.ledger import Session
+    from banker.rules import Setup
+
+    path = tmp_path / "g.json"
+    with Session.create(path, Setup("ru", "classic", ("Аня", "Боря", "Вика"))) as s:
+        for cmd in ({"op": "follow", "on": True}, {"op": "roll", "dice": [1, 2]}, {"op": "end_turn"},
+                    {"op": "place", "player": "Вика", "space": 5}, {"op": "place", "player": "Аня", "jail": True},
+                    {"op": "roll", "dice": [2, 3]}, {"op": "end_turn"}):
+            s.apply(cmd)
+        entries = list(s.entries)
+    tr = Translator(lang)
+    samples = Path(__file__).resolve().parent.parent / "sample_sessions"
+    for sample in sorted(samples.glob("*.json")):
+        with Session.open(sample, readonly=True) as s:
+            entries += list(s.entries)
+    said = {tr.entry(e) for e in entries}
+    assert any(line.startswith(("Снято: ", "Знято: ")) for line in said), said  # the dropped purchase is among them
+    lower = sorted(line for line in said if line[:1].islower())
+    assert not lower, lower[:5]
