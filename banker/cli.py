@@ -24,7 +24,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from banker.i18n import LANGS, Translator
 from banker.ledger import Session, SessionError, SessionLog, SessionWriter, read_session
 from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
+from banker.ledger.storage import FileRefused, read_regular
 from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
 from banker.rules.names import text_fault, typed_players
 
@@ -160,23 +161,46 @@ class _LineError(Exception):
         return tr(self.key if "." in self.key else f"cli.{self.key}", **params)
 
 
+#: the most a script file may hold, as a session file (a script is read whole before its first line is applied)
+MAX_SCRIPT_BYTES = 64 * 2**20
+#: the longest line of a script: a command is a few hundred bytes (a trade of every deed, a long memo, a few KB);
+#: a longer line is refused by its number, never read into memory whole (``/dev/zero`` through standard input)
+MAX_LINE_BYTES = 2**20
+
+
 def _script_lines(source: str) -> Iterable[str | bytes]:
     if source == "-":
         # bytes, decoded line by line: a line that is not UTF-8 is refused by number, and the
         # lines before it are applied as they arrive (typed live)
-        return getattr(sys.stdin, "buffer", sys.stdin)
+        return _lines_of(getattr(sys.stdin, "buffer", sys.stdin))
     path = Path(source)
     try:
-        # split at line feeds only: a U+2028 or U+0085 inside a JSON string is not a new line; each line decoded on its
-        # own, as from standard input: a line that is not UTF-8 is refused by its number, the lines before it applied
-        # (docs/commands.md; the whole file was refused, naming no line)
-        return path.read_bytes().split(b"\n")
+        # a plain file of a sane size, read without blocking (a FIFO, a device, a folder refused by what it is);
+        # split at line feeds only: a U+2028 or U+0085 inside a JSON string is not a new line; each line decoded on
+        # its own, as from standard input: a line that is not UTF-8 is refused by its number, the lines before it
+        # applied (docs/commands.md; the whole file was refused, naming no line)
+        data, _st = read_regular(path, MAX_SCRIPT_BYTES)
+        return data.split(b"\n")
     except FileNotFoundError:
         raise CliError(key="no_script", file=source) from None
     except IsADirectoryError:
         raise CliError(key="script_dir", file=source) from None
+    except FileRefused as e:
+        raise CliError(key="script_refused", why=e) from None
     except OSError as e:
         raise CliError(key="cannot_read", file=source, reason=e.strerror) from None
+
+
+def _lines_of(stream: Any) -> Iterator[str | bytes]:
+    """Standard input's lines as they arrive, each read up to one byte past :data:`MAX_LINE_BYTES` (that line is then
+    refused by its number, and nothing after it read)."""
+    while True:
+        line = stream.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        yield line
+        if len(line) > MAX_LINE_BYTES:
+            return
 
 
 def _json_int(text: str) -> int:
@@ -204,6 +228,8 @@ _SKIP = object()
 
 def _read_command(raw: str | bytes) -> object:
     """One script line as a command (``_SKIP`` for a blank or comment line); :class:`_LineError` says why not."""
+    if len(raw) > MAX_LINE_BYTES:
+        raise _LineError("line_too_long", mb=MAX_LINE_BYTES // 2**20)
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8")

@@ -128,6 +128,42 @@ def test_apply_reads_standard_input(capsys, monkeypatch, session_path):
     assert len(read_entries(session_path)[1]) == 2
 
 
+
+def test_a_script_that_is_not_a_text_file_or_has_an_endless_line_is_refused_in_one_line(capsys, monkeypatch, tmp_path,
+                                                                                         session_path):
+    """Found by a probe: `banker apply FILE /dev/zero` (or `- < /dev/zero`) read until the memory ran out (the kernel
+    killed it at 24 GB, or "unexpected error (MemoryError); please report it"). A script is read as a session file
+    is (a plain file of a sane size, a FIFO never waited on), and a line longer than any command is refused by its
+    number, the lines before it applied; standard input is never read whole."""
+    import banker.cli as cli
+
+    new_session(capsys, session_path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for script, words in (("/dev/zero", "/dev/zero is a device, not a file banker reads: give a script of JSON lines"),
+                          (str(fifo), "is a named pipe (FIFO), not a file banker reads")):
+        code, _out, err = run(capsys, "apply", str(session_path), script)
+        assert code == 1 and words in err and "please report" not in err, err
+    monkeypatch.setattr(cli, "MAX_LINE_BYTES", 1000)
+
+    class Endless(io.StringIO):  # standard input: a line, then one that never ends
+        def readline(self, size=-1):
+            if not self.getvalue().startswith("read"):
+                self.write("read")
+                return '{"op": "salary", "player": "Cid"}\n'
+            assert 0 < size <= 1001  # never asked for the whole line
+            return "x" * size
+
+    monkeypatch.setattr(sys, "stdin", Endless())
+    code, out, err = run(capsys, "apply", str(session_path), "-")
+    assert code == 1 and out == "Cid collects $200 salary\n"
+    assert "line 2: longer than any command" in err
+    script = write_script(tmp_path, '{"op": "salary", "player": "Ann"}\n' + "y" * 1001 + "\n")
+    code, out, err = run(capsys, "apply", str(session_path), str(script))
+    assert code == 1 and out == "Ann collects $200 salary\n" and "line 2: longer than any command" in err
+    assert len(read_entries(session_path)[1]) == 2
+
+
 def test_a_refused_line_stops_the_script_and_keeps_the_earlier_lines(capsys, tmp_path, session_path):
     new_session(capsys, session_path)
     script = write_script(tmp_path, (
