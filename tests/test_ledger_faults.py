@@ -977,3 +977,24 @@ def test_a_table_added_with_tinydb_is_kept_by_every_checkpoint(session_path):
             assert len(db.table("entries")) == GAME.index(command) + 1
     with Session.open(session_path, readonly=True) as reader:
         assert [e.seq for e in reader.entries] == [1, 2, 3, 4, 5]
+
+
+def test_a_session_file_with_another_name_is_not_opened_for_writing(session_path, capsys):
+    """Found by a probe: `ln g.json h.json`, then a writer by each name: each took its own lock (the lock and the
+    journal are named after the name), both recorded, and the game forked at the first checkpoint. A file with
+    another name is refused for writing, saying what to do, and left untouched; it is still read."""
+    play(session_path, GAME[:2])
+    other = session_path.with_name("other.json")
+    os.link(session_path, other)
+    before = session_path.read_bytes()
+    for path in (session_path, other):
+        with pytest.raises(SessionError, match=r"has 2 names \(hard links to one file\).*left untouched: remove the other"):
+            Session.open(path)
+    assert session_path.read_bytes() == before and not journal_path(other).exists()
+    assert main(["--lang", "uk", "apply", str(other), "-"]) == 1
+    assert "має кілька імен (2" in capsys.readouterr().err
+    with Session.open(other, readonly=True) as reader:
+        assert len(reader.entries) == 2
+    other.unlink()
+    with Session.open(session_path) as writer:  # one name again: the game goes on
+        writer.apply(GAME[2])

@@ -180,6 +180,7 @@ class SessionWriter(SessionLog):
         _refuse_read_only(path)
         lock = _acquire(path)
         try:
+            _refuse_other_names(path)  # under the lock: a link made before it is seen
             loaded = load(path, defer_table=defer_table)
             if loaded.damage:
                 said = damage_message(path, loaded.damage, (loaded.setup, loaded.entries))
@@ -603,6 +604,22 @@ def _refuse_read_only(path: Path) -> None:
             raise SessionError(f"{p.name} is read-only (no one may write it), so the game cannot go on in it; it was left "
                                f"untouched: `banker review {path.name}` shows it, or make it writable again "
                                f"(`chmod u+w {p.name}`) to go on", key="read_only_file", name=p.name, session=path.name)
+
+
+def _refuse_other_names(path: Path) -> None:
+    """A session file with another name (a hard link: one file, two names) is not opened for writing: the lock and
+    the journal are named after the name, so a second writer by the other name would take a lock of its own and
+    record in a journal of its own, and the game would fork at the next checkpoint. Said with what to do; a reader
+    (`banker review`, `state`) reads it as it is."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return  # for the read to say
+    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+        raise SessionError(f"{path.name} has {st.st_nlink} names (hard links to one file), so two writers could record "
+                           "in it at once, each by its own name; it was left untouched: remove the other names (`ls -i` "
+                           "shows them by the same number), or make a copy (`cp`) where a second file was meant",
+                           key="hard_linked", name=path.name, n=st.st_nlink)
 
 
 def _acquire(path: Path) -> WriterLock:
