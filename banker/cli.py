@@ -588,10 +588,10 @@ def cmd_repair(args: argparse.Namespace) -> int:
         print(f"  {tr.session(text)}")
     line = next((d for d in read.damage if d.kind == "journal-line"), None)
     changes = [d for d in read.damage if d.kind != "journal-line"]
+    if changes:  # before offering or asking: accepted, it could never be opened (then what to put back)
+        refuse_unopenable(read.path, read.setup, read.entries, setup_changed=any(d.kind == "setup" for d in changes))
     if changes and not args.accept_changes:
         raise CliError(tr("session.repair_refused", path=str(read.path), file=args.file))
-    if changes:
-        refuse_unopenable(read.path, read.setup, read.entries)  # before asking: accepted, it could never be opened
     plan = []
     if line is not None:
         plan.append(tr("session.repair_plan_aside", aside=f"{read.path.name}.journal.damaged-{line.seq}", seq=line.seq))

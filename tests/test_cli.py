@@ -863,3 +863,30 @@ def test_ctrl_c_while_the_command_is_still_loading_is_one_line_never_a_traceback
     assert len(lines) == 1 and lines[0].startswith("banker: "), proc.stderr
     # the catalogs need banker.cliparse, interrupted there for good: the one plain word
     assert lines[0] == "banker: interrupted" if where == "import:banker.cliparse" else said in lines[0], lines
+
+
+@pytest.mark.parametrize("lang", ["en", "uk"])
+def test_a_player_renamed_by_hand_in_the_setup_is_said_to_be_the_setup(capsys, tmp_path, lang):
+    """Found by a probe: the first player renamed by hand in the setup ("Ann" to "Zed"). `banker state` blamed entry
+    1 ("cannot be restored (it names 'Ann', ...)") without a word of the setup; `banker audit` said "`banker repair`
+    resolves it", `banker repair` offered `--accept-changes`, and that refused, saying to put entry 1 back. Each now
+    says the setup was changed and to put it back (or restore a backup); nothing is written."""
+    path = tmp_path / "g.json"
+    new_session(capsys, path)
+    assert run(capsys, "apply", str(path), str(write_script(tmp_path, '{"op":"salary","player":"Ann"}')))[0] == 0
+    data = json.loads(path.read_text())
+    data["session"]["1"]["players"][0] = "Zed"
+    path.write_text(json.dumps(data))
+    tampered = path.read_bytes()
+    said = {"en": "its setup was changed after it was written, and entry 1 cannot be restored with it",
+            "uk": "налаштування гри в ньому змінено після запису, і запис 1 з ними не відновити"}[lang]
+    code, _out, err = run(capsys, "--lang", lang, "state", str(path))
+    assert code == 1 and said in err and {"en": "put the setup back as it was", "uk": "поверніть налаштування"}[lang] in err
+    code, out, _err = run(capsys, "--lang", lang, "audit", str(path))
+    assert code == 1 and {"en": "says what can be done", "uk": "що можна зробити, скаже"}[lang] in out, out
+    assert "resolves it" not in out
+    for flags in ([], ["--accept-changes"]):
+        code, _out, err = run(capsys, "--lang", lang, "repair", str(path), *flags, "--yes")
+        assert code == 1 and "--accept-changes" not in err and err.count("\n") == 1, err
+        assert {"en": "its setup was changed after it was written", "uk": "налаштування гри в ньому змінено"}[lang] in err
+    assert path.read_bytes() == tampered

@@ -15,7 +15,7 @@ from banker.rules import GameState, Move, Setup
 from banker.rules.snapshot import restore as restore_state
 
 from .check import Finding, OpenedFrom, damage_message, game, replay_check, restore
-from .format import Damage, Entries, Entry, Loaded, Said, no_gc
+from .format import Damage, Entries, Entry, Loaded, Said, SessionError, no_gc
 
 
 class SessionLog:
@@ -46,7 +46,16 @@ class SessionLog:
         #: the snapshot the state was opened from: (its seq, its state as stored, its standing seqs)
         self.opened_from: OpenedFrom | None = None
         self._closed = False
-        self._open(loaded)
+        try:
+            self._open(loaded)
+        except SessionError as e:
+            if e.key != "cannot_restore" or not any(d.kind == "setup" for d in loaded.damage):
+                raise
+            # the setup changed by hand (a player renamed): the entry is not what is wrong, the setup is
+            raise SessionError(f"{path}: its setup was changed after it was written, and entry {e.params['seq']} cannot be "
+                               f"restored with it ({e.params['reason']}); the file was left untouched: restore a backup, or "
+                               "put the setup back as it was (its players, edition and variant)", key="setup_unrestorable",
+                               path=path, seq=e.params["seq"], reason=e.params["reason"]) from None
 
     def _open(self, loaded: Loaded) -> None:
         """The state: from the checkpoint's snapshot and the entries since, or from every entry."""

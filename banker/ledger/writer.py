@@ -677,12 +677,12 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> lis
                                                            path=path)]
         line = next((d for d in loaded.damage if d.kind == "journal-line"), None)
         changes = [d for d in loaded.damage if d.kind != "journal-line"]
+        if changes:  # first: --accept-changes is offered only where it can be done
+            refuse_unopenable(path, loaded.setup, loaded.entries, setup_changed=any(d.kind == "setup" for d in changes))
         if changes and not accept_changes:
             raise SessionError(f"{path}: {changes[0].text}; nothing was changed: restore a backup, or run `banker repair "
                                f"{path} --accept-changes` to keep the file as it is now", key="repair_needs_accept",
                                path=path, what=changes[0].said)
-        if changes:
-            refuse_unopenable(path, loaded.setup, loaded.entries)
         done = []
         jpath = journal_path(path)
         if line is not None and line.line is not None:
@@ -713,10 +713,11 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> lis
         lock.release()
 
 
-def refuse_unopenable(path: Path, setup: Setup, entries: Sequence[Entry]) -> None:
+def refuse_unopenable(path: Path, setup: Setup, entries: Sequence[Entry], setup_changed: bool = False) -> None:
     """Changes about to be accepted: refused (:class:`SessionError`) when the file as it is now could not be opened:
     an entry whose effects cannot be followed, a setup the rules cannot set up. Accepted, its checksums would agree
-    with it, and no repair would find anything left to do while the session never opened again."""
+    with it, and no repair would find anything left to do while the session never opened again. With
+    ``setup_changed`` (the setup is among the changes) the setup is what to put back."""
     try:
         follow_all(path, setup, entries)
     except SessionError as e:
@@ -724,6 +725,11 @@ def refuse_unopenable(path: Path, setup: Setup, entries: Sequence[Entry]) -> Non
             raise
         entry = next(entry for entry in entries if entry.seq == e.params["seq"])
         reason = e.params["reason"]
+        if setup_changed:
+            raise SessionError(f"{path}: its setup was changed after it was written, and entry {entry.seq} ({entry.text}) "
+                               f"cannot be restored with it ({reason}); nothing was changed: restore a backup, or put the "
+                               "setup back as it was (its players, edition and variant)", key="repair_setup_unopenable",
+                               path=path, seq=entry.seq, text=e.params["text"], reason=reason) from None
         raise SessionError(f"{path}: entry {entry.seq} ({entry.text}) cannot be restored ({reason}), so the file "
                            "accepted as it is could never be opened; nothing was changed: restore a backup, or put "
                            f"entry {entry.seq} back as it was", key="repair_unopenable", path=path, seq=entry.seq,
