@@ -675,10 +675,18 @@ def test_a_full_disk_in_new_leaves_nothing_half_made(tmp_path, monkeypatch, caps
     assert main(["new", str(path), "--players", "Ann,Bob"]) == 1
     err_text = capsys.readouterr().err
     assert err_text.count("\n") == 1 and "Traceback" not in err_text
-    assert os.strerror(err) in err_text and "nothing was left behind" in err_text
+    # why, in the banker's words (the system's own, "No space left on device", is English in every language)
+    said = {errno.ENOSPC: "(no space left on the disk)", errno.EFBIG: "(the file is too large for this disk)"}[err]
+    assert said in err_text and "nothing was left behind" in err_text
     assert list(tmp_path.iterdir()) == []
     monkeypatch.undo()
     assert main(["new", str(path), "--players", "Ann,Bob"]) == 0  # with room again: the same name works
+    path.unlink()
+    path.with_name("game.json.journal").unlink()
+    _disk_full_on(monkeypatch, lambda name: ".game.json." in name, err)
+    assert main(["--lang", "ru", "new", str(path), "--players", "Ann,Bob"]) == 1
+    assert {errno.ENOSPC: "(на диске нет места)", errno.EFBIG: "(файл слишком велик для этого диска)"}[err] in \
+        capsys.readouterr().err
 
 
 def test_a_full_disk_at_close_says_what_was_kept(session_path, monkeypatch):
@@ -998,3 +1006,18 @@ def test_a_session_file_with_another_name_is_not_opened_for_writing(session_path
     other.unlink()
     with Session.open(session_path) as writer:  # one name again: the game goes on
         writer.apply(GAME[2])
+
+
+@pytest.mark.parametrize(("lang", "said"), [("ru", "(контрольная сумма не сходится), и после неё есть строки"),
+                                            ("uk", "(контрольна сума не сходиться), і після нього є рядки")])
+def test_a_damaged_journal_line_is_said_wholly_in_the_bankers_language(session_path, capsys, lang, said):
+    """Found by a probe: "mid.json.journal повреждён в строке 6 (checksum mismatch), ...": why the line is damaged
+    was English inside the Russian and Ukrainian sentences."""
+    session = play(session_path, GAME[:4], close=False)
+    die(session)
+    lines = journal_lines(session_path)
+    lines[2] = lines[2][:20] + (b"X" if lines[2][20:21] != b"X" else b"Y") + lines[2][21:]
+    journal_path(session_path).write_bytes(b"".join(lines))
+    assert main(["--lang", lang, "state", str(session_path)]) == 1
+    err = capsys.readouterr().err
+    assert said in err and "checksum mismatch" not in err, err

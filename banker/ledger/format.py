@@ -589,8 +589,18 @@ def now() -> str:
     return f"{made[1]}.{fraction // 1_000_000:03d}+00:00"
 
 
+#: the system's reasons a banker meets (a full disk, a folder made read-only...), by errno: said in the banker's
+#: language (the catalogs' ``[session]`` table, ``os_`` and the name); any other in the system's own words
+SAID_ERRNOS = ("ENOSPC", "EDQUOT", "EACCES", "EPERM", "EROFS", "EIO", "ENOENT", "EFBIG", "ENAMETOOLONG", "ENOTDIR",
+               "EISDIR")
+
+
 def why(e: OSError) -> str:
-    return e.strerror or str(e)
+    """Why an OS call failed, as the system says it (``No space left on device``): a :class:`Said` the translator
+    says in the banker's language for the usual reasons (:data:`SAID_ERRNOS`)."""
+    text = e.strerror or str(e)
+    name = errno.errorcode.get(e.errno or 0, "")
+    return Said(text, f"os_{name}") if name in SAID_ERRNOS else text
 
 
 # --------------------------------------------------------------------------- reading

@@ -29,6 +29,8 @@ from typing import Any
 
 import msgspec
 
+from .said import Said
+
 JOURNAL_FORMAT = "banker-journal"
 JOURNAL_VERSION = 1
 
@@ -124,6 +126,20 @@ def decode_line(line: bytes) -> Any:
         raise ValueError("JSON nested too deeply") from None
 
 
+#: why a complete journal line fails its check, as :func:`decode_line` says it, and its key in the catalogs'
+#: ``[session]`` table (the reason is said in the banker's language, inside the sentence that names the line)
+REASONS = {"not a journal line": "journal_not_line", "checksum mismatch": "journal_checksum",
+           "not valid JSON": "journal_not_json", "JSON nested too deeply": "journal_too_deep",
+           "not a JSON object": "journal_not_object"}
+
+
+def _reason(error: ValueError) -> str:
+    """Why a line fails its check: a :class:`Said` the translator says, when it is one of :data:`REASONS`."""
+    text = str(error)
+    key = REASONS.get(text)
+    return Said(text, key) if key else text
+
+
 @dataclass
 class Damaged:
     """A complete line (it has its newline) that fails its check: damage, not a crash leftover."""
@@ -190,11 +206,11 @@ def scan(data: bytes, start: int = 0, first_line_no: int = 1) -> Scan:
                 raise ValueError("not a JSON object")
         except ValueError as e:
             if data.find(b"\n", nl + 1) >= 0:
-                raise JournalCorrupt(line_no, str(e)) from None
+                raise JournalCorrupt(line_no, _reason(e)) from None
             if data.find(b"\0", pos, nl) >= 0:
                 out.torn = "a last line with NUL bytes in it (a part of its write that never reached the disk)"
                 return out
-            out.damaged = Damaged(line_no, pos, nl + 1, str(e))
+            out.damaged = Damaged(line_no, pos, nl + 1, _reason(e))
             if nl + 1 < size:
                 out.torn = "an unfinished last line"
             return out

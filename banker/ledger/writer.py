@@ -447,7 +447,8 @@ class SessionWriter(SessionLog):
                                     "line; close and reopen it (the partial line is dropped on open)", "broken",
                                     name=self.path.name, reason=why(e))
             raise SessionError(f"could not record the action in {self.path.name}.journal ({why(e)}); "
-                               "nothing was recorded", key="record_failed", name=self.path.name, reason=why(e)) from None
+                               "nothing was recorded: free some space, or make the folder writable, and do it again",
+                               key="record_failed", name=self.path.name, reason=why(e)) from None
         self._jsize += len(line)
         self._jroom = max(self._jroom, self._jsize)
         self._last_sum = chained
