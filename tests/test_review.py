@@ -478,6 +478,29 @@ def test_markdown_export_keeps_names_and_memos_as_text(tmp_path: Path) -> None:
     assert "[Friday](http://x)" in html and "`code` &amp;lt; ~~x~~" in html and "&lt;b&gt;wrong&lt;/b&gt; player" in html
 
 
+
+def test_markdown_export_keeps_a_name_that_begins_like_a_block_as_text(tmp_path: Path) -> None:
+    """Found by a probe: a timeline line "1. # Big collects $200 salary" rendered as a heading inside the list item,
+    "2. - Bob collects ..." as a list in it and "3. 1. Dan gives ..." as a numbered one: the "#", "-" and "1." vanished.
+    A name that begins like a block (a heading, a list item, a quote) reads as typed."""
+    from markdown_it import MarkdownIt
+
+    players = ("# Big", "- Bob", "> Cid", "1. Dan", "+ Eve")
+    path = tmp_path / "md.json"
+    with Session.create(path, Setup("classic-us", "classic", players)) as s:
+        for p in players:
+            s.apply({"op": "salary", "player": p})
+        s.apply({"op": "transfer", "from": players[3], "to": players[4], "amount": 3, "memo": "- a list?"})
+    md = export(load_review(path), "markdown", Translator("en"))[".md"]
+    html = MarkdownIt("commonmark").enable("table").render(md)
+    timeline = html[html.index("<ol>"):]
+    assert "<h1>" not in timeline and "<ul>" not in timeline and "<blockquote>" not in timeline
+    assert timeline.count("<ol>") == 1  # the timeline's own list, nothing nested
+    for p in players:
+        assert f"<li>{p.replace('>', '&gt;')} collects $200 salary</li>" in timeline, timeline
+    assert "<li>1. Dan gives + Eve $3: - a list?</li>" in timeline
+
+
 def test_the_summarys_bankruptcy_rows_have_no_amount() -> None:
     """A bankruptcy moves many amounts, none of them its own: its row's amount is empty, not 0 (found by a probe)."""
     sr = load_review(Path(__file__).resolve().parent.parent / "sample_sessions" / "uk-bank-bankruptcy.json")

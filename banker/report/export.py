@@ -210,9 +210,16 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _MD_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
 
 
+#: what makes a line a block when it begins it (a heading, a list item, a quote, a rule or a setext underline):
+#: its first character escaped, so a name such as "# Big", "- Bob", "> Cid" or "1. Dan" reads as typed at the start
+#: of a list item too
+_MD_BLOCK = re.compile(r"^(\s*)([#>+=-]|\d{1,9}(?=[.)]))")
+
+
 def _md(text: str) -> str:
     """``text`` (a name, a memo, a sentence) as Markdown text that renders exactly as it reads, on one line."""
-    return _MD_ENTITY.sub("&amp;", _MD_SPECIAL.sub(r"\\\1", text)).replace("\n", " ")
+    text = _MD_ENTITY.sub("&amp;", _MD_SPECIAL.sub(r"\\\1", text)).replace("\n", " ")
+    return _MD_BLOCK.sub(lambda m: m[1] + (m[2] + "\\" if m[2][0].isdigit() else "\\" + m[2]), text, count=1)
 
 
 def to_markdown(sr: SessionReview, tr: Translator, timeline: bool = True) -> str:
