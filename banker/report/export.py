@@ -210,10 +210,10 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _MD_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
 
 
-#: what makes a line a block when it begins it (a heading, a list item, a quote, a rule or a setext underline):
-#: its first character escaped, so a name such as "# Big", "- Bob", "> Cid" or "1. Dan" reads as typed at the start
-#: of a list item too
-_MD_BLOCK = re.compile(r"^(\s*)([#>+=-]|\d{1,9}(?=[.)]))")
+#: what makes a line a block when it begins it, as CommonMark reads it (a heading, a list item, a quote, a rule): its
+#: marker escaped, so a name such as "# Big", "- Bob", "> Cid" or "1. Dan" reads as typed at the start of a list item
+#: too; what is no block ("#4 at 21:40", "1.5") is left as it is
+_MD_BLOCK = re.compile(r"^(\s*)(#{1,6}(?=\s|$)|[-+](?=\s|$)|-(?=-{2,}\s*$)|>|\d{1,9}(?=[.)](?:\s|$)))")
 
 
 def _md(text: str) -> str:
