@@ -203,11 +203,11 @@ def assert_one_line_error(code: int, err: str) -> None:
 
 
 BAD_LINES = {
-    "unknown player": ('{"op": "buy", "player": "Zed", "space": 39}', "line 1: ", "'Zed'"),
+    "unknown player": ('{"op": "buy", "player": "Zed", "space": 39}', "line 1: ", '"Zed"'),
     "unknown space": ('{"op": "buy", "player": "Ann", "space": 40}', "line 1: ", "40"),
     "negative amount": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": -5}', "line 1: ", "-5"),
     "non-integer amount": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": 2.5}', "line 1: ", "2.5"),
-    "amount as text": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": "ten"}', "line 1: ", "'ten'"),
+    "amount as text": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": "ten"}', "line 1: ", '"ten"'),
     "amount too large for a float": ('{"op": "transfer", "from": "Ann", "to": "Bob", "amount": 1e400}',
                                      "line 1: 1e400 is far more than any table holds", ""),
     "malformed JSON": ('{"op": "buy", "player": "Ann", ', "line 1: not valid JSON", "column"),

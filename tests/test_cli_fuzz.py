@@ -151,7 +151,7 @@ def test_arguments_that_are_not_utf8_are_refused_in_one_line(tmp_path, table, fi
     before = file_bytes(table)
     done = banker(b"new", os.fsencode(tmp_path) + b"/g\xff.json", b"--players", b"Ann,B\xffob")
     assert done.returncode == 1 and done.stdout == b""
-    assert done.stderr == b"banker new: Player name 'B\\udcffob' holds a control or invisible character (U+DCFF); " \
+    assert done.stderr == b"banker new: Player name \"B\\udcffob\" holds a control or invisible character (U+DCFF); " \
                           b"type it in plain letters\n"
     assert not list(tmp_path.glob("g*"))
     done = banker(b"state", os.fsencode(tmp_path) + b"/\xff\x1b.json")

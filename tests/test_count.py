@@ -48,7 +48,7 @@ def test_each_difference_is_recorded_and_said():
     ({"op": "count", "houses": -1}, '"houses" must be at least 0'),
     ({"op": "count", "deeds": {"Ann": -2}}, '"deeds.Ann" must be at least 0'),
     ({"op": "count", "deeds": [2]}, '"deeds" is a number for each player'),
-    ({"op": "count", "cash": {"Zed": 5}}, "Unknown player 'Zed'"),
+    ({"op": "count", "cash": {"Zed": 5}}, 'Unknown player "Zed"'),
     ({"op": "count", "deeds": {"Ann": 1, "ANN": 1}}, "Ann is named twice"),
     ({"op": "count", "houses": 3, "rent": 1}, 'unknown key'),
 ])

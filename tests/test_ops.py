@@ -54,12 +54,12 @@ def test_the_issues_typo_is_refused_naming_the_key_and_nothing_is_recorded(tmp_p
 @pytest.mark.parametrize("cmd, said", [
     ({"op": "salary"}, 'salary: missing "player"'),
     ({"op": "salary", "player": 7}, 'salary: "player" must be a player\'s name, not 7'),
-    ({"op": "buy", "player": "Ann", "space": True}, 'buy: "space" must be a board position 0-39, not True'),
-    ({"op": "transfer", "from": "Ann", "to": "Bob", "amount": "10"}, 'transfer: "amount" must be a whole number, not \'10\''),
+    ({"op": "buy", "player": "Ann", "space": True}, 'buy: "space" must be a board position 0-39, not true'),
+    ({"op": "transfer", "from": "Ann", "to": "Bob", "amount": "10"}, 'transfer: "amount" must be a whole number, not "10"'),
     ({"op": "transfer", "from": "Ann", "to": "Bob", "amount": 2.5}, 'transfer: "amount" must be a whole number, not 2.5'),
     ({"op": "transfer", "from": "Ann", "to": "Bob", "amount": 0}, 'transfer: "amount" must be at least 1, not 0'),
     ({"op": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "memo": 5}, 'transfer: "memo" must be text, not 5'),
-    ({"op": "salary", "player": "Ann", "landed": "yes"}, 'salary: "landed" must be true or false, not \'yes\''),
+    ({"op": "salary", "player": "Ann", "landed": "yes"}, 'salary: "landed" must be true or false, not "yes"'),
     ({"op": "trade", "from": "Ann", "to": "Bob", "give": 5},
      'trade: "give" must be an object with cash, spaces, jail_cards'),
     ({"op": "trade", "from": "Ann", "to": "Bob", "give": {"cahs": 5}},
@@ -67,8 +67,9 @@ def test_the_issues_typo_is_refused_naming_the_key_and_nothing_is_recorded(tmp_p
     ({"op": "trade", "from": "Ann", "to": "Bob", "give": {"cash": -5}}, 'trade: "give.cash" must be at least 0, not -5'),
     ({"op": "trade", "from": "Ann", "to": "Bob", "lift": 6}, "trade lift must be a list of board positions, not 6"),
     ({"op": "end_game", "now": True}, 'end_game: unknown key "now"; end_game takes no key but "op"'),
-    ({"op": "nope"}, "Unknown op 'nope'; ops are: " + ", ".join(ops.OPS)),
-    ({"player": "Ann"}, "Unknown op None; ops are: " + ", ".join(ops.OPS)),
+    ({"op": "nope"}, 'Unknown op "nope"; ops are: ' + ", ".join(ops.OPS)),
+    ({"player": "Ann"}, 'A command names its op ("op": ...); ops are: ' + ", ".join(ops.OPS)),
+    ({"op": None}, "Unknown op null; ops are: " + ", ".join(ops.OPS)),
     ([1, 2], 'A command is a JSON object such as {"op": "salary", "player": "Ann"}'),
 ])
 def test_a_missing_key_or_a_wrong_value_is_named(cmd, said) -> None:

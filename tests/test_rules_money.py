@@ -167,7 +167,7 @@ def test_rent_refusals():
     own(g, "Ann", 39)
     with pytest.raises(Refused, match="Ann owns Boardwalk"):
         g.push({"op": "rent", "payer": "Ann", "space": 39})
-    with pytest.raises(Refused, match="Unknown player 'Zed'"):
+    with pytest.raises(Refused, match='Unknown player "Zed"'):
         g.push({"op": "rent", "payer": "Zed", "space": 39})
     with pytest.raises(Refused, match="0-39"):
         g.push({"op": "rent", "payer": "Bob", "space": 40})
@@ -352,7 +352,7 @@ def test_free_parking_pot_is_a_recorded_house_rule():
 
 def test_unknown_op_and_bad_input():
     g = game()
-    with pytest.raises(Refused, match="Unknown op 'fly'"):
+    with pytest.raises(Refused, match='Unknown op "fly"'):
         g.push({"op": "fly"})
     with pytest.raises(Refused, match="missing \"player\""):
         g.push({"op": "salary"})

@@ -100,7 +100,7 @@ def test_banker_new_end_time(capsys, tmp_path, monkeypatch):
     assert code == 0 and "agreed end 21:10" in out, err
     assert json.loads(path.read_text(encoding="utf-8"))["session"]["1"]["end_time"] == "2026-11-23T21:10+01:00"
     for args, message in [
-        (("--variant", "timed", "--end-time", "banana"), "'banana' is not an end time: type a clock time such as 22:30"),
+        (("--variant", "timed", "--end-time", "banana"), '"banana" is not an end time: type a clock time such as 22:30'),
         (("--end-time", "22:30"), "the classic game has no time limit"),
         (("--edition", "kyiv", "--end-time", "22:30"), "the classic game has no time limit"),
         (("--variant", "timed"), "A time-limit game needs its agreed end"),

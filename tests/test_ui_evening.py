@@ -71,7 +71,7 @@ async def test_the_new_game_form_sets_the_agreed_end(tmp_path: Path) -> None:
         end.value = "banana"
         app.screen.action_start()
         await pilot.pause()
-        assert "'banana' is not an end time" in screen_text(app.screen.query_one("#start-error"))
+        assert '"banana" is not an end time' in screen_text(app.screen.query_one("#start-error"))
         assert list(tmp_path.iterdir()) == []
         end.value = "90m"
         app.screen.action_start()

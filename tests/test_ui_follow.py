@@ -466,3 +466,33 @@ async def test_enter_after_a_bankruptcy_to_the_bank_opens_the_banks_auction(tmp_
         await b.act("enter")  # Enter: the bank's auction of that deed, at once
         assert isinstance(app.screen, AuctionScreen), type(app.screen).__name__
         assert app.screen.space == MEDITERRANEAN
+
+
+async def test_a_token_is_put_in_jail_from_the_console(tmp_path: Path) -> None:
+    """Found by a probe: `P`'s help says "(or in jail)", but its dialog offered the Jail corner with no question (the
+    token stood "just visiting") and `place оксана jail` was refused as neither a player nor a space. A token put on
+    the Jail corner is asked "Just visiting / In jail", in the dialog and from the command line; `jail` puts it in
+    jail at once."""
+    path = tmp_path / "kyiv.json"
+    with Session.create(path, Setup("kyiv", "classic", ("Оксана", "Тарас"))) as s:
+        s.apply({"op": "follow", "on": True})
+    app = BankerApp(path, lang="uk")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("P")
+        await b.choose("тарас")
+        await b.choose("в’язниця")
+        assert isinstance(app.screen, ChooseScreen) and b.options() == ["Тільки відвідування", "У в’язниці"], b.options()
+        await b.choose("у в")
+        await b.confirm()
+        state = file_state(path)
+        assert state["players"]["Тарас"]["in_jail"] is True, state["players"]["Тарас"]
+        await b.command("place оксана вязниця")  # the corner's name, typed: the same question
+        assert b.options() == ["Тільки відвідування", "У в’язниці"]
+        await b.choose("тільки")
+        await b.confirm()
+        assert file_state(path)["players"]["Оксана"]["in_jail"] is False
+        await b.command("place оксана jail")
+        await b.confirm()
+        assert file_state(path)["players"]["Оксана"]["in_jail"] is True

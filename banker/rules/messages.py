@@ -14,6 +14,7 @@ forms chosen by the parameter ``n``: English ``[one, other]``; Russian and Ukrai
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -230,11 +231,18 @@ def _from_json(value: Any) -> Any:
 
 
 def shown(value: Any, limit: int = 40) -> str:
-    """``repr(value)`` as a refusal quotes it: cut to ``limit`` characters, control characters
-    escaped (``repr`` does that), and a huge whole number as its size (never converted whole)."""
+    """``value`` as a refusal quotes it: as JSON writes it (a script is JSON: ``true``, ``null``, ``"10"``; Python's
+    ``True``, ``None`` and ``'10'`` were shown), else as Python does; cut to ``limit`` characters, every character
+    that is not printable (a control, a bidi override) escaped, and a huge whole number as its size (never converted
+    whole)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
         return ("-" if value < 0 else "") + f"≈10^{int(math.log10(abs(value)))}"
-    text = repr(value)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -335,6 +343,7 @@ EN: dict[str, Template] = {
     # --- input
     "input.not-object": "A command is a JSON object such as {{\"op\": \"salary\", \"player\": \"Ann\"}}",
     "input.unknown-op": "Unknown op {op}; ops are: {ops}",
+    "input.no-op": "A command names its op (\"op\": ...); ops are: {ops}",
     "input.missing": "{op}: missing \"{key}\"",
     "input.player-type": "{op}: \"{key}\" must be a player's name, not {value}",
     "input.unknown-player": "Unknown player {name}; players are: {players}",

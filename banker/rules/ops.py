@@ -310,7 +310,7 @@ class Place(Op, tag="place", frozen=True):
 
     player: Annotated[str, _k("player", "whose token")]
     space: Annotated[int | UnsetType, _k("space", "where it stands (0-39)", spaces="board", when="not-jail")] = UNSET
-    jail: Annotated[bool | UnsetType, _k("flag", "in jail, not just visiting", word="jail")] = UNSET
+    jail: Annotated[bool | UnsetType, _k("flag", "in jail, not just visiting", word="jail", ask="jail-space")] = UNSET
 
 
 class FollowMode(Op, tag="follow", frozen=True):
@@ -450,6 +450,8 @@ def decode(obj: Any, *, replay: bool = False) -> Command:
         return cast(Command, obj)  # already typed (every Op is one of Command)
     if not isinstance(obj, Mapping):
         raise Refused("input", Msg("input.not-object"))
+    if "op" not in obj:
+        raise Refused("input", Msg("input.no-op", ops=list(OPS)))
     op = obj.get("op")
     if not isinstance(op, str) or op not in _CLASSES:
         raise Refused("input", Msg("input.unknown-op", op=shown(op), ops=list(OPS)))
@@ -596,6 +598,8 @@ CONDITIONS: dict[str, Callable[[GameState, Mapping[str, Any]], bool]] = {
     "bus": lambda state, cmd: cmd.get("speed") == "bus" and _speed_die(state, cmd),
     "three-of-a-kind": _three_of_a_kind,
     "not-jail": lambda state, cmd: cmd.get("jail") is not True,
+    # a token put on the Jail corner: in jail, or just visiting (the console asks which)
+    "jail-space": lambda state, cmd: (s := _space(state, cmd)) is not None and s.kind == "jail",
 }
 
 

@@ -67,6 +67,9 @@ KEYWORDS = {
     "all": ("all", "все", "всі", "усі"),
     "chance": ("chance", "шанс"),
     "chest": ("chest", "казна", "фонд"),
+    # a token put in jail (`place ann jail`); in Russian or Ukrainian the Jail corner's name is typed, and the
+    # console asks whether in jail or just visiting
+    "jail": ("jail",),
 }
 
 
