@@ -330,6 +330,30 @@ async def test_a_search_that_matches_nothing_says_so(tmp_path: Path) -> None:
                                                for i in range(table.row_count))
 
 
+
+async def test_the_search_finds_a_name_typed_without_its_yo_or_its_apostrophe(tmp_path: Path) -> None:
+    """Found by a probe: "рублевское" found nothing where the board says "Рублёвское шоссе", nor "в'язниц" (the
+    apostrophe a Ukrainian keyboard types) where it says "В’язниця": the search compares as names are compared
+    (case, ё as е, any apostrophe)."""
+    from textual.widgets import DataTable
+
+    from banker.ui.app import BankerApp
+
+    path = _session(tmp_path / "ru.json", Setup("ru", "classic", ("Аня", "Боря")),
+                    [{"op": "buy", "player": "Аня", "space": 19}, {"op": "salary", "player": "Боря"}])
+    kyiv = _session(tmp_path / "kyiv.json", Setup("kyiv", "classic", ("Оксана", "Тарас")),
+                    [{"op": "salary", "player": "Оксана"}, {"op": "place", "player": "Тарас", "jail": True}])
+    for game, lang, typed, found in ((path, "ru", "рублевское", "Рублёвское"), (kyiv, "uk", "в'язниц", "в’язниц")):
+        app = BankerApp(game, lang=lang, review=True)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            await pilot.press("slash", *typed)
+            await pilot.pause()
+            table = app.screen.query_one("#review-timeline", DataTable)
+            rows = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
+            assert len(rows) == 1 and found in rows[0], rows
+
+
 # ------------------------------------------------------------------------------ issue #13: the whole evening
 def _session(path: Path, setup: Setup, commands: list[dict], name: str = "Evening") -> Path:
     session = Session.create(path, setup, name=name)

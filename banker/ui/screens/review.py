@@ -28,6 +28,7 @@ from banker.rules.count import Difference, difference_msg
 from banker.rules.review import Review, review, standings, table_count, timeline_tail
 
 from ..keys import with_layouts
+from ..match import fold
 from ..widgets.board import heat_map
 from ..widgets.footer import BankFooter
 from ..widgets.prose import Prose
@@ -85,6 +86,9 @@ class ReviewScreen(BankerScreen[None]):
         self.logged = session.entries  # a long log's old entries are decoded as they are read
         self.count = len(self.logged)
         self.charts_drawn = False  # the charts are made when their tab is first shown
+        #: the search's folded text of each line (see :meth:`searched`), for the lines it was folded from
+        self._folded_for: list[str] | None = None
+        self._folded: dict[int, str] = {}
         #: the whole review is in place (at once for a short log; for a long one, once worked out in a thread)
         self.complete = False
         self.state = game_from_setup(self.setup)
@@ -240,11 +244,21 @@ class ReviewScreen(BankerScreen[None]):
             return False
         if op is not None and op is not Select.NULL and item.op != op:
             return False
-        if text:
-            spaces = " ".join(self.state.edition.spaces[p].name for p in item.spaces)
-            if text not in f"{self.lines[i]} {spaces}".casefold():
-                return False
+        if text and text not in self.searched(i):
+            return False
         return True
+
+    def searched(self, i: int) -> str:
+        """What the search box looks in for the ``i``-th entry: its line and the names of the spaces it touches, folded
+        as names are compared (case, ё as е, apostrophes: "рублевское" finds Рублёвское, "в'язниц" finds В’язниця);
+        folded once for each line shown, not at every key."""
+        if self._folded_for is not self.lines:
+            self._folded_for, self._folded = self.lines, {}
+        found = self._folded.get(i)
+        if found is None:
+            spaces = " ".join(self.state.edition.spaces[p].name for p in self.review.timeline[i].spaces)
+            found = self._folded[i] = fold(f"{self.lines[i]} {spaces}")
+        return found
 
     def fill_timeline(self, keep_cursor: bool = False) -> None:
         """The timeline's rows, as the filters say; the cursor on the last (or, ``keep_cursor``, on the entry it
@@ -254,7 +268,7 @@ class ReviewScreen(BankerScreen[None]):
         on = self.shown[table.cursor_row] if keep_cursor and 0 <= table.cursor_row < len(self.shown) else None
         chosen = {s.id: s.value for s in self.query(Select)}  # (none yet on a long log's first frame)
         player, op = chosen.get("filter-player"), chosen.get("filter-op")
-        text = self.query_one("#filter-text", Input).value.strip().casefold()
+        text = fold(self.query_one("#filter-text", Input).value)
         table.clear()
         rows = []
         self.shown: list[int] = []  # the seq on each row
