@@ -291,3 +291,39 @@ async def test_the_charts_keep_a_readable_height_and_scroll_on_a_short_terminal(
         box = app.screen.query_one("#charts-box")
         assert all(p.size.height >= CHART_LINES for p in plots), [p.size for p in plots]
         assert (box.max_scroll_y == 0) == fits and sum(p.size.height for p in plots) >= box.size.height - 2
+
+
+async def test_each_tab_of_the_review_scrolls_from_the_keyboard(tmp_path: Path) -> None:
+    """Found by a probe: at 80x24 the charts tab could be scrolled with a mouse wheel alone (Down, Page Down, End,
+    with any number of Tabs, moved nothing), and the summary scrolled on Page Down only after two Tabs. A tab's key
+    gives its page the keys: Page Down and End scroll it, Home comes back."""
+    import shutil
+
+    from textual.containers import VerticalScroll
+    from textual_plotext import PlotextPlot
+
+    path = tmp_path / "shortage.json"
+    shutil.copy(Path(__file__).resolve().parent.parent / "sample_sessions" / "classic-us-shortage.json", path)
+    app = BankerApp(path, lang="en", review=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        for tab, box_id in (("2", "charts-box"), ("3", None)):
+            await b.key(tab)
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if tab != "2" or (len(plots := list(app.screen.query(PlotextPlot))) == 3
+                                  and all(p.size.height for p in plots)):
+                    break
+            focused = app.focused
+            assert isinstance(focused, VerticalScroll) and (box_id is None or focused.id == box_id), focused
+            assert focused.max_scroll_y > 0  # longer than the screen at 80x24
+            await b.key("pagedown")
+            await pilot.pause()
+            assert focused.scroll_y > 0, tab
+            await b.key("end")
+            await pilot.pause()
+            assert focused.scroll_y == focused.max_scroll_y
+            await b.key("home")
+            await pilot.pause()
+            assert focused.scroll_y == 0

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Input, Select, Static, TabbedContent, TabPane
 
 from banker.boards import game_from_setup
@@ -164,7 +164,7 @@ class ReviewScreen(BankerScreen[None]):
             with TabPane(f"2 {tr('review.tab_charts')}", id="charts"):
                 # the plots are made when the tab is first shown; a short terminal scrolls them, each kept tall enough to
                 # be read (three squeezed into 80x24 drew no line at all, and an axis upside down)
-                yield Vertical(id="charts-box")
+                yield VerticalScroll(id="charts-box")  # focused when shown: the keys scroll it, as the other tabs
             with TabPane(f"3 {tr('review.tab_summary')}", id="summary"):
                 with VerticalScroll():
                     yield Static(self.summary() if self.complete else "", id="review-summary")
@@ -573,8 +573,12 @@ class ReviewScreen(BankerScreen[None]):
             if pane is not None and pane.id != tab:
                 self.set_focus(None)
         tabs.active = tab
-        if tab == "timeline" and self.focused is None:  # its arrows scroll the entries, as when the review opens
-            self.query_one("#review-timeline", DataTable).focus()
+        if self.focused is None:  # the keys scroll what the tab shows: the timeline's entries, as when the review
+            # opens; another tab's page (its arrows, Page Up/Down, Home/End: a mouse wheel alone scrolled the charts)
+            if tab == "timeline":
+                self.query_one("#review-timeline", DataTable).focus()
+            elif scroll := self.query_one(f"TabPane#{tab}").query(VerticalScroll):
+                scroll.first().focus()
 
     def action_search(self) -> None:
         """The search box of the timeline (its tab shown first)."""
