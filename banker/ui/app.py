@@ -525,10 +525,13 @@ class BankerApp(App[None]):
         yield SystemCommand(f"{self.tr('help.title')}  (?)", self.tr("help.about"), self.action_help)
 
     def review_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """The review's keys shown in its footer (its tabs, the search, close), as the palette's commands."""
+        """The review's keys shown in its footer (its tabs, the search, close), as the palette's commands: each action
+        once (a key bound again for the other keyboard layout, "/" and its Cyrillic twin, is one command)."""
+        said: set[str] = set()
         for active in screen.active_bindings.values():
             binding = active.binding
-            if binding.show and active.node is screen:
+            if binding.show and active.node is screen and binding.action not in said:
+                said.add(binding.action)
                 key = binding.key_display or self.get_key_display(binding)
                 yield SystemCommand(f"{binding.description}  ({key})", self.tr("review.palette_help"),
                                     partial(self.run_action, binding.action, screen))
