@@ -474,3 +474,27 @@ async def test_the_deed_question_names_the_player_chosen_before_it(midgame: Path
         await b.act(key)
         await b.choose(who)
         assert isinstance(b.screen, ChooseScreen) and b.screen.title_text == title
+
+
+@pytest.mark.parametrize(("lang", "buttons"), [("uk", ["Скасувати дію (Enter)", "Залишити як є (n/т)"]),
+                                               ("en", ["Undo it (Enter)", "Keep it (n)"])])
+async def test_the_undo_confirmation_says_which_button_undoes(midgame: Path, lang: str, buttons: list[str]) -> None:
+    """Found by a probe: in Ukrainian the undo dialog's title was "Скасувати" (undo) and its button "Скасувати (n/т)"
+    (cancel): which one undoes? Its buttons say what each does; `n` keeps the action, as before."""
+    from textual.widgets import Button
+
+    from banker.ui.screens.dialogs import ConfirmScreen
+
+    app = BankerApp(midgame, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        before = len(file_entries(midgame))
+        await b.act("u")
+        await b.settle()
+        await b.answer("wrong")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert [str(button.label) for button in app.screen.query(Button)] == buttons
+        await b.key("n")
+        await b.settle()
+        assert len(file_entries(midgame)) == before

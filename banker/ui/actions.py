@@ -215,11 +215,13 @@ class Flow:
         return await self.question(lambda previous, back: ChooseScreen(title, choices, empty, default=default, back=back,
                                                                        current=previous), auto=auto)
 
-    async def confirm(self, title: str, lines: Lines, confirm: str | None = None, danger: bool = False) -> bool:
+    async def confirm(self, title: str, lines: Lines, confirm: str | None = None, danger: bool = False,
+                      cancel: str | None = None) -> bool:
         """The confirmation: True to record; False: cancelled (``n``); Escape steps back to the last question asked
-        (or cancels when nothing was asked)."""
+        (or cancels when nothing was asked). ``confirm`` and ``cancel``: the buttons' own words, where the usual
+        ones would say the same as the action (Ukrainian "Скасувати" is both undo and cancel)."""
         ok: bool = await self.question(lambda _previous, back: ConfirmScreen(title, lines, confirm, danger=danger,
-                                                                             back=back))
+                                                                             back=back, cancel=cancel))
         return ok
 
     async def ask_player(self, title: str, exclude: tuple[str | None, ...] = (), bank: bool = False,
@@ -1116,7 +1118,8 @@ class Flow:
             cmd["reason"] = await self.ask_text(title, self.tr("undo.reason", action=self.tr.parts(last.parts)))
         lines: Lines = [self.tr("undo.will_undo"), Text(self.tr.parts(last.parts), "bold"),
                         self.tr("undo.reason_line", reason=cmd["reason"])]
-        if not await self.confirm(title, lines):
+        # the buttons say what each does: undo it, or keep it (in Ukrainian both were "Скасувати")
+        if not await self.confirm(title, lines, self.tr("undo.confirm"), cancel=self.tr("undo.keep")):
             raise Cancelled
         return self.commit(cmd)
 

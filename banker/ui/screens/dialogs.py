@@ -309,11 +309,12 @@ class ConfirmScreen(Dialog["bool | None"]):
                 Binding(with_layouts("enter,y"), "confirm", "Confirm", priority=True)]
 
     def __init__(self, title: str, lines: Sequence[Text | str], confirm: str | None = None, danger: bool = False,
-                 back: bool = False) -> None:
+                 back: bool = False, cancel: str | None = None) -> None:
         super().__init__(back)
         self.title_text = title
         self.lines = lines
         self.confirm_label = confirm
+        self.cancel_label = cancel
         self.danger = danger
 
     def compose(self) -> ComposeResult:
@@ -325,7 +326,7 @@ class ConfirmScreen(Dialog["bool | None"]):
                 yield Button(self.confirm_label or tr("dialog.confirm"), variant="error" if self.danger else "primary",
                              id="yes")
                 # Escape steps back here (``back``): the button cancels, as ``n`` does, and says so
-                yield Button(tr("escape.cancel_n") if self.back else tr("dialog.cancel"), id="no")
+                yield Button(self.cancel_label or (tr("escape.cancel_n") if self.back else tr("dialog.cancel")), id="no")
 
     @on(Button.Pressed, "#yes")
     def action_confirm(self) -> None:
