@@ -347,3 +347,27 @@ async def test_a_debtors_trade_offers_the_creditor_first(tmp_path: Path) -> None
         await b.key("enter")
         await b.settle()
         assert isinstance(app.screen, TradeScreen)
+
+
+async def test_a_trade_side_with_a_long_name_keeps_its_cash_in_sight_at_80_columns(tmp_path: Path) -> None:
+    """Found by a probe: at 80 columns "Константин-Длинноимённый Третий отдаёт (500 т.р.)" was cut at "отда", and the
+    cash, the one figure the banker needs while filling in the trade, was not shown. The line wraps instead."""
+    from textual.widgets import Label
+
+    from banker.ui.screens.trade import TradeScreen
+
+    from .ui_helpers import make_session
+
+    long = "Константин-Длинноимённый Третий"
+    path = make_session(tmp_path / "g.json", players=("Вика", long, "Аня"), edition="ru")
+    app = BankerApp(path, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("d")
+        await b.choose("вика")
+        await b.choose("конст")
+        await pilot.pause()
+        assert isinstance(app.screen, TradeScreen)
+        label = [w for w in app.screen.query(Label) if "отдаёт" in str(w.render()) and long in str(w.render())][0]
+        assert label.size.height == 2 and label.size.width < len(f"{long} отдаёт (1 500 т.р.)"), label.size
