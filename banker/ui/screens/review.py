@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -418,16 +419,19 @@ class ReviewScreen(BankerScreen[None]):
         r, state = self.review, self.state
         fmt = state.edition.fmt
         spaces = state.edition.spaces
-        out = Table.grid(padding=(0, 0))
+        out = Table.grid(padding=(0, 0), expand=True)  # the standings spread over a wide screen
         # the standings: ranked by the final valuation (or net worth while the game goes on), the winner first
         # six columns of money: the table says once what they are in ("Amounts in $", "Суммы в т.р."), each cell the
         # number alone, never split ("4 317" over "т.р." in every cell at 80 columns, the names cut to "Итогов…")
         money = state.edition.money
+        # no rules nor padding between the columns (a space apart, a line under the headers; spread over the width
+        # a wider screen has): eight columns of words such as "Получено аренды" fit 80 columns whole, where ruled and
+        # padded they were cut to "Получе…" and a name to "Конста…"
         players = Table(title=tr("evening.standings") if state.over else tr("review.players_title"),
-                        title_justify="left", expand=False,
+                        title_justify="left", expand=True, box=box.SIMPLE_HEAD, padding=(0, 0),
                         caption=tr("review.amounts_in", currency=money.currency()), caption_justify="left")
         players.add_column(tr("evening.rank"), justify="right")
-        players.add_column(tr("review.player"))
+        players.add_column(tr("review.player"), overflow="fold")  # a long word of a name goes on, never "Конста…"
         players.add_column(tr("evening.valuation") if state.over else tr("review.net_worth"), justify="right")
         for col in ("cash", "rent_received", "rent_paid", "to_bank", "salary"):
             players.add_column(tr(f"review.{col}"), justify="right")
