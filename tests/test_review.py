@@ -563,6 +563,39 @@ async def test_every_money_tick_of_the_charts_is_on_the_axis_not_on_the_title(tm
                 assert "┤" in line[:14], (plot.id, line)
 
 
+
+@pytest.mark.parametrize(("lang", "size", "titles"), [
+    ("ru", (80, 24), ("Наличные после каждого действия", "Состояние после каждого действия")),
+    ("ru", (160, 40), ("Состояние после каждого действия (деньги + участки + строения ± долги)",)),
+    ("en", (80, 24), ("Net worth after each action (cash + deeds + buildings ± debts)",)),
+])
+async def test_every_chart_has_its_title(tmp_path: Path, lang: str, size, titles) -> None:
+    """Found by a probe: at 80 columns the Russian net worth chart had no title at all (plotext leaves out one that
+    does not fit beside the money ticks). Where the whole title does not fit, its words in brackets go."""
+    import shutil
+
+    from textual.geometry import Region
+    from textual_plotext import PlotextPlot
+
+    from banker.ui.app import BankerApp
+
+    path = tmp_path / "game.json"
+    shutil.copy(Path(__file__).resolve().parent.parent / "sample_sessions" / "ru-short.json", path)
+    app = BankerApp(path, lang=lang, review=True)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("2")
+        for _ in range(200):
+            plots = list(app.screen.query(PlotextPlot))
+            if getattr(app.screen, "charts_drawn", False) and plots and all(p.size.height for p in plots):
+                break
+            await pilot.pause(0.05)
+        await pilot.pause()
+        text = "\n".join(strip.text for plot in app.screen.query(PlotextPlot)
+                         for strip in plot.render_lines(Region(0, 0, *plot.size)))
+        for title in titles:
+            assert title in text, (title, text[:600])
+
+
 async def test_the_standings_fit_a_row_a_player_at_80_columns_in_russian(tmp_path: Path) -> None:
     """At 80 columns each Russian amount of the standings wrapped in its cell ("4 317" over "т.р."), every player two
     lines: the cells give the numbers alone, the table says once what they are in. And (found by a probe) the

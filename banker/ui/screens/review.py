@@ -391,7 +391,9 @@ class ReviewScreen(BankerScreen[None]):
                     plt.plot(xs, [series[p][i] for i in idx], label=p, marker="braille",
                              color=CHART_COLORS[k % len(CHART_COLORS)])
                 ticks = money_ticks([series[p][i] for p in r.players for i in idx], CHART_TICKS)
-                plt.yticks([float(t) for t in ticks], [fmt(t) for t in ticks])  # the edition's money, not plotext's 1416.7
+                labels = [fmt(t) for t in ticks]
+                plt.title(chart_title(title, plot.size.width, max(len(t) for t in labels)))
+                plt.yticks([float(t) for t in ticks], labels)  # the edition's money, not plotext's 1416.7
                 plt.ylim(ticks[0], ticks[-1])  # the axis spans its ticks: the top one on the frame, not on the title
                 plt.xticks([float(x) for x in seq_ticks(xs)], [str(x) for x in seq_ticks(xs)])
             plot.refresh()
@@ -614,6 +616,15 @@ def seq_ticks(xs: list[int], count: int = 5) -> list[int]:
     step = max(1, (last - first) // max(1, count - 1))
     ticks = list(range(first, last, step))
     return [*ticks[: count - 1], last] if ticks and ticks[-1] != last else ticks or [last]
+
+
+def chart_title(title: str, width: int, ticks: int) -> str:
+    """``title`` as a chart ``width`` columns wide with money ticks ``ticks`` characters long can show it: plotext
+    centres it over the plot beside the ticks and leaves out one that does not fit there (the Russian net worth's at
+    80 columns: no title at all); then its words in brackets go ("Состояние после каждого действия")."""
+    if len(title) <= width - ticks - 4 or " (" not in title:
+        return title
+    return title.split(" (")[0]
 
 
 def money_ticks(values: list[int], count: int = 5) -> list[int]:
