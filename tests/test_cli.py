@@ -15,7 +15,7 @@ import pytest
 from banker.cli import main
 from banker.ledger import Session, SessionError, read_entries
 from banker.ledger import repair as repair_session
-from banker.rules import Setup
+from banker.rules import HouseRules, Setup
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -890,3 +890,16 @@ def test_a_player_renamed_by_hand_in_the_setup_is_said_to_be_the_setup(capsys, t
         assert code == 1 and "--accept-changes" not in err and err.count("\n") == 1, err
         assert {"en": "its setup was changed after it was written", "uk": "налаштування гри в ньому змінено"}[lang] in err
     assert path.read_bytes() == tampered
+
+
+@pytest.mark.parametrize(("lang", "said"), [("ru", "(кредитор: Касса стоянки)"), ("uk", "(кредитор: ")])
+def test_a_debt_to_the_pot_is_not_said_to_be_owed_to_a_player(capsys, tmp_path, lang, said):
+    """Found by a probe: `banker state --lang ru` said "200 т.р. игроку Касса стоянки", a debt to the Free Parking pot
+    owed "to the player" pot. The creditor is named as the engine's debts name it, whoever it is."""
+    path = tmp_path / "g.json"
+    with Session.create(path, Setup("ru", "classic", ("Аня", "Боря"), HouseRules(free_parking_pot=True))) as s:
+        s.apply({"op": "transfer", "from": "Аня", "to": "Боря", "amount": 1490, "memo": "сделка"})
+        s.apply({"op": "tax", "player": "Аня", "space": 38})
+        assert s.state.debts["Аня"][0].creditor == "pot"
+    code, out, _err = run(capsys, "--lang", lang, "state", str(path))
+    assert code == 0 and said in out and "игроку Касса" not in out and "гравцеві Каса" not in out, out
