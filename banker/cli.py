@@ -23,6 +23,7 @@ import io
 import json
 import math
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
@@ -637,6 +638,14 @@ def export_targets(session: Path, out: str | None, suffixes: Iterable[str]) -> l
     base = Path(out)
     if not base.name or base.name in (".", ".."):
         raise CliError(key="cli_said.out_folder", out=out, example=Path(out) / session.stem)
+    try:
+        kind = os.stat(out).st_mode
+    except OSError:
+        kind = None
+    # /dev/stdout, /dev/null, a FIFO: never a file written beside it (/dev/stdout.json); /dev/stdout is a regular file
+    # when the output goes to one, so a name in the system's /dev or /proc is refused whatever it is now
+    if (kind is not None and not stat.S_ISREG(kind)) or Path(os.path.abspath(out)).parts[1:2] in (("dev",), ("proc",)):
+        raise CliError(key="cli_said.out_not_file", out=terminal_safe(out))
     targets = []
     for suffix in suffixes:
         ext = suffix[suffix.rindex("."):]
@@ -676,7 +685,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     except OutputError as e:  # a folder missing, a folder or a device where the file would go, a disk error
         raise CliError(key="cli_said.out_error", error=e) from None
     for target in targets:
-        print(target)
+        print(terminal_safe(str(target)))  # a name typed with a control character in it never drives the terminal
     return EXIT_OK
 
 

@@ -783,6 +783,24 @@ def test_export_out_takes_its_extension_in_any_case(capsys, tmp_path, monkeypatc
         sorted(names)
 
 
+
+def test_export_out_never_writes_beside_a_device_and_says_a_strange_name_safely(capsys, tmp_path, monkeypatch):
+    """Found by a probe: `--out /dev/null` wrote /dev/null.json, `--out /dev/stdout` /dev/stdout.json (status 0), and a
+    name typed with a newline was printed raw. A device, a pipe or a name in /dev or /proc is refused, saying to give
+    a file name or - for standard output; the name written is printed with its control characters escaped."""
+    path = tmp_path / "g.json"
+    Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))).close()
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for out in ("/dev/null", "/dev/stdout", str(fifo)):
+        code, _out, err = run(capsys, "export", str(path), "--format", "json", "--out", out)
+        assert code == 1 and "is not a plain file" in err and "- to write to standard output" in err, err
+        assert not Path(out + ".json").exists()
+    monkeypatch.chdir(tmp_path)
+    code, out_text, err = run(capsys, "export", str(path), "--format", "json", "--out", "new\nline")
+    assert code == 0 and out_text == "new\\u000aline.json\n" and (tmp_path / "new\nline.json").exists(), (out_text, err)
+
+
 def test_the_log_says_each_time_by_the_tables_clock(session_path):
     """Found by a probe: an entry recorded at 22:24 at a table in New York (-05:00) read "03:24" the next day in
     `banker log` on a machine in UTC, and 22:24 in the review. The log says the table's time, as recorded."""
