@@ -19,6 +19,8 @@ from banker.report.audit import problem_text, problem_what
 from banker.report.export import export, summary_rows
 from banker.rules import HouseRules, Setup
 
+from .ui_helpers import sample_copy
+
 PLAYERS = ("Ann", "Bob", "Cid")
 # classic-us: Mediterranean (1) $60 rent 2, Baltic (3) $60 rent 4; Reading (5) $200; Boardwalk (39) $400 rent 50
 SCRIPT = [
@@ -536,15 +538,12 @@ def test_the_summarys_bankruptcy_rows_have_no_amount() -> None:
 async def test_every_money_tick_of_the_charts_is_on_the_axis_not_on_the_title(tmp_path: Path, lang: str) -> None:
     """The money axis' top tick ("6 000 т.р.") was drawn on the chart's title line, above its frame: the ticks ran
     past the highest value and the axis did not."""
-    import shutil
-
     from textual.geometry import Region
     from textual_plotext import PlotextPlot
 
     from banker.ui.app import BankerApp
 
-    path = tmp_path / "game.json"
-    shutil.copy(Path(__file__).resolve().parent.parent / "sample_sessions" / "ru-short.json", path)
+    path = sample_copy(tmp_path, "ru-short.json")
     app = BankerApp(path, lang=lang, review=True)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("2")
@@ -572,15 +571,12 @@ async def test_every_money_tick_of_the_charts_is_on_the_axis_not_on_the_title(tm
 async def test_every_chart_has_its_title(tmp_path: Path, lang: str, size, titles) -> None:
     """Found by a probe: at 80 columns the Russian net worth chart had no title at all (plotext leaves out one that
     does not fit beside the money ticks). Where the whole title does not fit, its words in brackets go."""
-    import shutil
-
     from textual.geometry import Region
     from textual_plotext import PlotextPlot
 
     from banker.ui.app import BankerApp
 
-    path = tmp_path / "game.json"
-    shutil.copy(Path(__file__).resolve().parent.parent / "sample_sessions" / "ru-short.json", path)
+    path = sample_copy(tmp_path, "ru-short.json")
     app = BankerApp(path, lang=lang, review=True)
     async with app.run_test(size=size) as pilot:
         await pilot.press("2")
@@ -601,14 +597,11 @@ async def test_the_standings_fit_a_row_a_player_at_80_columns_in_russian(tmp_pat
     lines: the cells give the numbers alone, the table says once what they are in. And (found by a probe) the
     headers were cut, "Итогов… оценка", "Получе… аренды", "Зарпл…", in every language: no rules between the
     columns, and every header reads whole."""
-    import shutil
-
     from textual.geometry import Region
 
     from banker.ui.app import BankerApp
 
-    path = tmp_path / "game.json"
-    shutil.copy(Path(__file__).resolve().parent.parent / "sample_sessions" / "ru-short.json", path)
+    path = sample_copy(tmp_path, "ru-short.json")
     app = BankerApp(path, lang="ru", review=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("3")

@@ -440,7 +440,7 @@ def test_an_action_interrupted_half_way_never_puts_its_move_in_the_snapshot(tmp_
         else:
             session.undo("wrong amount")
     monkeypatch.undo()
-    with pytest.raises(SessionError, match="interrupted while recording an action; close and reopen it"):
+    with pytest.raises(SessionError, match=r"interrupted while recording an action \(Ctrl\+C, or a fault\); close and reopen it"):
         session.apply({"op": "salary", "player": "Ann"})
     session.close()  # no checkpoint from the memory the interruption left
     recorded = 2 if where == "after the line" else 1

@@ -23,7 +23,7 @@ from banker.ui.screens.review import ReviewScreen
 from banker.ui.screens.start import StartScreen
 from banker.ui.screens.table import TableScreen
 
-from .ui_helpers import Banker, file_entries, file_state, screen_text
+from .ui_helpers import Banker, file_entries, file_state, sample_copy, screen_text
 
 TABLE = timezone(timedelta(hours=1))
 NOW = datetime(2026, 11, 23, 21, 5, 0, tzinfo=TABLE)
@@ -231,10 +231,7 @@ async def test_the_review_keys(tmp_path: Path) -> None:
 async def test_the_reviews_summary_names_the_street_of_a_shortage_auction(tmp_path: Path) -> None:
     """Found by a probe: the summary's auction table said "Dee, shortage auction of a house" (the last player of the
     standings) where the exports say the street."""
-    import shutil
-
-    path = tmp_path / "shortage.json"
-    shutil.copy(Path(__file__).resolve().parent.parent / "sample_sessions" / "classic-us-shortage.json", path)
+    path = sample_copy(tmp_path, "classic-us-shortage.json")
     app = BankerApp(path, lang="en", review=True)
     async with app.run_test(size=(160, 60)) as pilot:
         b = Banker(app, pilot)
@@ -270,14 +267,11 @@ async def test_the_reviews_count_says_each_number_with_its_plural(tmp_path: Path
 async def test_the_charts_keep_a_readable_height_and_scroll_on_a_short_terminal(tmp_path: Path, size, fits) -> None:
     """Found by a probe: at 80x24 the three charts shared 14 lines, and drew no line at all and an axis upside down.
     Each keeps at least CHART_LINES; on a short terminal the tab scrolls, on a tall one they share its height."""
-    import shutil
-
     from textual_plotext import PlotextPlot
 
     from banker.ui.screens.review import CHART_LINES
 
-    path = tmp_path / "shortage.json"
-    shutil.copy(Path(__file__).resolve().parent.parent / "sample_sessions" / "classic-us-shortage.json", path)
+    path = sample_copy(tmp_path, "classic-us-shortage.json")
     app = BankerApp(path, lang="en", review=True)
     async with app.run_test(size=size) as pilot:
         b = Banker(app, pilot)
@@ -297,13 +291,10 @@ async def test_each_tab_of_the_review_scrolls_from_the_keyboard(tmp_path: Path) 
     """Found by a probe: at 80x24 the charts tab could be scrolled with a mouse wheel alone (Down, Page Down, End,
     with any number of Tabs, moved nothing), and the summary scrolled on Page Down only after two Tabs. A tab's key
     gives its page the keys: Page Down and End scroll it, Home comes back."""
-    import shutil
-
     from textual.containers import VerticalScroll
     from textual_plotext import PlotextPlot
 
-    path = tmp_path / "shortage.json"
-    shutil.copy(Path(__file__).resolve().parent.parent / "sample_sessions" / "classic-us-shortage.json", path)
+    path = sample_copy(tmp_path, "classic-us-shortage.json")
     app = BankerApp(path, lang="en", review=True)
     async with app.run_test(size=(80, 24)) as pilot:
         b = Banker(app, pilot)

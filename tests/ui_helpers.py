@@ -190,3 +190,16 @@ def midgame_commands(players: tuple[str, ...]) -> list[dict[str, Any]]:
              {"op": "rent", "payer": b, "space": 9},
              {"op": "rent", "payer": b, "space": 6}]  # more than Bob has: a debt opens
     return cmds
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions"
+
+
+def sample_copy(folder: Path, name: str) -> Path:
+    """A copy of the sample game ``name`` (sample_sessions/) in ``folder``: a test may open it, for writing too, and
+    the sample stays as it is."""
+    import shutil
+
+    path = folder / name
+    shutil.copy(SAMPLES / name, path)
+    return path

@@ -357,8 +357,8 @@ class SessionWriter(SessionLog):
         except (SessionError, Refused):
             raise
         except BaseException:
-            self._broken = Said(f"session {self.path.name} was interrupted while recording an action; close and reopen "
-                                "it (every action recorded is read again from the file and its journal)",
+            self._broken = Said(f"session {self.path.name} was interrupted while recording an action (Ctrl+C, or a fault); "
+                                "close and reopen it (every action recorded is read again from the file and its journal)",
                                 "interrupted", name=self.path.name)
             raise
 
