@@ -343,10 +343,10 @@ class ReviewScreen(BankerScreen[None]):
     def tab_shown(self, event: TabbedContent.TabActivated) -> None:
         if event.pane.id == "charts" and not self.query("#chart-cash"):
             # plotext is imported only now: the review's first frame does not wait for it
-            from textual_plotext import PlotextPlot
+            from ..widgets.chart import ChartPlot
 
-            self.query_one("#charts-box").mount(PlotextPlot(id="chart-cash"), PlotextPlot(id="chart-worth"),
-                                                PlotextPlot(id="chart-stock"))
+            self.query_one("#charts-box").mount(ChartPlot(id="chart-cash"), ChartPlot(id="chart-worth"),
+                                                ChartPlot(id="chart-stock"))
             self.call_after_refresh(self.fit_charts)
             self.call_after_refresh(self.draw_charts)
 
@@ -366,7 +366,7 @@ class ReviewScreen(BankerScreen[None]):
                 plot.styles.height = each
 
     def draw_charts(self) -> None:
-        from textual_plotext import PlotextPlot
+        from ..widgets.chart import ChartPlot
 
         if not self.complete:  # a long log's review is still being worked out: drawn when it is in place
             return
@@ -381,10 +381,10 @@ class ReviewScreen(BankerScreen[None]):
         fmt = self.state.edition.fmt
         for widget_id, series, title in (("#chart-cash", r.cash, tr("review.chart_cash")),
                                          ("#chart-worth", r.worth, tr("review.chart_worth"))):
-            plot = self.query_one(widget_id, PlotextPlot)
+            plot = self.query_one(widget_id, ChartPlot)
             plt = plot.plt
             plt.clear_data()
-            plt.title(title)
+            plot.full_title, plot.ticks = title, 0
             plt.xlabel("#")
             if xs:
                 for k, p in enumerate(r.players):
@@ -392,13 +392,13 @@ class ReviewScreen(BankerScreen[None]):
                              color=CHART_COLORS[k % len(CHART_COLORS)])
                 ticks = money_ticks([series[p][i] for p in r.players for i in idx], CHART_TICKS)
                 labels = [fmt(t) for t in ticks]
-                plt.title(chart_title(title, plot.size.width, max(len(t) for t in labels)))
+                plot.ticks = max(len(t) for t in labels)  # the title fitted beside them as the plot is drawn
                 plt.yticks([float(t) for t in ticks], labels)  # the edition's money, not plotext's 1416.7
                 plt.ylim(ticks[0], ticks[-1])  # the axis spans its ticks: the top one on the frame, not on the title
                 plt.xticks([float(x) for x in seq_ticks(xs)], [str(x) for x in seq_ticks(xs)])
             plot.refresh()
         # the bank's building stock: what a shortage looks like over the evening
-        plot = self.query_one("#chart-stock", PlotextPlot)
+        plot = self.query_one("#chart-stock", ChartPlot)
         plt = plot.plt
         plt.clear_data()
         plt.title(tr("evening.chart_stock"))
@@ -616,15 +616,6 @@ def seq_ticks(xs: list[int], count: int = 5) -> list[int]:
     step = max(1, (last - first) // max(1, count - 1))
     ticks = list(range(first, last, step))
     return [*ticks[: count - 1], last] if ticks and ticks[-1] != last else ticks or [last]
-
-
-def chart_title(title: str, width: int, ticks: int) -> str:
-    """``title`` as a chart ``width`` columns wide with money ticks ``ticks`` characters long can show it: plotext
-    centres it over the plot beside the ticks and leaves out one that does not fit there (the Russian net worth's at
-    80 columns: no title at all); then its words in brackets go ("Состояние после каждого действия")."""
-    if len(title) <= width - ticks - 4 or " (" not in title:
-        return title
-    return title.split(" (")[0]
 
 
 def money_ticks(values: list[int], count: int = 5) -> list[int]:
