@@ -119,3 +119,11 @@ def test_undo_has_one_word_in_the_footer_the_command_line_and_the_log(lang, stem
     tr = Translator(lang)
     for said in (tr("action.undo"), typed_verb("undo", lang), tr("tableview.undone")):
         assert stem in said.casefold(), said
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_the_salary_has_one_word_in_the_review_and_the_audit(lang):
+    """Found by a probe: the audit named a payment's purpose "жалованье" (uk "платня") where the review, the exports
+    and the keys say "Зарплата"."""
+    tr = Translator(lang)
+    assert tr("session.why.salary").casefold() == tr("action.salary").casefold() == "зарплата"

@@ -496,3 +496,30 @@ async def test_a_token_is_put_in_jail_from_the_console(tmp_path: Path) -> None:
         await b.command("place оксана jail")
         await b.confirm()
         assert file_state(path)["players"]["Оксана"]["in_jail"] is True
+
+
+async def test_a_rent_typed_by_hand_offers_the_tokens_space_first(tmp_path: Path) -> None:
+    """Found by a probe: in follow mode, with the token on a deed and its rent proposed, `r` listed the owned deeds
+    from the first one on: the banker looked for the space the bank already knew. The space where the token of the
+    player whose turn it is stands comes first, highlighted; the others stay a key away."""
+    from textual.widgets import OptionList
+
+    path = tmp_path / "g.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 1})
+        s.apply({"op": "buy", "player": "Ann", "space": 39})
+        s.apply({"op": "follow", "on": True})
+        s.apply({"op": "place", "player": "Ann", "space": 37})
+        s.apply({"op": "roll", "dice": [1, 1]})  # Ann: Park Place 37 → Boardwalk 39, her own; doubles, again
+        s.apply({"op": "end_turn"})
+        s.apply({"op": "place", "player": "Bob", "space": 39})  # Bob stands on Ann's Boardwalk
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        assert file_state(path)["turn"] == "Bob"
+        await b.act("r")
+        assert isinstance(app.screen, ChooseScreen)
+        options = app.screen.query_one("#choices", OptionList)
+        assert str(options.get_option_at_index(options.highlighted).prompt).startswith("Boardwalk"), b.options()
+        assert any(o.startswith("Mediterranean") for o in b.options())

@@ -263,6 +263,16 @@ class Flow:
                 return owed[0]
         return self.default_player(op)
 
+    def space_default(self, op: str, cmd: dict[str, Any]) -> int | None:
+        """The space a landing's question highlights first, in follow mode: where the token of the player it is for
+        (else the player whose turn it is) stands, a rent, a purchase or a tax typed by hand for the landing the bank
+        already knows of; None otherwise (and when that space is not among the choices, nothing is)."""
+        state = self.state
+        if op not in ("rent", "buy", "tax") or not state.follow or state.over:
+            return None
+        who = cmd.get("payer") or cmd.get("player") or state.current
+        return state.positions.get(who) if isinstance(who, str) else None
+
     def may_build(self, player: str) -> bool:
         """Whether ``player`` may build on any lot now (the engine's own check)."""
         for pos in self.state.deeds_of(player):
@@ -334,7 +344,7 @@ class Flow:
             choices, empty = self.space_choices(op, cmd)
             if isinstance(cmd.get("player"), str):  # "Buy: Ann", over the deeds Ann may buy
                 title = self.tr("flow.for_player", title=title, player=cmd["player"])
-            return await self.choose(title, choices, empty)
+            return await self.choose(title, choices, empty, default=self.space_default(op, cmd))
         if kind == "amount":
             prompt, low, high = self.amount_bounds(op, f, cmd)
             return await self.ask_number(title, prompt, low, high, money=f.key in MONEY_KEYS)
