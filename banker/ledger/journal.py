@@ -108,36 +108,29 @@ def header_line(session_id: str | None) -> bytes:
 
 
 def decode_line(line: bytes) -> Any:
-    """The payload of one complete line (without its newline); ValueError if damaged."""
+    """The payload of one complete line (without its newline); ValueError if damaged, its reason a :class:`Said`
+    (said in the banker's language inside the sentence that names the line)."""
     if len(line) < 10 or line[8:9] != b" ":
-        raise ValueError("not a journal line")
+        raise ValueError(Said("not a journal line", "journal_not_line"))
     try:
         crc = int(line[:8], 16)
     except ValueError:
-        raise ValueError("not a journal line") from None
+        raise ValueError(Said("not a journal line", "journal_not_line")) from None
     body = line[9:]
     if zlib.crc32(body) != crc:
-        raise ValueError("checksum mismatch")
+        raise ValueError(Said("checksum mismatch", "journal_checksum"))
     try:
         return json.loads(body)
     except (UnicodeDecodeError, ValueError):
-        raise ValueError("not valid JSON") from None
+        raise ValueError(Said("not valid JSON", "journal_not_json")) from None
     except RecursionError:
-        raise ValueError("JSON nested too deeply") from None
-
-
-#: why a complete journal line fails its check, as :func:`decode_line` says it, and its key in the catalogs'
-#: ``[session]`` table (the reason is said in the banker's language, inside the sentence that names the line)
-REASONS = {"not a journal line": "journal_not_line", "checksum mismatch": "journal_checksum",
-           "not valid JSON": "journal_not_json", "JSON nested too deeply": "journal_too_deep",
-           "not a JSON object": "journal_not_object"}
+        raise ValueError(Said("JSON nested too deeply", "journal_too_deep")) from None
 
 
 def _reason(error: ValueError) -> str:
-    """Why a line fails its check: a :class:`Said` the translator says, when it is one of :data:`REASONS`."""
-    text = str(error)
-    key = REASONS.get(text)
-    return Said(text, key) if key else text
+    """Why a line fails its check, as :func:`decode_line` (or :func:`scan`) said it: a :class:`Said`."""
+    said = error.args[0] if error.args else None
+    return said if isinstance(said, Said) else str(error)
 
 
 @dataclass
@@ -203,7 +196,7 @@ def scan(data: bytes, start: int = 0, first_line_no: int = 1) -> Scan:
         try:
             payload = decode_line(data[pos:nl])
             if not isinstance(payload, dict):
-                raise ValueError("not a JSON object")
+                raise ValueError(Said("not a JSON object", "journal_not_object"))
         except ValueError as e:
             if data.find(b"\n", nl + 1) >= 0:
                 raise JournalCorrupt(line_no, _reason(e)) from None
