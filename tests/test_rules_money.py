@@ -5,6 +5,8 @@ Each test names the rule book passage it pins (files in shared/rules/).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from banker.rules import Refused, ops
@@ -91,8 +93,47 @@ def test_auction_to_highest_bidder_in_cash(edition):
     assert move.info == {"bid": 1, "price": 60}
     with pytest.raises(Refused, match="at least 1"):
         g.push({"op": "auction", "space": 3, "winner": "Bob", "bid": 0})
-    with pytest.raises(Refused, match="not enough cash"):
+    with pytest.raises(Refused, match="not enough cash|could have at most"):  # Cid has nothing to sell or mortgage
         g.push({"op": "auction", "space": 3, "winner": "Cid", "bid": 1501})
+
+
+@pytest.mark.parametrize("edition", ["classic-us", "ru"])
+def test_a_winning_bid_above_the_cash_is_owed_until_the_winner_raises_it(edition):
+    """Found playing: the auction took Bob's bid of 160 with 70 in cash ("must raise 90 first"), as it takes any bid
+    his sales and mortgages could cover, and Enter then sold nothing: the sale was refused and every bid was gone.
+    us-classic-rules.txt: "The buyer pays to the Bank the amount of the bid in cash"; where bids are not in cash
+    only, the winner owes the bid to the bank and raises the cash as for any debt (docs/rules.md). Above what he
+    could raise: refused, nothing changes."""
+    g = game(edition)
+    own(g, "Bob", 5)  # a railroad, mortgage value 100
+    drain(g, "Bob", 70)
+    with pytest.raises(Refused, match=re.escape(f"at most {g.edition.fmt(170)} ")) as refused:
+        g.push({"op": "auction", "space": 39, "winner": "Bob", "bid": 171})
+    assert refused.value.rule == "cash"
+    assert g.lots[39].owner is None and g.cash["Bob"] == 70 and not g.debts.get("Bob")
+    move = g.push({"op": "auction", "space": 39, "winner": "Bob", "bid": 160})
+    assert g.lots[39].owner == "Bob" and g.cash["Bob"] == 70
+    assert [(c.creditor, c.amount, c.why) for c in g.debts["Bob"]] == [("bank", 160, "auction")]
+    assert move.parts[-1]["key"] == "log.debt-open"
+    with pytest.raises(Refused, match="owes"):  # nothing else until it is paid, as for any debt
+        g.push({"op": "auction", "space": 37, "winner": "Bob", "bid": 1})
+    g.push({"op": "mortgage", "player": "Bob", "space": 5})
+    assert not g.debts.get("Bob") and g.cash["Bob"] == 10
+    assert isinstance(g.pop().command, ops.Mortgage) and g.pop() is move  # undone whole: the deed back with the bank
+    assert g.lots[39].owner is None and g.cash["Bob"] == 70 and not g.debts.get("Bob")
+
+
+@pytest.mark.parametrize("edition", ["uk", "kyiv"])
+def test_where_bids_are_in_cash_only_a_bid_above_the_cash_is_refused(edition):
+    """uk-2008-speed-die-rules.md: "Auction bids can only be made in cash"."""
+    g = game(edition)
+    own(g, "Bob", 5)
+    drain(g, "Bob", 70)
+    with pytest.raises(Refused, match="not enough cash"):
+        g.push({"op": "auction", "space": 39, "winner": "Bob", "bid": 71})
+    assert g.lots[39].owner is None and not g.debts.get("Bob")
+    g.push({"op": "auction", "space": 39, "winner": "Bob", "bid": 70})
+    assert g.lots[39].owner == "Bob" and g.cash["Bob"] == 0
 
 
 # ---------------------------------------------------------------- rent on streets

@@ -69,6 +69,30 @@ async def test_us_a_bid_over_the_cash_is_flagged_and_may_be_taken_back(tmp_path:
         assert file_entries(path)[-1]["command"] == {"op": "auction", "space": 39, "winner": "Ann", "bid": 151}
 
 
+async def test_a_flagged_winning_bid_is_sold_and_owed_not_lost(tmp_path: Path) -> None:
+    """Found playing: Bob's bid of $50 with $10 in cash was taken ("must raise $40 first"), and Enter then sold
+    nothing: the sale was refused, the dialog closed and every bid was gone. Now the deed is his and the bid is
+    owed to the bank until he raises it, said on the confirmation before anything is recorded."""
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob"), commands=[
+        {"op": "buy", "player": "Bob", "space": 37}, {"op": "buy", "player": "Bob", "space": 1},
+        {"op": "transfer", "from": "Bob", "to": "Ann", "amount": 1080, "memo": "x"}])  # Bob: $10, could raise $215
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await open_auction(b, 39)
+        await b.key("down", "3")
+        assert "must raise $40 first" in str(app.screen.query_one("#bidders").get_option_at_index(1).prompt)
+        await b.key("enter")
+        body = screen_text(app.screen.query_one("#confirm-body"))
+        assert "Bob wins the auction for Boardwalk at $50" in body and "a debt of $50 to Bank opens" in body, body
+        await b.confirm()
+        assert file_entries(path)[-1]["command"] == {"op": "auction", "space": 39, "winner": "Bob", "bid": 50}
+        state = file_state(path)
+        assert state["spaces"]["39"]["owner"] == "Bob"
+        assert state["players"]["Bob"]["debt"]["claims"] == [{"creditor": "bank", "amount": 50, "for": "auction"}]
+
+
 def footer_keys(app) -> set[str]:
     """The keys the footer offers on the screen shown."""
     return {key for key, active in app.screen.active_bindings.items() if active.binding.show}

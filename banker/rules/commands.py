@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 from msgspec import UnsetType
 
 from . import parse
-from .debts import bank_account, charge, spend, who
+from .debts import bank_account, charge, require_no_debt, spend, who
 from .errors import Refused
 from .messages import Msg
 from .names import BANK, POT
 from .ops import Auction, Buy, Deal, FreeParking, JailFine, Salary, Transfer
+from .raising import max_raisable
 
 if TYPE_CHECKING:  # pragma: no cover
     from .edition import Space
@@ -66,11 +67,26 @@ def run_auction(state: GameState, tx: Tx, cmd: Auction) -> None:
     fmt = state.edition.fmt
     if bid < low:
         raise Refused("auction-bid", Msg("auction.min", amount=fmt(low)))
-    spend(tx, winner, BANK, bid, "auction", Msg("what.bid", space=space.name))
+    cash = state.cash[winner]
+    owed = bid > cash and not state.edition.rules.auction_cash_only
+    if owed:
+        # US/RU: a winning bid above the cash, within what the winner's sales and mortgages could raise (the console
+        # takes such a bid and flags it), is owed to the bank as a debt, paid once the cash is raised; above that most,
+        # refused. Where bids are in cash only (UK, Kyiv), refused as a purchase is. (docs/rules.md, "Auction bids")
+        require_no_debt(state, winner)
+        most = max_raisable(state, winner)
+        if bid > most:
+            raise Refused("cash", Msg("auction.over-raise", player=winner, amount=fmt(bid), space=space.name,
+                                      most=fmt(most)))
+        charge(tx, winner, BANK, bid, "auction")
+    else:
+        spend(tx, winner, BANK, bid, "auction", Msg("what.bid", space=space.name))
     tx.owner(space.position, winner)
     tx.pending(space.position, False)
     tx.info.update(bid=bid, price=space.price)
     tx.say("log.auction", player=winner, space=space.name, amount=fmt(bid), price=fmt(space.price))
+    if owed:
+        tx.say("log.debt-open", player=winner, cash=fmt(cash))
 
 
 def run_deal(state: GameState, tx: Tx, cmd: Deal) -> None:

@@ -409,6 +409,8 @@ EN: dict[str, Template] = {
     # --- buying, auctions, dealing
     "auction.pending": "{space} came back to the bank in a bankruptcy and must be auctioned",
     "auction.min": "The lowest bid at an auction is {amount}",
+    "auction.over-raise": "{player} could have at most {most} by selling buildings and mortgaging, less than the winning "
+                          "bid of {amount} for {space}",
     "deal.variant": "Deeds are dealt only in the short and timed games, not in this one ({variant})",
     "deal.done": "{player} has already been dealt {n} deeds",
     "house-rule.off": "Free Parking pays nothing under the official rules (the pot is a house rule, off)",
