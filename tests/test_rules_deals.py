@@ -441,6 +441,34 @@ def test_creditor_may_lift_inherited_mortgages_at_once():
     assert g.cash["Ann"] == ann + 400 - 10 - 100
 
 
+@pytest.mark.parametrize("edition,mortgages_first", [("classic-us", False), ("uk", True), ("kyiv", True)])
+def test_the_preview_names_every_deed_the_creditor_receives_mortgaged(edition, mortgages_first):
+    """Found playing (Kyiv): the creditor was asked "10% now or lift at once" only for the deed already mortgaged;
+    the streets the bankruptcy itself mortgages first reach the creditor mortgaged as well, and were charged 10%
+    with no choice, though the engine takes a lift of them. The preview names them all, and a lift of one is taken."""
+    g = indebted(edition)
+    g.push({"op": "mortgage", "player": "Bob", "space": 5})
+    view = preview(g, "Bob")
+    assert view["mortgaged"] == ([1, 3, 5] if mortgages_first else [5]) and view["final"] is False
+    if mortgages_first:
+        ann = g.cash["Ann"]
+        g.push({"op": "bankrupt", "player": "Bob", "lift": [1]})
+        assert not g.lots[1].mortgaged and g.lots[3].mortgaged and g.lots[5].mortgaged
+        # Bob's cash (300 + 100 from the railroad, + 30 + 30 from the browns) to Ann; 3 + 3 + 10 interest; 30 lifting
+        assert g.cash["Ann"] == ann + 300 + 100 + 60 - 16 - 30
+
+
+def test_the_bankruptcy_that_ends_a_short_game_asks_nothing_of_the_creditor():
+    """us-classic-rules.txt, Short Game rule 3: at the second bankruptcy "play ceases": the creditor takes
+    everything as it stands, so no deed is asked about (no interest, nothing to lift)."""
+    g = game("classic-us", "short")
+    assert preview(g, "Bob")["final"] is False
+    drain(g, "Cid")
+    g.push({"op": "tax", "player": "Cid", "space": 38})
+    g.push({"op": "bankrupt", "player": "Cid"})  # the first bankruptcy: play goes on
+    assert preview(g, "Bob")["final"] is True
+
+
 def _owes_rent_and_holds_a_hotel(edition: str = "classic-us"):
     """Ann holds the dark blues with a hotel on Boardwalk and no cash, and owes Bob $25 rent on his railroad."""
     g = game(edition)

@@ -8,7 +8,7 @@ from . import parse
 from .building import run_sell_building
 from .cards import jail_card_name
 from .debts import settle, spend, who
-from .effects import Claim, Pay
+from .effects import Claim, Mortgaged, Owner, Pay
 from .errors import Refused
 from .messages import Msg
 from .mortgage import run_mortgage
@@ -38,6 +38,10 @@ def preview(state: GameState, player: str, lift: list[int] | None = None) -> dic
     """What bankruptcy would move, without moving it: for the banker to check first (``lift``:
     the mortgaged deeds the creditor lifts at once).
 
+    ``mortgaged``: the deeds that reach the creditor mortgaged, those the bankruptcy itself mortgages
+    included (UK, Kyiv: everything is raised first); ``final``: the bankruptcy that ends a short game,
+    where the creditor takes everything as it stands (no interest, nothing to lift).
+
     The preview is the real thing applied and taken back (:meth:`GameState.preview`), so it
     cannot disagree with it.
     """
@@ -53,6 +57,7 @@ def preview(state: GameState, player: str, lift: list[int] | None = None) -> dic
         "buildings_value": 0,  # what the bank pays for the buildings in the bankruptcy itself
         "deeds": deeds,
         "mortgaged": [p for p in deeds if state.lots[p].mortgaged],
+        "final": _final(state),
         "jail_cards": state.jail_cards_of(player),
         "effects": [],
         "parts": [],
@@ -64,9 +69,21 @@ def preview(state: GameState, player: str, lift: list[int] | None = None) -> dic
         out["refused"] = e
         return out
     out["buildings_value"] = sum(e.amount for e in move.effects if isinstance(e, Pay) and e.why == "sell building")
+    mortgaged = set(out["mortgaged"])
+    for e in move.effects:  # what the bankruptcy mortgages before the deeds go (a lift comes after)
+        if isinstance(e, Owner):
+            break
+        if isinstance(e, Mortgaged) and e.new:
+            mortgaged.add(e.space)
+    out["mortgaged"] = sorted(mortgaged)
     out["effects"] = move.effects
     out["parts"] = move.parts
     return out
+
+
+def _final(state: GameState) -> bool:
+    """Whether the next bankruptcy ends the game (the short game's: "play ceases")."""
+    return bool(state.variant.end_at_bankruptcy) and len(state.bankrupt) + 1 >= state.variant.end_at_bankruptcy
 
 
 def run_bankrupt(state: GameState, tx: Tx, cmd: Bankrupt) -> None:
@@ -86,7 +103,7 @@ def run_bankrupt(state: GameState, tx: Tx, cmd: Bankrupt) -> None:
     lift = parse.positions(state, cmd.lift, "bankrupt lift")
     if lift and creditor == BANK:
         raise Refused("input", Msg("input.bank-lift"))
-    final = bool(state.variant.end_at_bankruptcy) and len(state.bankrupt) + 1 >= state.variant.end_at_bankruptcy
+    final = _final(state)
     tx.say("log.bankrupt", player=p, creditor=who(creditor), debt=fmt(total), can=fmt(can))
     tx.debt(p, [])
     # claims that others owe the bankrupt player go to its creditor ("all that you have of value"); what the

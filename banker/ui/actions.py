@@ -1054,7 +1054,9 @@ class Flow:
         if view["refused"] is not None:
             self.app.refuse(view["refused"])
             return None
-        if "lift" not in cmd and view["creditor"] != BANK and view["mortgaged"]:
+        # each deed the creditor receives mortgaged (those the bankruptcy itself mortgages too), unless the bankruptcy
+        # ends a short game: the creditor then takes everything as it stands
+        if "lift" not in cmd and view["creditor"] != BANK and view["mortgaged"] and not view["final"]:
             lift = await self.ask_lifts(view)
             if lift:
                 cmd["lift"] = lift
