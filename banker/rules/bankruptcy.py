@@ -70,11 +70,11 @@ def preview(state: GameState, player: str, lift: list[int] | None = None) -> dic
         return out
     out["buildings_value"] = sum(e.amount for e in move.effects if isinstance(e, Pay) and e.why == "sell building")
     mortgaged = set(out["mortgaged"])
-    for e in move.effects:  # what the bankruptcy mortgages before the deeds go (a lift comes after)
-        if isinstance(e, Owner):
+    for effect in move.effects:  # what the bankruptcy mortgages before the deeds go (a lift comes after)
+        if isinstance(effect, Owner):
             break
-        if isinstance(e, Mortgaged) and e.new:
-            mortgaged.add(e.space)
+        if isinstance(effect, Mortgaged) and effect.new:
+            mortgaged.add(effect.space)
     out["mortgaged"] = sorted(mortgaged)
     out["effects"] = move.effects
     out["parts"] = move.parts
