@@ -157,3 +157,33 @@ def test_a_group_build_leaves_a_house_for_each_other_builder():
     assert g.to_json() == before
     g.push({"op": "build", "player": "Bob", "space": 3, "each": 1})  # two, leaving two
     assert g.bank_houses == 2
+
+
+def test_a_group_build_leaves_a_hotel_for_each_other_builder():
+    """Found playing: with the bank's last two hotels, a group build put both on the dark blues in one action while
+    another player could build a hotel. us-classic-rules.txt "Building Shortages": "If there are a limited number of
+    houses and hotels available and two or more players wish to buy more than the Bank has, the houses or hotels
+    must be sold at auction": the last hotels go one at a time or at the shortage auction, as the last houses do."""
+    g = game(players=("Ann", "Bob", "Cid"))
+    own(g, "Ann", *GREEN, *ORANGE, 21, 23, 24, 6, 8, 9)
+    own(g, "Bob", *DARK_BLUE)
+    own(g, "Cid", *BROWN)
+    for p in ("Ann", "Bob", "Cid"):
+        top_up(g, p, 50_000)
+    for pos in (31, 16, 21):
+        g.push({"op": "build", "player": "Ann", "space": pos, "upto": 5})
+    g.push({"op": "build", "player": "Ann", "space": 6, "upto": 4})
+    build(g, "Ann", 6)
+    g.push({"op": "build", "player": "Bob", "space": 37, "upto": 4})
+    g.push({"op": "build", "player": "Cid", "space": 1, "upto": 4})
+    assert g.bank_hotels == 2
+    before = g.to_json()
+    with pytest.raises(Refused) as e:
+        g.push({"op": "build", "player": "Bob", "space": 37, "upto": 5})  # both: none left for Ann or Cid
+    assert e.value.rule == "building-shortage"
+    assert "The bank has 2 hotels: building 2 hotels would leave 0 hotels while Ann, Cid may build a hotel" \
+        in str(e.value), str(e.value)
+    assert "готель" in Translator("uk").refusal(e.value) and "аукціон" in Translator("uk").refusal(e.value)
+    assert g.to_json() == before
+    build(g, "Bob", 37)  # one at a time
+    assert g.bank_hotels == 1

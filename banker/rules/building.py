@@ -134,6 +134,15 @@ def _build_group(state: GameState, tx: Tx, player: str, space: Space, cmd: Build
     if others and need and stock_before - need < len(others):
         raise Refused("building-shortage", Msg("build-group.shortage", stock=stock_before, need=need,
                                                left=stock_before - need, players=others, n=len(others)))
+    # the same for hotels: the last hotels go one at a time, or at the shortage auction (found playing: a group's
+    # two hotels taken in one action, the bank's last, while another player could build one)
+    hotels = _hotels_added(state, steps)
+    others = [p for p in building_demand(state, "hotel") if p != player]
+    if others and hotels and state.bank_hotels - hotels < len(others):
+        raise Refused("building-shortage", Msg("build-group.shortage-hotels",
+                                               stock=Msg("bankrupt.hotels", n=state.bank_hotels),
+                                               need=Msg("bankrupt.hotels", n=hotels),
+                                               left=Msg("bankrupt.hotels", n=state.bank_hotels - hotels), players=others))
     added: dict[int, list[str]] = {}
     total = 0
     for pos in steps:
@@ -155,6 +164,12 @@ def _built(kinds: list[str]) -> Msg:
     if "hotel" not in kinds:
         return Msg("build-group.houses", n=houses)
     return Msg("build-group.houses-hotel", n=houses) if houses else Msg("build-group.hotel")
+
+
+def _hotels_added(state: GameState, steps: list[int]) -> int:
+    """How many hotels the plan builds."""
+    hbh = state.houses_before_hotel
+    return sum(1 for pos in set(steps) if state.level(pos) + steps.count(pos) > hbh >= state.level(pos))
 
 
 def _houses_needed(state: GameState, steps: list[int]) -> int:

@@ -685,6 +685,8 @@ EN: dict[str, Template] = {
                             "Nothing to build: every lot of the {group} group already has {n} buildings or more"],
     "build-group.shortage": "The bank has {stock} houses: building {need} would leave {left} while {players} may build "
                             "too; build one at a time, or hold the shortage auction",
+    "build-group.shortage-hotels": "The bank has {stock}: building {need} would leave {left} while {players} may build a "
+                                   "hotel too; build one at a time, or hold the shortage auction",
     "build-group.stock": ["The bank has {stock} house left and building on the {group} group needs {need}: build fewer",
                           "The bank has {stock} houses left and building on the {group} group needs {need}: build fewer"],
     "build-group.lot": "{space}: {what}",
