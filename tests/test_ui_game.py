@@ -371,3 +371,38 @@ async def test_a_trade_side_with_a_long_name_keeps_its_cash_in_sight_at_80_colum
         assert isinstance(app.screen, TradeScreen)
         label = [w for w in app.screen.query(Label) if "отдаёт" in str(w.render()) and long in str(w.render())][0]
         assert label.size.height == 2 and label.size.width < len(f"{long} отдаёт (1 500 т.р.)"), label.size
+
+
+async def test_at_80x24_a_mortgaged_deed_ticked_keeps_both_deed_lists_in_sight(tmp_path: Path) -> None:
+    """Found playing at 80x24: once a mortgaged deed was ticked, the "lift at once" list and the preview took the
+    dialog's rows and both deed lists shrank to one row, then none (the deed just ticked out of sight); and Space on
+    the new list did nothing until an arrow key. The lists keep their rows (the dialog scrolls), Space ticks."""
+    from textual.widgets import SelectionList
+
+    from banker.ui.screens.trade import TradeScreen
+
+    from .ui_helpers import file_entries, make_session, midgame_commands
+
+    players = ("Ann", "Bob", "Cid", "Dee", "Eve")
+    cmds = [c for c in midgame_commands(players) if c.get("payer") != "Bob"]  # no debt: a plain trade
+    path = make_session(tmp_path / "g.json", players, commands=cmds)
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("d")
+        await b.choose("Ci")
+        await b.choose("Bo")
+        assert isinstance(app.screen, TradeScreen)
+        await b.key("tab", "tab", "tab", "down", "down", "space")  # Bob's Reading Railroad, mortgaged
+        await b.key("tab", "space")  # lift it at once
+        await pilot.pause()
+        for side in ("give", "get"):
+            deeds = app.screen.query_one(f"#{side}-spaces", SelectionList)
+            assert deeds.size.height >= 5, (side, deeds.size)  # three rows at least, and the border
+        lift = app.screen.query_one("#lift", SelectionList)
+        assert lift.selected == [5]
+        await b.key("ctrl+s")
+        await b.confirm()
+        assert file_entries(path)[-1]["command"] == {"op": "trade", "from": "Cid", "to": "Bob", "give": {},
+                                                     "get": {"spaces": [5]}, "lift": [5]}

@@ -147,6 +147,8 @@ class TradeScreen(Dialog[dict[str, Any] | None]):
             lift.clear_options()
             for pos in moving:
                 lift.add_option(Selection(state.edition.spaces[pos].name, pos, pos in chosen or pos in self.lifted))
+            if moving:  # Space ticks the first at once (found playing: it did nothing until an arrow key)
+                lift.highlighted = 0
         self.lifted = ()  # the previous trade's lifts: ticked once, when the list is first filled
         self.query_one("#lift-label").display = bool(moving)
         lift.display = bool(moving)
