@@ -57,3 +57,33 @@ async def test_the_creditor_chooses_for_each_mortgaged_deed(tmp_path: Path, lang
         command = file_entries(path)[-1]["command"]
         assert command == ({"op": "bankrupt", "player": bob, "lift": [5]} if lift else {"op": "bankrupt", "player": bob})
 
+
+
+async def test_at_80x24_the_bankruptcy_preview_scrolls_and_keeps_its_buttons_in_sight(tmp_path: Path) -> None:
+    """Found playing (uk, 80x24): the bankruptcy's preview pushed its buttons below the screen, only their top edge
+    showing. The text scrolls within the dialog (↓ scrolls it; Enter still confirms). And on the Kyiv board, where the
+    debtor's mortgages are raised first, "all the cash goes to" said the cash before them (M130) while M190 went."""
+    from banker.ui.screens.dialogs import ConfirmScreen, DialogBody
+
+    players = PLAYERS["uk"]
+    path = make_session(tmp_path / "g.json", players, edition="kyiv", commands=midgame_commands(players))
+    app = BankerApp(path, lang="uk")
+    async with app.run_test(size=(80, 24)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("k")
+        await b.choose(players[1][:3])
+        await b.key("enter", "enter", "enter")  # 10% on each of the three deeds
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        for button in app.screen.query("Button"):
+            assert button.region.bottom <= app.size.height - 1, button.region  # above the footer line
+        body = app.screen.query_one(DialogBody)
+        assert body.max_scroll_y > 0 and body.scroll_y == 0
+        await b.key("down")
+        await pilot.pause()
+        assert body.scroll_y > 0
+        assert "Усі гроші (M190) отримує Іра." in screen_text(app.screen.query_one("#confirm-body"))
+        await b.key("enter")
+        await b.settle()
+        assert file_entries(path)[-1]["command"] == {"op": "bankrupt", "player": players[1]}

@@ -54,6 +54,7 @@ def preview(state: GameState, player: str, lift: list[int] | None = None) -> dic
         "debt": sum(c.amount for c in claims),
         "can_raise": state.cash[player] + raise_plan(state, player).total,
         "cash": state.cash[player],
+        "cash_given": state.cash[player],  # what cash goes to the creditor: UK/Kyiv, after the sales and mortgages
         "buildings_value": 0,  # what the bank pays for the buildings in the bankruptcy itself
         "deeds": deeds,
         "mortgaged": [p for p in deeds if state.lots[p].mortgaged],
@@ -77,6 +78,8 @@ def preview(state: GameState, player: str, lift: list[int] | None = None) -> dic
             mortgaged.add(effect.space)
     out["mortgaged"] = sorted(mortgaged)
     out["effects"] = move.effects
+    out["cash_given"] = sum(e.amount for e in move.effects if isinstance(e, Pay) and e.src == player
+                            and e.why == "bankruptcy")
     out["parts"] = move.parts
     return out
 

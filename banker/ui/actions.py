@@ -1097,7 +1097,7 @@ class Flow:
         lines: Lines = [
             Text(self.tr("bankrupt.summary", player=p, creditor=creditor, debt=self.fmt(view["debt"]),
                          can=self.fmt(view["can_raise"])), "bold"),
-            self.tr("bankrupt.cash", amount=self.fmt(view["cash"]), creditor=creditor),
+            self.tr("bankrupt.cash", amount=self.fmt(view["cash_given"]), creditor=creditor),
         ]
         if any(c.creditor == POT for c in state.debts.get(p, [])[:1]):
             # the card said "debt → the Free Parking pot": the pot is no player, so the bankruptcy is to the bank

@@ -11,7 +11,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import ActiveBinding, Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, ScreenResultType
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, OptionList, Static
@@ -298,6 +298,12 @@ def whole_number(text: str) -> int | None:
     return int(text)
 
 
+class DialogBody(VerticalScroll, can_focus=False):
+    """What a confirmation says, scrolled within the dialog when it is taller than the screen allows, so the
+    buttons stay in sight (found at 80x24: a bankruptcy's preview pushed them off the screen). Never focused: the
+    dialog's own keys scroll it (↑ ↓ PgUp PgDn), and Enter still confirms."""
+
+
 class ConfirmScreen(Dialog["bool | None"]):
     """Show exactly what will happen (who pays whom, how much) before it is committed: True to record it.
 
@@ -306,7 +312,10 @@ class ConfirmScreen(Dialog["bool | None"]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"),
                 Binding(with_layouts("n"), "no", "Cancel", show=False),
-                Binding(with_layouts("enter,y"), "confirm", "Confirm", priority=True)]
+                Binding(with_layouts("enter,y"), "confirm", "Confirm", priority=True),
+                Binding("up", "scroll_body('up')", show=False), Binding("down", "scroll_body('down')", show=False),
+                Binding("pageup", "scroll_body('page_up')", show=False),
+                Binding("pagedown", "scroll_body('page_down')", show=False)]
 
     def __init__(self, title: str, lines: Sequence[Text | str], confirm: str | None = None, danger: bool = False,
                  back: bool = False, cancel: str | None = None) -> None:
@@ -321,7 +330,8 @@ class ConfirmScreen(Dialog["bool | None"]):
         tr = self.app.tr
         with Vertical(classes="dialog confirm" + (" danger" if self.danger else "")):
             yield dialog_title(self.title_text)
-            yield Static(Prose(joined(self.lines)), id="confirm-body")
+            with DialogBody():
+                yield Static(Prose(joined(self.lines)), id="confirm-body")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.confirm_label or tr("dialog.confirm"), variant="error" if self.danger else "primary",
                              id="yes")
@@ -331,6 +341,9 @@ class ConfirmScreen(Dialog["bool | None"]):
     @on(Button.Pressed, "#yes")
     def action_confirm(self) -> None:
         self.dismiss(True)
+
+    def action_scroll_body(self, where: str) -> None:
+        getattr(self.query_one(DialogBody), f"scroll_{where}")()
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -355,7 +368,8 @@ class InfoScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog info"):
             yield dialog_title(self.title_text)
-            yield Static(Prose(joined(self.lines)), id="info-body")
+            with DialogBody():
+                yield Static(Prose(joined(self.lines)), id="info-body")
             yield Label(self.app.tr("dialog.any_key"), classes="dialog-hint")
 
     def on_key(self, event: events.Key) -> None:
