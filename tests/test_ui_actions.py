@@ -498,3 +498,20 @@ async def test_the_undo_confirmation_says_which_button_undoes(midgame: Path, lan
         await b.key("n")
         await b.settle()
         assert len(file_entries(midgame)) == before
+
+
+async def test_the_headers_count_is_the_actions_standing_as_banker_state_counts_them(midgame: Path) -> None:
+    """Found playing: after one undo the header said "24 actions" while `banker state` said "24 log entries, 22
+    actions standing": the undo and the action it took back are not actions of the game."""
+    app = BankerApp(midgame, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        n = len(file_entries(midgame))
+        assert screen_text(app.screen.query_one("#table-header")).endswith(f"· {n} actions")
+        await b.act("u")
+        await b.settle()
+        await b.answer("wrong")
+        await b.confirm()
+        assert len(file_entries(midgame)) == n + 1
+        assert screen_text(app.screen.query_one("#table-header")).endswith(f"· {n - 1} actions")
