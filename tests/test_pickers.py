@@ -263,7 +263,7 @@ async def test_the_footer_shows_each_key_once(session):
     app = BankerApp(session, lang="ru")
     async with app.run_test(size=(160, 40)) as pilot:
         await pilot.pause()
-        keys = [k for k in app.screen.query(FooterKey) if k.action == "act('rent')"]
+        keys = [k for k in app.screen.query(FooterKey) if k.action == "shown('rent')"]
         assert len(keys) == 1 and keys[0].key == "r"
 
 

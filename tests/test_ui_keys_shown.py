@@ -96,3 +96,42 @@ async def test_the_footer_shows_each_of_its_keys_whole_down_to_narrow_terminals(
         for part, after in zip(parts, parts[1:], strict=False):
             assert part.region.right <= after.region.x, (part, after)  # none under the next
         assert parts[-1].region.right <= width
+
+
+def footer_keys(app: BankerApp) -> list[str]:
+    """The keys the footer shows, in its order (the Latin key of each: a key's Cyrillic twins are the same binding)."""
+    out: dict[str, str] = {}
+    for key, active in app.screen.active_bindings.items():
+        if active.binding.show:
+            out.setdefault(active.binding.action, key)
+    return list(out.values())
+
+
+async def test_while_a_debt_is_open_the_footer_offers_the_debtors_keys(tmp_path: Path) -> None:
+    """Found playing: with a debt open the footer kept showing buy, rent and build (nobody may roll until the debt is
+    settled) and never raise cash (w) or bankruptcy (k), which only the help and the palette named. While a debt is
+    open the footer shows those first, in place of buy, rent and build, and still fits 80 columns; every key works
+    as before either way (b still opens the purchase)."""
+    from banker.ui.screens.dialogs import ChooseScreen
+
+    from .ui_helpers import midgame_commands
+
+    players = ("Ann", "Bob", "Cid", "Dee", "Eve")
+    path = make_session(tmp_path / "g.json", players, commands=midgame_commands(players)[:-1])  # Bob owes nothing yet
+    app = BankerApp(path, lang="ru")
+    async with app.run_test(size=(80, 24)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        assert footer_keys(app)[:6] == ["b", "r", "h", "m", "d", "u"]
+        app.commit({"op": "rent", "payer": "Bob", "space": 6})  # more than Bob has: a debt opens
+        await b.settle()
+        assert footer_keys(app)[:5] == ["w", "k", "m", "d", "u"]
+        shown = {k.description: k.region for k in app.screen.query("FooterKey")}
+        assert {"Поиск денег", "Банкротство", "Справка", "Выход"} <= set(shown), shown
+        assert all(region.right <= 80 and region.width for region in shown.values()), shown  # help and quit still fit
+        await b.key("b")
+        assert isinstance(app.screen, ChooseScreen)  # buying is not in the footer, and its key still works
+        await b.key("escape")
+        await b.settle()
+        await b.key("w")
+        assert type(app.screen).__name__ == "RaiseCashScreen", type(app.screen).__name__

@@ -35,18 +35,30 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..messages import Status
 
 #: actions whose keys the footer shows (all are in the palette and the help screen)
-SHOWN = {"rent", "buy", "build", "mortgage", "trade", "undo"}
+SHOWN = ("buy", "rent", "build", "mortgage", "trade", "undo")
 #: the digits that start the roll from the idle table (the first die, typed into the roll's question)
 DICE_KEYS = "123456"
+#: the footer's actions while a debt is open: the debtor's way out first (found playing: only the help and the
+#: palette named them), in place of buying, renting and building (nobody rolls until the debt is settled), so the footer
+#: still fits 80 columns
+DEBT_SHOWN = ("debt", "bankrupt", "mortgage", "trade", "undo")
 
 
 def _bindings(op: str, key: str) -> list[Binding]:
     """The bindings of one action: the roll is started by the first die typed (each digit passes itself on)."""
     if op == "roll":
-        return [Binding(d, f"roll('{d}')", "action.roll" if i == 0 else "", show=i == 0 and op in SHOWN,
-                        key_display=shown_key(op, key))
+        return [Binding(d, f"roll('{d}')", "action.roll" if i == 0 else "", show=False, key_display=shown_key(op, key))
                 for i, d in enumerate(DICE_KEYS)]
-    return [Binding(with_layouts(key), f"act('{op}')", f"action.{op}", show=op in SHOWN)]
+    return [Binding(with_layouts(key), f"act('{op}')", f"action.{op}", show=False)]
+
+
+def _footer_bindings() -> list[Binding]:
+    """The footer's keys: each action of :data:`SHOWN` or :data:`DEBT_SHOWN` bound once more, shown, ahead of its own
+    (hidden) binding of the same key. :meth:`TableScreen.check_action` lets through those of the footer of the
+    moment (a debt open or not); for the others the hidden binding takes the key, which works the same."""
+    keys = dict(ACTIONS)
+    ops = [*DEBT_SHOWN[:2], *(op for op, _ in ACTIONS if op in SHOWN or op in DEBT_SHOWN)]
+    return [Binding(with_layouts(keys[op]), f"shown('{op}')", f"action.{op}") for op in dict.fromkeys(ops)]
 def command_example(state: GameState, tr: Translator) -> str:
     """The command line's example, in words it takes on this table: the rent on the board's last street, paid by
     a player of this game (``rent boardwalk cid``, ``аренда арбат вика``; it named a "боря" no game had)."""
@@ -73,6 +85,7 @@ class TableScreen(BankerScreen[None]):
 
     # descriptions are catalog keys, shown in the interface's language (see .base)
     BINDINGS: ClassVar[list[BindingType]] = [
+        *_footer_bindings(),
         *(binding for op, key in ACTIONS for binding in _bindings(op, key)),
         # follow mode: Enter settles what the landing requires (the proposal), as proposed
         Binding("enter", "settle", "turn.settle", show=False, key_display="Enter"),
@@ -102,6 +115,7 @@ class TableScreen(BankerScreen[None]):
         self.time_up_said = False  # the alert is given once; the header keeps saying it
         self.typed_ahead: list[str] | None = None  # the roll's keys while its question opens (action_roll)
         self.over_shown = session.state.over  # whether the footer shows a game that is over (refresh_table)
+        self.debt_shown = any(session.state.debts.values()) and not session.state.over  # and the debtor's keys (DEBT_SHOWN)
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
@@ -175,8 +189,10 @@ class TableScreen(BankerScreen[None]):
             header = f"{header} · {tr('table.readonly_mark')}"
         self.header_text = header
         self.show_header()
-        if state.over != self.over_shown:  # the game ended, or its end was undone: the footer's keys follow
+        debt_shown = any(state.debts.values()) and not state.over
+        if state.over != self.over_shown or debt_shown != self.debt_shown:  # the footer's keys follow
             self.over_shown = state.over
+            self.debt_shown = debt_shown
             self.refresh_bindings()
         bar = next(iter(self.query(TurnBar)), None)
         if bar is None and state.follow:  # follow mode started during the game: its bar above the cards
@@ -190,6 +206,9 @@ class TableScreen(BankerScreen[None]):
 
     def action_act(self, op: str) -> None:
         self.post_message(ActionRequested(op))
+
+    def action_shown(self, op: str) -> None:
+        self.action_act(op)
 
     def action_roll(self, digit: str) -> None:
         """A die typed on the idle table: the roll's question, with that die already typed (and whatever is
@@ -264,8 +283,10 @@ class TableScreen(BankerScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # while typing in the command line, letters are letters, not action keys
-        if action in ("act", "roll", "settle", "focus_command") and isinstance(self.focused, CommandLine):
+        if action in ("act", "roll", "settle", "focus_command", "shown") and isinstance(self.focused, CommandLine):
             return False
-        if self.session.state.over and action in ("act", "roll", "settle") and parameters != ("undo",):
+        if action == "shown" and parameters[0] not in (DEBT_SHOWN if self.debt_shown else SHOWN):
+            return False  # not in the footer of the moment: the action's own (hidden) binding takes the key
+        if self.session.state.over and action in ("act", "roll", "settle", "shown") and parameters != ("undo",):
             return False  # a game that is over takes only undo (banker.ui.actions): the footer offers nothing else
         return True
