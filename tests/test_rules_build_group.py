@@ -66,7 +66,9 @@ def test_up_to_a_level_builds_evenly_from_an_uneven_start():
 
 
 def test_short_game_hotel_after_three():
-    """us-classic-rules.txt, the short game: "only three houses are required on each lot ... before buying a hotel"."""
+    """us-classic-rules.txt, Short Game rule 2: "it is necessary to have only three houses (instead of four) on each
+    lot of a complete color-group before the player may buy a hotel": the next building after three is the hotel
+    (docs/rules.md, "Short game, the hotel after three houses")."""
     g = browns("classic-us", "short")
     g.push({"op": "build", "player": "Ann", "space": 3, "upto": 4})
     assert all(g.lots[p].hotel for p in BROWN)

@@ -439,7 +439,8 @@ def test_mr_monopoly_advances_after_the_landing_settles():
 
 def test_three_of_a_kind_moves_anywhere_and_ends_the_turn():
     """uk-2008-speed-die-rules.md: "If you roll three-of-a-kind (each die shows the same number), you can move your
-    token to any space on the board." The turn then ends (docs/rules.md)."""
+    token to any space on the board." The book does not say whether the turn goes on; the banker's choice: it ends
+    (docs/rules.md)."""
     g = speed_game()
     _passed(g)
     with pytest.raises(Refused, match="say the space"):
