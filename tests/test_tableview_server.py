@@ -167,6 +167,120 @@ def test_one_address_gets_at_most_its_share_of_connections(game: Path, monkeypat
         assert srv._httpd.refused == 1
 
 
+def loopback_addresses(*addresses: str) -> tuple[str, ...]:
+    """``addresses`` of 127.0.0.0/8, each a device of its own; skipped (never on CI) where they cannot be bound."""
+    for address in addresses:
+        try:
+            with socket.socket() as s:
+                s.bind((address, 0))
+        except OSError:
+            if os.environ.get("CI"):
+                raise
+            pytest.skip(f"no loopback address {address} on this machine")
+    return addresses
+
+
+def ask(s: socket.socket, srv: TableServer) -> int:
+    """One request for the table on the open connection ``s``, its answer read whole: the connection is then
+    kept alive, waiting for the next one. The answer's status."""
+    s.sendall(f"GET /{srv.token}/state.json HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\n\r\n".encode())
+    resp = http.client.HTTPResponse(s, method="GET")
+    try:
+        resp.begin()
+        resp.read()
+    finally:
+        resp.close()  # its own file; the socket stays open
+    return resp.status
+
+
+def kept_alive(srv: TableServer, source: str, n: int) -> list[socket.socket]:
+    """``n`` connections from ``source``, each served once and then left idle between requests, as a keep-alive
+    connection is (the probe's holders asked again every 4 s, within the idle timeout)."""
+    held = []
+    for _ in range(n):
+        s = socket.create_connection(("127.0.0.1", srv.port), timeout=WAIT, source_address=(source, 0))
+        assert ask(s, srv) == 200
+        held.append(s)
+    return held
+
+
+def closed_by_the_server(sockets: list[socket.socket]) -> list[socket.socket]:
+    """Those of ``sockets`` the server has closed (waits until one has: a deadline against a hang, not a bound)."""
+    import select
+
+    readable, _, _ = select.select(sockets, [], [], WAIT)
+    closed = []
+    for s in readable:
+        try:
+            if s.recv(1) == b"":
+                closed.append(s)
+        except OSError:  # reset
+            closed.append(s)
+    return closed
+
+
+def test_idle_connections_filling_every_place_make_room_for_a_new_phone(game: Path, monkeypatch) -> None:
+    """A few addresses holding every place with idle keep-alive connections (the probe: 4 x 64 of 200) locked every
+    new phone out. Now a new device is served: a waiting connection of the address holding the most is closed to make
+    room, and the others, the other addresses' and the rest of that one's, are still served on the connections they
+    hold."""
+    big, small, other, phone = loopback_addresses("127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.9")
+    monkeypatch.setattr(server_module, "MAX_CONNECTIONS", 12)
+    monkeypatch.setattr(server_module, "MAX_PER_CLIENT", 6)
+    # nothing is dropped at a deadline during the test, however slow the machine: room is made by the cap alone
+    monkeypatch.setattr(server_module, "HEAD_DEADLINE", 3600)
+    monkeypatch.setattr(server_module._Handler, "timeout", 3600)
+    with TableServer(game, host="127.0.0.1") as srv:
+        expected = state(srv.url)
+        hogs = {big: kept_alive(srv, big, 6), small: kept_alive(srv, small, 3), other: kept_alive(srv, other, 3)}
+        try:
+            assert srv._httpd._per_client == {big: 6, small: 3, other: 3}  # every place taken
+            status, body = get(srv, f"/{srv.token}/state.json", source=phone)
+            assert status == 200 and json.loads(body)["version"] == expected["version"]  # the new phone is served
+            assert srv._httpd.evicted == 1 and srv._httpd.refused == 0
+            assert len(closed_by_the_server(hogs[big])) == 1  # one of the address holding the most made room
+            for s in hogs[small] + hogs[other]:  # the others never noticed
+                assert ask(s, srv) == 200
+        finally:
+            for s in sum(hogs.values(), []):
+                s.close()
+
+
+def test_room_is_made_by_a_waiting_connection_never_one_being_answered_nor_by_an_equal(game: Path,
+                                                                                        monkeypatch) -> None:
+    """Of the address holding the most, a connection waiting between requests makes room before one in the middle of
+    its head, even an older one (that request is then answered whole). An address that holds as many as any other gets
+    no room made for it: its new connection is closed at once, as at the cap before (no place moves between equals)."""
+    big, phone = loopback_addresses("127.0.0.3", "127.0.0.9")
+    monkeypatch.setattr(server_module, "MAX_CONNECTIONS", 6)
+    monkeypatch.setattr(server_module, "MAX_PER_CLIENT", 6)
+    monkeypatch.setattr(server_module, "HEAD_DEADLINE", 3600)
+    monkeypatch.setattr(server_module._Handler, "timeout", 3600)
+    with TableServer(game, host="127.0.0.1") as srv:
+        head = f"GET /{srv.token}/state.json HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\n".encode()
+        halfway = socket.create_connection(("127.0.0.1", srv.port), timeout=WAIT, source_address=(big, 0))
+        halfway.sendall(head)  # the oldest, in the middle of its head
+        wait_for(lambda: srv._httpd._per_client.get(big) == 1)
+        conn = next(iter(srv._httpd._open.values()))  # the only one yet
+        wait_for(lambda: conn.reading)
+        idle = kept_alive(srv, big, 5)
+        try:
+            extra = socket.create_connection(("127.0.0.1", srv.port), timeout=WAIT, source_address=(big, 0))
+            assert extra.recv(10) == b""  # the address holding every place gets no more
+            extra.close()
+            assert srv._httpd.refused == 1 and srv._httpd.evicted == 0
+            assert get(srv, f"/{srv.token}/state.json", source=phone)[0] == 200
+            assert len(closed_by_the_server(idle)) == 1  # a waiting one made room...
+            halfway.sendall(b"\r\n")  # ...and the older one in its head is answered
+            resp = http.client.HTTPResponse(halfway, method="GET")
+            resp.begin()
+            assert resp.status == 200 and json.loads(resp.read())["players"]
+            resp.close()
+        finally:
+            for s in [halfway, *idle]:
+                s.close()
+
+
 # --------------------------------------------------------------------------- Host
 def test_a_host_the_server_was_not_started_for_is_refused(game: Path) -> None:
     """DNS rebinding: a page of evil.example whose name now resolves to this machine sends

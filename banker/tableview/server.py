@@ -13,7 +13,8 @@ here nor a stuck client can touch the session or hold the console up.
   this machine gets 421 (DNS rebinding). Each connection is its own daemon thread; a request's
   whole head must arrive within ``HEAD_DEADLINE`` seconds (a client trickling bytes is dropped);
   the connections are capped in all and per client address, so one device cannot crowd out the
-  table's phones.
+  table's phones; and a new connection that finds every place taken is made room for by closing a
+  waiting one of the address holding the most, so a few devices together cannot either.
 - A fault while building the snapshot is logged, shown on the page (the last good table, marked)
   and kept in :attr:`TableServer.fault` for the console; it never stops the page.
 - Nothing is loaded from elsewhere: the page, its script and its stylesheet are served from
@@ -57,12 +58,17 @@ SOCKET_TIMEOUT = 5.0
 #: seconds for a whole request head (request line and headers) from the moment the server waits
 #: for it, however the bytes trickle in: a client sending a byte every second is dropped too
 HEAD_DEADLINE = 5.0
-#: connections served at once; more are closed at once (a client cannot exhaust the process)
+#: connections served at once (a client cannot exhaust the process). A new one beyond it is made room
+#: for by closing a connection that waits (see :meth:`_HTTPServer._victim`); when none can be, it is closed
 MAX_CONNECTIONS = 200
 #: connections from one address at once (a phone polls on one or two; a browser opens at most six;
 #: a guest network behind one NAT address holds a table's phones with room to spare); more are
 #: closed at once, so one device can never take the connections the others need
 MAX_PER_CLIENT = 64
+#: connections closed to make room whose threads have not ended yet, beyond :data:`MAX_CONNECTIONS`: a
+#: closed connection's thread ends at once (it was waiting to read), so this is never reached but by a
+#: flood of new connections faster than threads end; then a new one is closed rather than a thread more
+MAX_CLOSING = 50
 
 SECURITY_HEADERS = (
     ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
@@ -234,10 +240,11 @@ class _HeadReader(io.RawIOBase):
     """A connection's input, read under a deadline for a whole request head rather than per
     ``recv`` (while ``deadline`` is set): a trickle of bytes does not keep a connection alive."""
 
-    def __init__(self, sock: socket.socket, idle: float | None) -> None:
+    def __init__(self, sock: socket.socket, idle: float | None, conn: _Connection | None = None) -> None:
         self.sock = sock
         self.idle = idle
         self.deadline: float | None = None
+        self.conn = conn
 
     def readable(self) -> bool:
         return True
@@ -248,7 +255,27 @@ class _HeadReader(io.RawIOBase):
             if left <= 0:
                 raise TimeoutError("the request head took too long")
             self.sock.settimeout(min(left, self.idle) if self.idle else left)
-        return self.sock.recv_into(buffer)
+        n = self.sock.recv_into(buffer)
+        if n and self.deadline is not None and self.conn is not None:
+            self.conn.reading = True  # a head has begun: closed to make room only after every waiting one
+        return n
+
+
+class _Connection:
+    """One open connection as the caps count it: the address it comes from, and whether it may be closed to make
+    room for a new one. It may while nothing is being answered on it: it waits for a request (kept alive between
+    two, or new), or for the rest of a head (``reading``); ``since`` is when it began to wait. ``evicted``: closed to
+    make room, its place already the new connection's (its thread only has to end)."""
+
+    __slots__ = ("sock", "client", "since", "reading", "answering", "evicted")
+
+    def __init__(self, sock: socket.socket, client: str) -> None:
+        self.sock = sock
+        self.client = client
+        self.since = time.monotonic()
+        self.reading = False
+        self.answering = False
+        self.evicted = False
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -260,13 +287,16 @@ class _Handler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
-        self._reader = _HeadReader(self.connection, self.timeout)
+        self._conn = self.server.connection_of(self.request)
+        self._reader = _HeadReader(self.connection, self.timeout, self._conn)
         self.rfile.close()  # the file StreamRequestHandler made; the socket stays open
         self.rfile = io.BufferedReader(self._reader)
 
     def handle_one_request(self) -> None:
         # the deadline runs from now (the accept, or the end of the last answer) to the end of the head
         self._reader.deadline = time.monotonic() + HEAD_DEADLINE
+        if self._conn is not None:  # waiting again: it may be closed to make room, until an answer begins
+            self._conn.since, self._conn.reading, self._conn.answering = time.monotonic(), False, False
         super().handle_one_request()
 
     def parse_request(self) -> bool:
@@ -329,6 +359,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, code: int, body: bytes, ctype: str | None, head: bool = False,
               headers: list[tuple[str, str]] | None = None) -> None:
+        if not self.server.answering(self._conn):  # closed a moment ago to make room: nothing more is said on it
+            self.close_connection = True
+            return
         self.send_response(code)
         if ctype:
             self.send_header("Content-Type", ctype)
@@ -367,53 +400,112 @@ class _HTTPServer(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], owner: TableServer, family: int) -> None:
         self.address_family = family
         self.owner = owner
-        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
-        self._open: set[socket.socket] = set()
+        #: every open connection, those closed to make room included until their threads end
+        self._open: dict[socket.socket, _Connection] = {}
         self._open_lock = threading.Lock()
+        #: the connections each address holds, and all of them (those closed to make room no longer count)
         self._per_client: dict[str, int] = {}
+        self._held = 0
         self.refused = 0  # connections closed at once (over a cap)
+        self.evicted = 0  # waiting connections closed to make room for a new one
         super().__init__(address, _Handler)
 
-    def _take(self, client: str) -> bool:
+    def connection_of(self, request: socket.socket) -> _Connection | None:
+        with self._open_lock:
+            return self._open.get(request)
+
+    def answering(self, conn: _Connection | None) -> bool:
+        """Whether an answer may begin on ``conn``: not once it was closed to make room. From then on it is never
+        closed to make room, so an answer is never cut short by the cap."""
+        if conn is None:
+            return True
+        with self._open_lock:
+            if conn.evicted:
+                return False
+            conn.answering = True
+            return True
+
+    def _take(self, request: socket.socket, client: str) -> _Connection | None:
+        """A place for a new connection from ``client``, or None (it is closed at once): none while the address
+        holds its share; at the cap in all, the place of a waiting connection that is closed for it."""
+        victim = None
         with self._open_lock:
             held = self._per_client.get(client, 0)
             if held >= MAX_PER_CLIENT:
-                return False
-            if not self._slots.acquire(blocking=False):
-                return False
+                return None
+            if self._held >= MAX_CONNECTIONS:
+                if len(self._open) - self._held >= MAX_CLOSING:
+                    return None
+                victim = self._victim(held)
+                if victim is None:
+                    return None
+                victim.evicted = True  # its place is the new connection's from now
+                self._count_out(victim.client)
+            conn = _Connection(request, client)
+            self._open[request] = conn
             self._per_client[client] = held + 1
-            return True
+            self._held += 1
+        if victim is not None:
+            self.evicted += 1
+            try:  # its thread, waiting to read, reads the end and ends
+                victim.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        return conn
 
-    def _give_back(self, client: str) -> None:
+    def _victim(self, held: int) -> _Connection | None:
+        """The connection closed to make room for a new one from an address that holds ``held``: a connection where
+        nothing is being answered, of the address holding the most (and more than the new one's: room is never made
+        by moving a place between two addresses that hold as many), a waiting one before one in the middle of a head,
+        and of these the one waiting the longest. So the phones' connections, one or two an address and asking twice
+        a second, are the last ever closed; and a few addresses holding every place with idle keep-alive connections
+        (or slow heads) give one up to each new device, rather than locking the table out. Closing a connection
+        between two requests is what HTTP allows a server at any time (a client asks again on a new one, as a
+        browser does by itself); one where an answer has begun is never closed. None when no connection fits."""
+        best: _Connection | None = None
+        best_key: tuple[int, bool, float] | None = None
+        for conn in self._open.values():
+            if conn.evicted or conn.answering:
+                continue
+            n = self._per_client.get(conn.client, 0)
+            if n <= held:
+                continue
+            key = (-n, conn.reading, conn.since)
+            if best_key is None or key < best_key:
+                best, best_key = conn, key
+        return best
+
+    def _count_out(self, client: str) -> None:
+        held = self._per_client.get(client, 0) - 1
+        if held > 0:
+            self._per_client[client] = held
+        else:
+            self._per_client.pop(client, None)
+        self._held -= 1
+
+    def _give_back(self, request: socket.socket) -> None:
         with self._open_lock:
-            held = self._per_client.get(client, 0) - 1
-            if held > 0:
-                self._per_client[client] = held
-            else:
-                self._per_client.pop(client, None)
-            self._slots.release()
+            conn = self._open.pop(request, None)
+            if conn is not None and not conn.evicted:  # an evicted one's place was given to the new one already
+                self._count_out(conn.client)
 
     def process_request(self, request: Any, client_address: Any) -> None:
         client = str(client_address[0])
-        if not self._take(client):
+        if self._take(request, client) is None:
             self.refused += 1
             self.shutdown_request(request)  # full, in all or for this address: this one is dropped, the others go on
             return
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._give_back(client)
+            self._give_back(request)
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
-        with self._open_lock:
-            self._open.add(request)
         try:
             super().process_request_thread(request, client_address)
         finally:
-            with self._open_lock:
-                self._open.discard(request)
-            self._give_back(str(client_address[0]))
+            self._give_back(request)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         log.debug("request from %s failed", client_address, exc_info=True)  # never on the terminal
