@@ -101,6 +101,42 @@ def test_the_page_loads_nothing_from_elsewhere_and_runs_no_inline_script(server:
     assert "POST" not in script and "method:" not in script  # it only ever GETs
 
 
+def raw_answer(server: TableServer, data: bytes) -> bytes:
+    """What the server sends back, to the end, for ``data`` sent on a connection of its own (raw bytes: what no HTTP
+    client library would send)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=WAIT) as s:
+        s.sendall(data)
+        got = b""
+        while chunk := s.recv(65536):
+            got += chunk
+    return got
+
+
+@pytest.mark.parametrize("line", ["GET /{token}/ HTTP/9.9", "GET /{token}/ FOO", "GET /{token}/ x HTTP/1.1",
+                                  "GET /{token}/ HTTP/2.0", "POST /{token}/", "GET /{token}/{long} HTTP/1.1",
+                                  "GET /{token}/ HTTP/1.1\r\nX-Big: {long}", "GET /{token}/ HTTP/1.1{many}"])
+def test_a_request_it_cannot_read_gets_a_bare_answer_with_the_usual_headers(server: TableServer, line: str) -> None:
+    """Malformed request lines (and heads too long) got the standard library's HTML error page: without the security
+    headers, the request line (the token with it) echoed in the 400's reason phrase, and, for a version it could not
+    read, no status line at all. Now each is a bare text like every other refusal, with a status line and the
+    headers, saying nothing of the request."""
+    token = server.token
+    many = "".join(f"\r\nX-{i}: {i}" for i in range(120))
+    head = line.format(token=token, long="a" * 70000, many=many) + f"\r\nHost: 127.0.0.1:{server.port}\r\n\r\n"
+    answer = raw_answer(server, head.encode())
+    top, _, body = answer.partition(b"\r\n\r\n")
+    status, *fields = top.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v for k, _, v in (f.partition(": ") for f in fields)}
+    assert re.fullmatch(r"HTTP/1\.1 (400|414|431|505) [A-Za-z -]+", status), status
+    assert token not in answer.decode("latin-1") and b"<" not in body  # nothing echoed, no HTML
+    assert headers["content-security-policy"].startswith("default-src 'self'")
+    assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
+    assert headers["cache-control"] == "no-store" and headers["connection"] == "close"
+    assert headers["content-type"] == "text/plain; charset=utf-8" and int(headers["content-length"]) == len(body)
+    assert headers["server"] == "banker-tableview"  # it had a trailing space
+    assert body == status.split(" ", 2)[2].lower().encode() + b"\n"
+
+
 # --------------------------------------------------------------------------- read-only
 @pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "PROPFIND", "BREW"])
 def test_no_method_but_get_and_head_does_anything(server: TableServer, game: Path, method: str) -> None:

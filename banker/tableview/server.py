@@ -378,6 +378,25 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
         self.server.owner.answered += 1
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """What the standard library's parsing refuses (a request line it cannot read, a version it does not know, a
+        line or a head too long) answered as everything else is: a bare text with the security headers, never its
+        HTML page. Its ``message`` is not used: "Bad request syntax ('GET /<token>/ x HTTP/1.1')" echoed the request
+        line, token and all, in the reason phrase; the status's standard phrase says enough. A request line it cannot
+        read set no version (HTTP/0.9, which has no status line or headers); it is answered as HTTP/1.1, since an
+        HTTP/0.9 request (``GET path`` alone) is read and answered by the route, never here."""
+        log.debug("answered %d to a request that could not be read", code)
+        self.close_connection = True
+        if self.request_version == "HTTP/0.9":
+            self.request_version = self.protocol_version
+        phrase = self.responses.get(code, ("error",))[0]
+        self._send(code, f"{phrase.lower()}\n".encode(), "text/plain; charset=utf-8", self.command == "HEAD")
+
+    def version_string(self) -> str:
+        """``banker-tableview``: the standard library's adds the Python version after a space (``sys_version``,
+        empty here, left "banker-tableview " with a trailing space)."""
+        return self.server_version
+
     def end_headers(self) -> None:
         for name, value in SECURITY_HEADERS:
             self.send_header(name, value)
