@@ -664,6 +664,44 @@ def test_a_log_damaged_while_served_is_said_on_the_page(tmp_path: Path) -> None:
         writer.close()
 
 
+def test_banker_serve_prints_the_warning_when_the_log_is_damaged_while_it_serves(tmp_path: Path) -> None:
+    """Found by a probe: a journal line changed while `banker serve` served the game was said on the page, never on
+    the serve terminal, though serve started on the damaged file printed the warning. Now it prints the same warning,
+    in its language, once, when the damage appears."""
+    path = tmp_path / "g.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 39})
+    writer = Session.open(path)
+    proc = None
+    lines: list[str] = []
+    try:
+        writer.apply({"op": "buy", "player": "Bob", "space": 37})
+        proc = subprocess.Popen([sys.executable, "-m", "banker", "serve", str(path), "--host", "127.0.0.1", "--lang", "ru"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                                env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+        reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
+        reader.start()
+        wait_for(lambda: any("Ctrl+C" in line for line in lines))
+        assert not any("banker serve: " + Translator("ru")("cli.warning", message="") in line for line in lines)
+        journal = Path(str(path) + ".journal")
+        journal.write_bytes(journal.read_bytes().replace(b"Park Place for", b"Park Place fur", 1))
+        with Session.open(path, readonly=True) as damaged:
+            tr = Translator("ru")
+            warning = "banker serve: " + tr("cli.warning", message=tr.session(damaged.damage_message))
+        wait_for(lambda: warning + "\n" in lines)
+        time.sleep(2.5)  # a few more looks at the session (every second): it is not said again (no time is asserted)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=WAIT) == 0
+        reader.join(timeout=WAIT)
+        assert lines.count(warning + "\n") == 1 and "повреждён" in warning
+        assert proc.stderr.read() == ""
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        writer.close()
+
+
 def test_amounts_whole_follows_the_boards_money() -> None:
     """amounts_whole is made from a board's [money], not from one edition's words: a symbol written before the
     number with a space ("M 1 200") keeps it too; a comma-grouped amount is left as it is."""

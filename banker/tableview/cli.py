@@ -12,7 +12,7 @@ import sys
 import time
 from typing import TextIO
 
-from banker.i18n import Translator
+from banker.i18n import Translator, visible
 
 from .qr import ansi_qr_text, qr_text
 from .server import TableServer
@@ -20,6 +20,14 @@ from .server import TableServer
 
 def _terminate(_signum: int, _frame: object) -> None:
     raise KeyboardInterrupt
+
+
+def _damage_said(server: TableServer, tr: Translator) -> str | None:
+    """The warning of a damaged session, as ``banker state`` prints it (None when the log reads whole): a session opened
+    damaged, or damaged while it is served, which the page says too. Terminal-safe: the sentence names the file, and
+    a file's name may hold a control character."""
+    message = server.damage
+    return visible("banker serve: " + tr("cli.warning", message=tr.session(message))) if message else None
 
 
 def serve(path: str, host: str | None = None, port: int = 0, lang: str = "en", out: TextIO | None = None) -> int:
@@ -36,9 +44,9 @@ def serve(path: str, host: str | None = None, port: int = 0, lang: str = "en", o
         except ValueError:  # not the main thread
             previous = None
         name = server.source.session.name if server.source else path
-        damage = server.source.session.damage_message if server.source else None
+        damage = _damage_said(server, tr)
         if damage:  # the page shows what can be read, as `banker state` does; the banker is told
-            print("banker serve: " + tr("cli.warning", message=tr.session(damage)), file=out, flush=True)
+            print(damage, file=out, flush=True)
         tty = out.isatty()
         code = ansi_qr_text(server.url) if tty else qr_text(server.url)
         print("banker serve: " + tr("serve_said.head", name=name, path=path), file=out)
@@ -61,6 +69,10 @@ def serve(path: str, host: str | None = None, port: int = 0, lang: str = "en", o
                 print("banker serve: " + (tr("serve_said.unreadable", error=error) if error
                                           else tr("serve_said.readable_again")), file=out, flush=True)
             unreadable = error
+            now = _damage_said(server, tr)
+            if now and now != damage:  # damaged while served (a journal line changed): the page says it, and so does this
+                print(now, file=out, flush=True)
+            damage = now
     except KeyboardInterrupt:
         print("banker serve: " + tr("serve_said.stopped"), file=out, flush=True)
         return 0

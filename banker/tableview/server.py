@@ -599,6 +599,14 @@ class TableServer:
         page says it shows the last table seen; the command line polls this to say it."""
         return self.source.error if self.source is not None else None
 
+    @property
+    def damage(self) -> Any:
+        """What is damaged in the session served (a ``Said``: a journal line changed on disk, before or while it serves),
+        read as far as it can be; None when the log reads whole. The page says it; ``banker serve`` polls this to print
+        it when it comes while serving, as it does when it starts on a damaged file."""
+        session = self.source.session if self.source is not None else None
+        return session.damage_message if session is not None and session.damage else None
+
     def host_allowed(self, host: str, connection: socket.socket | None = None) -> bool:
         """Whether a request's ``Host`` header names this server: the address the client connected
         to, the address or name it was started with, or (on loopback or every interface) localhost
