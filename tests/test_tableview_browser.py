@@ -323,3 +323,51 @@ def test_a_long_name_breaks_between_its_words_on_a_narrow_phone(tmp_path: Path, 
             assert cash_box["y"] >= name_box["y"] + name_box["height"] - 1 or lines == 1  # the cash under a wrapped name
     finally:
         context.close()
+
+
+#: the pieces of each sentence, in the order they are read, left to right: the payer first, the payee after him
+RTL_SAID = {"ru": ["Перевод", "$100", "דנה", "→", "יוסי", "за хлеб"],
+            "en": ["דנה", "gives", "יוסי", "$100", "for bread"]}
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_right_to_left_names_read_in_their_places(tmp_path: Path, browser, lang: str) -> None:
+    """Found by the players' page probe: with players דנה and יוסי, "Перевод $100: דנה → יוסי" was drawn
+    "Перевод $100: יוסי → דנה" (the bidi algorithm made the two names and the arrow one right-to-left run: the
+    payment went the other way), and in English the amount went before the payee's name. Each name is now its own
+    run (isolated), so the pieces of the sentence are drawn left to right in the order they are read; an ASCII name
+    and the page's own words reach the document as they were."""
+    from .ui_helpers import make_session
+
+    path = make_session(tmp_path / "rtl.json", ("דנה", "יוסי", "Ann"), name="ערב",
+                        commands=[{"op": "transfer", "from": "דנה", "to": "יוסי", "amount": 100, "memo": "for bread"
+                                   if lang == "en" else "за хлеб"},
+                                  {"op": "transfer", "from": "Ann", "to": "bank", "amount": 1, "memo": ""}])
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    try:
+        page = context.new_page()
+        with TableServer(path, host="127.0.0.1", lang=lang) as server:
+            actions = state(server.url)["actions"]
+            assert "\u2068" not in actions[0]["text"] and "Ann" in actions[0]["text"]  # nothing to isolate: as it was
+            page.goto(server.url)
+            page.wait_for_selector('#log .action[data-seq="1"]')
+            boxes = page.evaluate("""(pieces) => {
+                const span = document.querySelector('#log .action[data-seq="1"] .text');
+                const node = span.firstChild;
+                return pieces.map(piece => {
+                    const at = node.data.indexOf(piece);
+                    if (at < 0) return null;
+                    const range = document.createRange();
+                    range.setStart(node, at);
+                    range.setEnd(node, at + piece.length);
+                    const r = range.getBoundingClientRect();
+                    return [r.left, r.right, r.top];
+                });
+            }""", RTL_SAID[lang])
+        assert all(boxes), (RTL_SAID[lang], boxes)  # every piece is in the sentence, on one line (a phone's width)
+        assert len({round(top) for _left, _right, top in boxes}) == 1, boxes
+        pieces = RTL_SAID[lang]
+        for i in range(len(pieces) - 1):  # each piece ends where the next one (in reading order) begins, or left of it
+            assert boxes[i][1] <= boxes[i + 1][0] + 0.5, f"{pieces[i]!r} is drawn after {pieces[i + 1]!r}: {boxes}"
+    finally:
+        context.close()

@@ -79,13 +79,14 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 
-def visible(text: str) -> str:
+def visible(text: str, keep: str = "") -> str:
     """``text`` with every control or invisible character written as ``\\uXXXX``: a name a session recorded before
     today's name rules (or a hand-edited file) holds never drives the terminal it is shown on (ESC ] 0 ; ... set
-    the terminal's title from a session's name)."""
+    the terminal's title from a session's name). The characters of ``keep`` are left as they are: the players'
+    page's own isolates around a right-to-left name (the name itself made visible first)."""
     if not forbidden_char(text):
         return text
-    return "".join(f"\\u{ord(ch):04x}" if forbidden_char(ch) else ch for ch in text)
+    return "".join(f"\\u{ord(ch):04x}" if forbidden_char(ch) and ch not in keep else ch for ch in text)
 
 class Translator:
     def __init__(self, lang: str = "en") -> None:
@@ -140,11 +141,12 @@ class Translator:
         """A logged description (message JSONs) in this language."""
         return render_parts(list(parts), self._engine, self.lang)
 
-    def entry(self, entry: Any) -> str:
+    def entry(self, entry: Any, keep: str = "") -> str:
         """A log entry's sentence in this language: its logged description (``parts``), else its stored English
         ``text`` (an entry without parts, or one whose parts a hand edit left that cannot be said whole). A control
         or invisible character (only a hand-edited file can hold one) is written as ``\\uXXXX``: what a file holds
-        never drives the terminal."""
+        never drives the terminal. ``keep``: characters of the description left as they are (the players' page puts
+        isolates around its parameters, each made visible first); never in the stored text."""
         parts = getattr(entry, "parts", None)
         said = None
         if isinstance(parts, list | tuple) and parts:
@@ -153,8 +155,8 @@ class Translator:
             except UNSAYABLE:
                 pass
         if said is None:
-            said = str(getattr(entry, "text", ""))
-        return visible(said)
+            return visible(str(getattr(entry, "text", "")))
+        return visible(said, keep)
 
     def refusal(self, error: Refused) -> str:
         return error.render(self._engine, self.lang)

@@ -46,7 +46,7 @@ from banker.ledger import SessionError, SessionReader
 from banker.ledger.storage import FileRefused
 from banker.rules import Refused
 
-from .snapshot import PAGE_LABELS, build_snapshot
+from .snapshot import PAGE_LABELS, build_snapshot, isolated
 
 log = logging.getLogger("banker.tableview")
 log.addHandler(logging.NullHandler())  # never Python's last-resort handler writing on the console's terminal
@@ -170,7 +170,8 @@ class TableSource:
             doc = dict(self._good)
         else:
             name = self.session.name
-            doc = {"version": -1, "lang": tr.lang, "name": name, "header": "", "title": tr("tableview.page_title", name=name),
+            doc = {"version": -1, "lang": tr.lang, "name": name, "header": "",
+                   "title": tr("tableview.page_title", name=isolated(name)),
                    "labels": {key: tr(f"tableview.{key}") for key in PAGE_LABELS}, "players": [],
                    "bank": {"lines": [], "notes": []}, "actions": []}
         doc["error"] = self.fault

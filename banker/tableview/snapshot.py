@@ -6,18 +6,21 @@ draws, already worded in the table's language: players in seating order with the
 in the edition's money, debts, jail cards, deeds grouped by colour with buildings and mortgages,
 the bank's stock and the last actions; once the game has ended, each player's final valuation.
 The page itself only places these texts (``textContent``), so it needs no translation or game
-logic of its own.
+logic of its own. A name, a memo or any other parameter of these texts that holds right-to-left writing
+comes wrapped in Unicode isolates (:func:`isolated`), so that it is its own run of the page's bidi text.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 from functools import cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from banker.i18n import visible
 from banker.ledger.clock import clock_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,6 +44,54 @@ PAGE_LABELS = ("players", "bank", "last_actions", "no_actions", "connection_lost
 
 #: a space the page never breaks a line at
 NO_BREAK = "\u00a0"
+
+#: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: around a text of the table's, they make it a run of its own
+FSI, PDI = "\u2068", "\u2069"
+ISOLATES = FSI + PDI
+#: the bidi classes that reorder an English, Russian or Ukrainian sentence: right-to-left letters (Hebrew, Arabic)
+#: and Arabic-Indic digits
+_RIGHT_TO_LEFT = frozenset({"R", "AL", "AN"})
+
+
+def isolated(text: str) -> str:
+    """``text`` (a player's name, a memo, an undo's reason, a space's name: a parameter of a sentence) as a run of its
+    own in the page's bidi text, when it holds right-to-left writing: wrapped in FSI ... PDI. Found by a probe: in
+    "Перевод $100: דנה → יוסי" the bidi algorithm made the two Hebrew names and the arrow between them one
+    right-to-left run, drawn "יוסי → דנה", the payment going the other way; isolated, each name is drawn in place
+    and reads right to left within itself. A text with no right-to-left character is left as it is: in a sentence of
+    the page's languages (all left to right) it cannot reorder anything, and the document stays what a test, a
+    search or a copy reads. A sentence in a right-to-left language would need every name isolated."""
+    if text.isascii() or not any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
+        return text
+    return FSI + text + PDI
+
+
+def _isolated_value(value: Any) -> Any:
+    """A logged parameter with each of its texts made visible (a control character of a hand-edited file written
+    out, as the sentence's own are) and then :func:`isolated`; a clause (``{"msg": ...}``) and a list likewise."""
+    if isinstance(value, str):
+        return isolated(visible(value))
+    if isinstance(value, list):
+        return [_isolated_value(v) for v in value]
+    if isinstance(value, dict) and isinstance(value.get("msg"), dict):
+        return {**value, "msg": _isolated_part(value["msg"])}
+    return value
+
+
+def _isolated_part(part: Any) -> Any:
+    """A logged message (a key and its parameters) with its parameters :func:`_isolated_value`."""
+    if not isinstance(part, dict) or not isinstance(part.get("params"), dict):
+        return part
+    return {**part, "params": {k: _isolated_value(v) for k, v in part["params"].items()}}
+
+
+def _said(tr: Translator, entry: Any) -> str:
+    """A log entry's sentence as the page shows it: its parameters :func:`isolated` (its stored text, when its
+    description cannot be said, as it is)."""
+    parts = getattr(entry, "parts", None)
+    if isinstance(parts, list | tuple) and parts:
+        entry = SimpleNamespace(parts=[_isolated_part(p) for p in parts], text=getattr(entry, "text", ""))
+    return tr.entry(entry, keep=ISOLATES)
 
 
 @cache  # one per board's money: the patterns are compiled once, not at every rebuild of the page's document
@@ -113,13 +164,13 @@ def _token(state: GameState, tr: Translator, name: str) -> dict[str, Any]:
     if state.in_jail[name]:
         text = tr("follow.in_jail", n=state.jail_turns[name])
     else:
-        text = tr("follow.on_space", space=state.edition.spaces[pos].name)
+        text = tr("follow.on_space", space=isolated(state.edition.spaces[pos].name))
     turn = state.current == name and not state.over  # nobody rolls next once the game has ended
     turn_text = ""
     if turn and state.pending is not None:  # the landing is still to settle: nobody rolls yet (it said "rolls next")
         from banker.rules.turns import describe
 
-        turn_text = tr("follow.to_settle", what=tr.msg(describe(state, state.pending)))
+        turn_text = tr("follow.to_settle", what=tr.parts([_isolated_part(describe(state, state.pending).to_json())]))
     elif turn:
         turn_text = tr("follow.rolls_next")
     return {"position": pos, "in_jail": state.in_jail[name], "token_text": text, "turn": turn, "turn_text": turn_text}
@@ -176,11 +227,11 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
     players = []
     for name in state.players:
         p = raw["players"][name]
-        debts = [whole(tr("player.owes", amount=fmt(amount), creditor=tr.account(creditor)))
+        debts = [whole(tr("player.owes", amount=fmt(amount), creditor=isolated(tr.account(creditor))))
                  for creditor, amount, _why in state.debts.get(name, [])]
         status = ""
         if p["bankrupt"]:
-            status = tr("player.bankrupt", creditor=tr.account(state.bankrupt_to.get(name)))
+            status = tr("player.bankrupt", creditor=isolated(tr.account(state.bankrupt_to.get(name))))
         players.append({
             "name": name,
             "cash": p["cash"],
@@ -202,9 +253,9 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
         bank_lines.append(whole(tr("bank.pot_amount", amount=fmt(state.pot))))
     notes = []
     if state.pending_auction:
-        notes.append(tr("bank.pending", names=", ".join(edition.spaces[p].name for p in sorted(state.pending_auction))))
+        notes.append(tr("bank.pending", names=", ".join(isolated(edition.spaces[p].name) for p in sorted(state.pending_auction))))
     if state.over:
-        winner = state.winner or ", ".join((state.result or {}).get("tied", []))
+        winner = isolated(state.winner) if state.winner else ", ".join(isolated(n) for n in (state.result or {}).get("tied", []))
         notes.append(tr("bank.over", winner=winner))
     entries = session.entries
     shown = entries[-LAST_ACTIONS:]
@@ -212,7 +263,7 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
     undone = {e.undoes for e in shown if e.undoes is not None}
     actions = []
     for entry in reversed(shown):
-        text = whole(tr.entry(entry if state.over else _public_entry(entry)))
+        text = whole(_said(tr, entry if state.over else _public_entry(entry)))
         actions.append({"seq": entry.seq, "ts": entry.ts, "time": table_time(entry.ts), "text": text,
                         "undone": entry.seq in undone, "undo": entry.undoes is not None})
     variant = tr.get(f"variant.{state.variant.id}", state.variant.name)
@@ -225,7 +276,7 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
         # the outcome first, once the game has ended: with eight players it was only in the bank's card, screens below
         "header": " · ".join([*(notes[-1:] if state.over else []), edition.name, variant,
                               tr("tableview.actions", n=len(entries))]),
-        "title": tr("tableview.page_title", name=session.name),
+        "title": tr("tableview.page_title", name=isolated(session.name)),
         "labels": {key: tr(f"tableview.{key}") for key in PAGE_LABELS},
         "players": players,
         "bank": {"houses": state.bank_houses, "houses_total": edition.houses, "hotels": state.bank_hotels,
