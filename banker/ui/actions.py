@@ -273,6 +273,27 @@ class Flow:
         who = cmd.get("payer") or cmd.get("player") or state.current
         return state.positions.get(who) if isinstance(who, str) else None
 
+    def shortage_check(self, player: str) -> Callable[[Space], None]:
+        """A lot of ``player``'s that can take what the shortage auction sells: a building legal there now (the
+        engine's check), of a kind the bank is short of (:func:`no_shortage`); raises the refusal that says why not."""
+        state = self.state
+
+        def check(space: Space) -> None:
+            kind = check_build(state, player, space)[0]
+            refusal = no_shortage(state, kind, bidder=player)
+            if refusal is not None:
+                raise refusal
+
+        return check
+
+    @staticmethod
+    def _fails(check: Callable[[Space], object], space: Space) -> Refused | None:
+        try:
+            check(space)
+        except Refused as e:
+            return e
+        return None
+
     def may_build(self, player: str) -> bool:
         """Whether ``player`` may build on any lot now (the engine's own check)."""
         for pos in self.state.deeds_of(player):
@@ -411,7 +432,10 @@ class Flow:
         """Who may be chosen (None: every active player)."""
         state = self.state
         match op:
-            case "build" | "building_auction" | "mortgage":
+            case "building_auction":  # who could put the building won on a lot (found playing: anyone with a deed)
+                return [p for p in state.active_players if any(self._fails(self.shortage_check(p), state.edition.spaces[d])
+                                                               is None for d in state.deeds_of(p))]
+            case "build" | "mortgage":
                 return self.owners()
             case "sell_building":
                 return [p for p in state.active_players if any(state.level(d) for d in state.deeds_of(p))]
@@ -458,7 +482,7 @@ class Flow:
                 return self.lot_choices(player, lambda s: check_build(state, player, s), self.build_note,
                                         offered=_is_street), self.tr("flow.nothing_to_build", player=player)
             case "building_auction":
-                return self.lot_choices(player, lambda s: check_build(state, player, s),
+                return self.lot_choices(player, self.shortage_check(player),
                                         lambda pos: self.fmt(state.edition.spaces[pos].house_cost), offered=_is_street), ""
             case "mortgage":
                 return self.lot_choices(player, lambda s: check_mortgage(state, player, s),
