@@ -515,3 +515,18 @@ async def test_the_headers_count_is_the_actions_standing_as_banker_state_counts_
         await b.confirm()
         assert len(file_entries(midgame)) == n + 1
         assert screen_text(app.screen.query_one("#table-header")).endswith(f"· {n - 1} actions")
+
+
+async def test_a_refusal_on_the_message_line_goes_when_the_next_action_starts(midgame: Path) -> None:
+    """Found playing: "No shortage of hotels…" stayed on the message line under the next dialog, as if that action
+    were refused too. A new action starts with the line cleared of a refusal (what was last recorded stays)."""
+    app = BankerApp(midgame, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("o")  # no shortage: refused before any question
+        await b.settle()
+        assert b.message().startswith("No shortage auction now"), b.message()
+        await b.act("a")
+        await b.settle()
+        assert b.message() == ""

@@ -475,6 +475,8 @@ class BankerApp(App[None]):
 
     @work(exclusive=True, group="action")
     async def _run_action(self, op: str, given: dict[str, Any] | None = None) -> None:
+        if self.status.error:  # a refusal said of the last action is not this one's (found playing: it stayed under
+            self.status = Status()  # the next dialog, as if that one were refused)
         try:
             await self.flow.run(op, given)
         except Exception as e:  # a bug must not close the bank mid-game; everything committed is safe
