@@ -51,3 +51,29 @@ async def test_two_houses_on_each_brown_in_one_action(tmp_path: Path, lang: str)
         options = b.options()
         assert any(o.startswith(hotels) for o in options), options
         await b.key("escape")
+
+
+async def test_a_group_build_refused_for_the_last_hotels_is_said_on_the_single_builds_confirmation(tmp_path: Path) -> None:
+    """Found playing: with the bank's last two hotels and another player who may build one, "a hotel on every lot" is
+    refused, so the "how much?" question (one way left) was skipped and nothing said why: the single hotel's
+    confirmation now says it."""
+    top_up = [{"op": "transfer", "from": "bank", "to": p, "amount": 50_000, "memo": "x"} for p in ("Ann", "Bob", "Cid")]
+    buys = [{"op": "buy", "player": "Ann", "space": s} for s in (31, 32, 34, 16, 18, 19, 21, 23, 24, 6, 8, 9)]
+    buys += [{"op": "buy", "player": "Bob", "space": s} for s in (37, 39)]
+    buys += [{"op": "buy", "player": "Cid", "space": s} for s in (1, 3)]
+    builds = [{"op": "build", "player": "Ann", "space": s, "upto": 5} for s in (31, 16, 21)]
+    builds += [{"op": "build", "player": "Ann", "space": 6, "upto": 4}, {"op": "build", "player": "Ann", "space": 6},
+               {"op": "build", "player": "Bob", "space": 37, "upto": 4}, {"op": "build", "player": "Cid", "space": 1, "upto": 4}]
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob", "Cid"), commands=top_up + buys + builds)
+    assert file_state(path)["bank"]["hotels"] == 2
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("h")
+        await b.choose("Bob")
+        await b.choose("Park")
+        body = await b.confirm()
+        assert "Bob builds a hotel on Park Place" in body
+        assert "A hotel on every lot: The bank has 2 hotels: building 2 hotels would leave 0 hotels" in body, body
+        assert file_entries(path)[-1]["command"] == {"op": "build", "player": "Bob", "space": 37}

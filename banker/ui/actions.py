@@ -609,13 +609,16 @@ class Flow:
                                                   creditor=self.tr.account(c.creditor)), "bold red"))
         return lines, move
 
-    async def confirm_and_commit(self, cmd: dict[str, Any], title: str, danger: bool = False) -> Entry | None:
-        """Preview, confirm, commit. A player taken from the turn is said (Escape there asks for the player)."""
+    async def confirm_and_commit(self, cmd: dict[str, Any], title: str, danger: bool = False,
+                                 notes: Lines | None = None) -> Entry | None:
+        """Preview, confirm, commit. A player taken from the turn is said (Escape there asks for the player).
+        ``notes``: lines said under the preview (why a larger way was not offered)."""
         try:
             lines, _move = self.preview_lines(cmd)
         except Refused as e:
             self.app.refuse(e)
             return None
+        lines = [*lines, *(notes or [])]
         if self.auto_answered():
             lines = [*lines, Text(self.tr("turn.defaulted", player=cmd.get("player", "")), "dim italic")]
         if not await self.confirm(title, lines, danger=danger):
@@ -912,6 +915,7 @@ class Flow:
         typed = "space" in cmd and cmd.pop("_quick", False)  # "build park" on the command line: one building
         await self.ask_missing(cmd, title, only=("player", "space"))
         cmd.pop("_quick", None)
+        notes: Lines = []
         if "each" not in cmd and "upto" not in cmd and not typed:
             options = self.build_options(cmd)
             if sum(c.enabled for c in options) > 1:
@@ -919,8 +923,13 @@ class Flow:
                 chosen = await self.choose(self.tr("build_group.how_many", group=self.state.group_name(space)), options)
                 if chosen:
                     cmd["upto"] = chosen
+            else:  # one way only, not asked: why not the next larger one, when it was refused (found playing: the last
+                # hotels refused on the whole group, and nothing said why "a hotel on every lot" was not offered)
+                refused = next((c for c in options if c.value and not c.enabled), None)
+                if refused is not None:
+                    notes = [Text(f"{refused.label}: {refused.note}", "dim italic")]
         if "each" not in cmd and "upto" not in cmd:
-            return await self.confirm_and_commit(cmd, title)
+            return await self.confirm_and_commit(cmd, title, notes=notes)
         try:
             move = self.state.preview(cmd)
         except Refused as e:
