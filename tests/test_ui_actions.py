@@ -530,3 +530,64 @@ async def test_a_refusal_on_the_message_line_goes_when_the_next_action_starts(mi
         await b.act("a")
         await b.settle()
         assert b.message() == ""
+
+
+async def test_at_80x24_the_undo_reason_box_stays_in_sight_under_a_long_entry(tmp_path: Path) -> None:
+    """Found playing (uk, 80x24): undo of a bankruptcy that handed over 18 deeds quoted the entry in its question, which
+    filled the dialog and pushed the reason's box off the screen: the reason was typed blind. The question scrolls
+    (PgDn), the box stays in sight, and the reason typed is recorded."""
+    from textual.widgets import Input
+
+    from banker.ui.screens.dialogs import AskScreen, DialogBody
+
+    from .ui_helpers import make_session
+
+    commands = [
+        {"op": "transfer", "from": "bank", "to": "Ann", "amount": 5000, "memo": "seed"},
+        {"op": "buy", "player": "Ann", "space": 1},
+        {"op": "buy", "player": "Ann", "space": 3},
+        {"op": "buy", "player": "Ann", "space": 5},
+        {"op": "buy", "player": "Ann", "space": 6},
+        {"op": "buy", "player": "Ann", "space": 8},
+        {"op": "buy", "player": "Ann", "space": 9},
+        {"op": "buy", "player": "Ann", "space": 11},
+        {"op": "buy", "player": "Ann", "space": 12},
+        {"op": "buy", "player": "Ann", "space": 13},
+        {"op": "buy", "player": "Ann", "space": 14},
+        {"op": "buy", "player": "Ann", "space": 15},
+        {"op": "buy", "player": "Ann", "space": 16},
+        {"op": "buy", "player": "Ann", "space": 18},
+        {"op": "buy", "player": "Ann", "space": 19},
+        {"op": "buy", "player": "Ann", "space": 21},
+        {"op": "buy", "player": "Ann", "space": 23},
+        {"op": "buy", "player": "Ann", "space": 24},
+        {"op": "buy", "player": "Ann", "space": 25},
+        {"op": "build", "player": "Ann", "space": 1, "each": 2},
+        {"op": "build", "player": "Ann", "space": 6, "each": 1},
+        {"op": "transfer", "from": "bank", "to": "Bob", "amount": 3000, "memo": "seed"},
+        {"op": "buy", "player": "Bob", "space": 37},
+        {"op": "buy", "player": "Bob", "space": 39},
+        {"op": "build", "player": "Bob", "space": 39, "upto": 5},
+        {"op": "transfer", "from": "Ann", "to": "bank", "amount": 3280, "memo": "drain"},
+        {"op": "rent", "space": 39, "payer": "Ann"},
+        {"op": "bankrupt", "player": "Ann"},
+    ]
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob", "Cid", "Dan", "Eve"), edition="kyiv", commands=commands)
+    app = BankerApp(path, lang="uk")
+    async with app.run_test(size=(80, 24)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("u")
+        await b.settle()
+        assert isinstance(app.screen, AskScreen)
+        box = app.screen.query_one("#answer", Input)
+        assert 0 < box.region.bottom <= app.size.height - 1, box.region
+        body = app.screen.query_one(DialogBody)
+        assert body.max_scroll_y > 0
+        await b.key("pagedown")
+        await pilot.pause()
+        assert body.scroll_y > 0
+        await b.answer("wrong player")
+        await b.confirm()
+        assert file_entries(path)[-1]["command"]["op"] == "undo"
+        assert file_entries(path)[-1]["command"]["reason"] == "wrong player"

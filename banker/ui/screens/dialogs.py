@@ -92,6 +92,11 @@ class Dialog(ModalScreen[ScreenResultType]):
         release_when_removed(self, [self, *self.walk_children(Widget)])  # see widgets/footer.py (#6665)
         return super().dismiss(result)
 
+    def action_scroll_body(self, where: str) -> None:
+        """Scroll the dialog's text (:class:`DialogBody`, never focused) by the keys the dialog binds to it."""
+        for body in self.query(DialogBody):
+            getattr(body, f"scroll_{where}")()
+
 
 class ChooseScreen(Dialog[Any]):
     """Pick one of a list; type to filter; Enter picks, Escape cancels (or steps back: ``back``).
@@ -200,7 +205,8 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
     """Ask for a whole number (``number``) or a line of text; None when the banker cancels (or steps back:
     ``back``). A number is typed in full and checked on Enter: ``8o`` is refused, never read as 8."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("pageup", "scroll_body('page_up')", show=False),
+                Binding("pagedown", "scroll_body('page_down')", show=False)]
 
     @overload
     def __init__(self: AskScreen[int], title: str, prompt: str, number: Literal[True] = True, minimum: int = 1,
@@ -231,7 +237,10 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield dialog_title(self.title_text)
-            yield Label(Prose(self.prompt_text), classes="dialog-prompt")
+            # a long question (undo's, quoting a bankruptcy's entry) scrolls, the answer's box below it in sight (found
+            # at 80x24: the box was pushed off the screen and the reason typed blind); PgUp PgDn scroll it
+            with DialogBody():
+                yield Label(Prose(self.prompt_text), classes="dialog-prompt")
             # a plain text field: an "integer" one drops a letter typed by mistake without a word ("8o" became 8)
             yield Input(value=self.value, id="answer")
             yield Static("", id="ask-error", classes="dialog-error", markup=False)
@@ -342,8 +351,6 @@ class ConfirmScreen(Dialog["bool | None"]):
     def action_confirm(self) -> None:
         self.dismiss(True)
 
-    def action_scroll_body(self, where: str) -> None:
-        getattr(self.query_one(DialogBody), f"scroll_{where}")()
 
     def action_cancel(self) -> None:
         self.dismiss(None)
