@@ -523,3 +523,23 @@ async def test_a_rent_typed_by_hand_offers_the_tokens_space_first(tmp_path: Path
         options = app.screen.query_one("#choices", OptionList)
         assert str(options.get_option_at_index(options.highlighted).prompt).startswith("Boardwalk"), b.options()
         assert any(o.startswith("Mediterranean") for o in b.options())
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "waits: Ann owes $200 (w: raise cash · k: bankruptcy)"),
+    ("ru", "ждёт: долг игрока Ann — $200 (w: поиск денег · k: банкротство)"),
+])
+async def test_while_a_debt_is_open_the_turns_bar_says_who_owes_not_roll(tmp_path: Path, lang: str, said: str) -> None:
+    """Found playing: Ann won an auction on credit and the bar said "Bob rolls next: type the dice", though no roll is
+    taken while a debt is open ("Ann owes $200 to the bank: raise the cash … first"). It says who owes what, and the
+    keys that settle it."""
+    path = tmp_path / "debt.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"), follow=True)) as session:
+        session.apply({"op": "buy", "player": "Ann", "space": 39})
+        session.apply({"op": "transfer", "from": "Ann", "to": "bank", "amount": 1100, "memo": "x"})
+        session.apply({"op": "auction", "space": 37, "winner": "Ann", "bid": 200})  # $0 in cash: owed
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert app.session.state.debts["Ann"]
+        assert said in screen_text(app.screen.query_one("#turn")), screen_text(app.screen.query_one("#turn"))
