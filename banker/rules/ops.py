@@ -108,8 +108,9 @@ class Buy(Op, tag="buy", frozen=True):
 
 
 class Auction(Op, tag="auction", frozen=True):
-    """the auction of an unowned deed: `winner` pays `bid` (at least the edition's lowest bid, 1). `"winner": null`
-    records that nobody bid: the deed stays with the bank"""
+    """the auction of an unowned deed: `winner` pays `bid` (at least the edition's lowest bid, 1); a bid above the
+    winner's cash is owed to the bank as a debt where bids are not in cash only (US, RU) and the winner's sales and
+    mortgages could raise it, else refused. `"winner": null` records that nobody bid: the deed stays with the bank"""
 
     space: Annotated[int, _k("space", "the deed", spaces="property")]
     winner: Annotated[str | None, _k("player", "who won (null: nobody bid)")]
@@ -203,7 +204,7 @@ class Build(Op, tag="build", frozen=True):
     it mortgaged, built evenly, from the bank's stock. With `each` (that many on every lot of the group) or `upto`
     (every lot of the group brought up to that many), several buildings in one action and one payment, built evenly,
     each step checked as a single build; refused as a whole when the bank's stock cannot supply them, or while houses
-    are short (then they go one at a time or by the shortage auction)"""
+    or hotels are short (then they go one at a time or by the shortage auction)"""
 
     player: Annotated[str, _k("player", "the owner", default="owner")]
     space: Annotated[int, _k("space", "the street", spaces="street")]

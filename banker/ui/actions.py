@@ -286,13 +286,16 @@ class Flow:
 
         return check
 
-    @staticmethod
-    def _fails(check: Callable[[Space], object], space: Space) -> Refused | None:
-        try:
-            check(space)
-        except Refused as e:
-            return e
-        return None
+    def may_win_shortage(self, player: str) -> bool:
+        """Whether ``player`` has a lot that could take what the shortage auction sells (:meth:`shortage_check`)."""
+        check = self.shortage_check(player)
+        for pos in self.state.deeds_of(player):
+            try:
+                check(self.state.edition.spaces[pos])
+            except Refused:
+                continue
+            return True
+        return False
 
     def may_build(self, player: str) -> bool:
         """Whether ``player`` may build on any lot now (the engine's own check)."""
@@ -433,8 +436,7 @@ class Flow:
         state = self.state
         match op:
             case "building_auction":  # who could put the building won on a lot (found playing: anyone with a deed)
-                return [p for p in state.active_players if any(self._fails(self.shortage_check(p), state.edition.spaces[d])
-                                                               is None for d in state.deeds_of(p))]
+                return [p for p in state.active_players if self.may_win_shortage(p)]
             case "build" | "mortgage":
                 return self.owners()
             case "sell_building":
