@@ -351,7 +351,6 @@ class ConfirmScreen(Dialog["bool | None"]):
     def action_confirm(self) -> None:
         self.dismiss(True)
 
-
     def action_cancel(self) -> None:
         self.dismiss(None)
 

@@ -59,6 +59,8 @@ def _footer_bindings() -> list[Binding]:
     keys = dict(ACTIONS)
     ops = [*DEBT_SHOWN[:2], *(op for op, _ in ACTIONS if op in SHOWN or op in DEBT_SHOWN)]
     return [Binding(with_layouts(keys[op]), f"shown('{op}')", f"action.{op}") for op in dict.fromkeys(ops)]
+
+
 def command_example(state: GameState, tr: Translator) -> str:
     """The command line's example, in words it takes on this table: the rent on the board's last street, paid by
     a player of this game (``rent boardwalk cid``, ``аренда арбат вика``; it named a "боря" no game had)."""
