@@ -57,7 +57,7 @@ async def test_us_a_bid_over_the_cash_is_flagged_and_may_be_taken_back(tmp_path:
         await open_auction(b, 39)
         await b.key("down", "3")  # Bob bids $50 with $10 in cash: he could raise it by mortgages
         assert error(app) == ""
-        assert "must raise $40 first" in str(app.screen.query_one("#bidders").get_option_at_index(1).prompt)
+        assert "$40 short: a debt until raised" in str(app.screen.query_one("#bidders").get_option_at_index(1).prompt)
         await b.key("3", "3", "3", "3")  # up to $250: more than he could raise (10 + 175 + 30 = $215)
         assert "Bob could raise at most $215." in error(app)
         await b.key("w")  # US: the last bid ($200) may be taken back
@@ -70,7 +70,7 @@ async def test_us_a_bid_over_the_cash_is_flagged_and_may_be_taken_back(tmp_path:
 
 
 async def test_a_flagged_winning_bid_is_sold_and_owed_not_lost(tmp_path: Path) -> None:
-    """Found playing: Bob's bid of $50 with $10 in cash was taken ("must raise $40 first"), and Enter then sold
+    """Found playing: Bob's bid of $50 with $10 in cash was taken (flagged "must raise $40 first"), and Enter then sold
     nothing: the sale was refused, the dialog closed and every bid was gone. Now the deed is his and the bid is
     owed to the bank until he raises it, said on the confirmation before anything is recorded."""
     path = make_session(tmp_path / "g.json", ("Ann", "Bob"), commands=[
@@ -82,7 +82,7 @@ async def test_a_flagged_winning_bid_is_sold_and_owed_not_lost(tmp_path: Path) -
         await pilot.pause()
         await open_auction(b, 39)
         await b.key("down", "3")
-        assert "must raise $40 first" in str(app.screen.query_one("#bidders").get_option_at_index(1).prompt)
+        assert "$40 short: a debt until raised" in str(app.screen.query_one("#bidders").get_option_at_index(1).prompt)
         await b.key("enter")
         body = screen_text(app.screen.query_one("#confirm-body"))
         assert "Bob wins the auction for Boardwalk at $50" in body and "a debt of $50 to Bank opens" in body, body
