@@ -256,6 +256,11 @@ async def test_a_whole_game_through_the_console(tmp_path: Path) -> None:
         assert "Bank → Bob  $50" in await b.confirm()
         paid = screen_text(app.screen.query_one("#debt-summary")).splitlines()
         assert paid[:2] == ["Bob's debt is paid.", "Cash $32"], paid  # on lines of their own (found by a probe)
+        # paid: no bankruptcy offered any more, neither in the footer nor in the hint (found playing)
+        assert not any(a.binding.action == "bankrupt" for a in app.screen.active_bindings.values())
+        assert "bankruptcy" not in screen_text(app.screen.query_one("#debt-hint"))
+        await b.key("k")
+        assert type(app.screen).__name__ == "RaiseCashScreen"
         await b.key("escape")
         state = file_state(path)
         assert state["players"]["Bob"]["debt"] is None and state["spaces"][str(ST_CHARLES)]["houses"] == 2

@@ -87,7 +87,9 @@ class RaiseCashScreen(Dialog[None]):
             options.highlighted = 0
         else:
             options.add_option(Option(Text(tr("debt.no_options"), "dim"), disabled=True))
-        self.query_one("#debt-hint", Static).update(tr("debt.hint"))
+        # a debt paid here (found playing: the footer and the hint still offered bankruptcy): no bankruptcy key
+        self.query_one("#debt-hint", Static).update(tr("debt.hint" if claims else "debt.hint_paid"))
+        self.refresh_bindings()
 
     def most_after(self, opt: dict[str, Any]) -> int | None:
         """The most the debtor could still have in cash after this sale or mortgage (the engine tries it)."""
@@ -110,6 +112,11 @@ class RaiseCashScreen(Dialog[None]):
                 self.post_message(CommitRequested(cmd))
 
         self.app.push_screen(ConfirmScreen(self.app.tr(f"action.{opt['op']}"), lines), done)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "bankrupt":  # only while the debt is open (the engine says when it is still avoidable)
+            return bool(self.app.current_session.state.debts.get(self.player))
+        return True
 
     def action_trade(self) -> None:
         self.dismiss(None)
