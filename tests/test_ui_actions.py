@@ -591,3 +591,21 @@ async def test_at_80x24_the_undo_reason_box_stays_in_sight_under_a_long_entry(tm
         await b.confirm()
         assert file_entries(path)[-1]["command"]["op"] == "undo"
         assert file_entries(path)[-1]["command"]["reason"] == "wrong player"
+
+
+@pytest.mark.parametrize("key", ["m", "d"])
+async def test_while_a_debt_is_open_raising_cash_asks_for_the_debtor_first(midgame: Path, key: str) -> None:
+    """Found playing: with Bob's debt open, `m` highlighted the first player, though nobody else is raising cash. A
+    mortgage and a trade highlight the debtor first (a sale of buildings too, when the debtor has some); every player
+    can still be chosen."""
+    from textual.widgets import OptionList
+
+    app = BankerApp(midgame, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        assert app.session.state.debts["Bob"]
+        await b.act(key)
+        await b.settle()
+        options = app.screen.query_one(OptionList)
+        assert str(options.get_option_at_index(options.highlighted).prompt).startswith("Bob"), key

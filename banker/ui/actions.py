@@ -137,6 +137,10 @@ class Questions:
         return self.at > 0 and not self.committed
 
 
+#: the actions a debtor raises the cash with: while a debt is open, their player question highlights the debtor first
+DEBTOR_OPS = ("mortgage", "sell_building", "trade")
+
+
 class Flow:
     def __init__(self, app: BankerApp) -> None:
         self.app = app
@@ -244,11 +248,15 @@ class Flow:
 
     def default_player(self, op: str | None = None) -> str | None:
         """The player every player question highlights first: in follow mode, the one whose turn it is
-        (issue #11, ``GameState.current``); None without follow mode (the turn does not move then). For a build,
-        that player only when they may build now, else the first who may (every lot of the one whose turn it was
-        said why not)."""
+        (issue #11, ``GameState.current``); None without follow mode (the turn does not move then). While a debt is open,
+        for the ways of raising cash (:data:`DEBTOR_OPS`), the debtor. For a build, the player of the turn only when
+        they may build now, else the first who may (every lot of the one whose turn it was said why not)."""
         state = self.state
         player = state.current if state.follow and not state.over else None
+        if op in DEBTOR_OPS:  # while a debt is open, the debtor raises the cash first (found playing: `m` asked for the
+            debtor = next((p for p in state.active_players if state.debts.get(p)), None)  # player of the turn first)
+            if debtor is not None:
+                return debtor
         if op == "build" and (player is None or not self.may_build(player)):
             return next((p for p in self.owners() if self.may_build(p)), None)
         return player
