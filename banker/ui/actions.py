@@ -253,8 +253,9 @@ class Flow:
         they may build now, else the first who may (every lot of the one whose turn it was said why not)."""
         state = self.state
         player = state.current if state.follow and not state.over else None
-        if op in DEBTOR_OPS:  # while a debt is open, the debtor raises the cash first (found playing: `m` asked for the
-            debtor = next((p for p in state.active_players if state.debts.get(p)), None)  # player of the turn first)
+        if op in DEBTOR_OPS:
+            # while a debt is open, the debtor raises the cash first (found playing: `m` highlighted another player)
+            debtor = next((p for p in state.active_players if state.debts.get(p)), None)
             if debtor is not None:
                 return debtor
         if op == "build" and (player is None or not self.may_build(player)):
