@@ -127,3 +127,16 @@ def test_the_salary_has_one_word_in_the_review_and_the_audit(lang):
     and the keys say "Зарплата"."""
     tr = Translator(lang)
     assert tr("session.why.salary").casefold() == tr("action.salary").casefold() == "зарплата"
+
+
+def test_the_end_of_the_game_says_who_won_or_who_tied() -> None:
+    """Found by a probe: the bank's panel and the players' page said "Game over: Zoë", not that she won, and a tie
+    read the same as a win of two."""
+    from banker.i18n import Translator
+
+    en, ru, uk = Translator("en"), Translator("ru"), Translator("uk")
+    assert en.game_over("Zoë") == "Game over: Zoë wins"
+    assert en.game_over(None, ["Ann", "Bob"]) == "Game over: a tie (Ann, Bob)"
+    assert ru.game_over("Зоя") == "Игра окончена: побеждает Зоя"
+    assert ru.game_over(None, ["Аня", "Боря"]) == "Игра окончена: ничья (Аня, Боря)"
+    assert uk.game_over("Зоя") == "Гру завершено: перемагає Зоя" and uk.game_over(None) == "Гру завершено"

@@ -578,7 +578,7 @@ def test_a_finished_game_has_nobody_rolling_next_and_says_its_outcome_first(tmp_
         s.apply({"op": "end_game"})
         doc = build_snapshot(s, Translator("en"))
     assert not any(p["turn"] or p["turn_text"] for p in doc["players"]), doc["players"]
-    assert doc["header"].startswith("Game over: Bob · Monopoly")  # Bob: Baltic Avenue for $10
+    assert doc["header"].startswith("Game over: Bob wins · Monopoly")  # Bob: Baltic Avenue for $10
 
 
 def test_a_landing_still_to_settle_is_shown_not_rolls_next(tmp_path: Path) -> None:

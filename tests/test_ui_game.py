@@ -295,7 +295,7 @@ async def test_a_whole_game_through_the_console(tmp_path: Path) -> None:
         assert "Ann wins!" in result
         state = file_state(path)
         assert state["winner"] == "Ann"
-        assert "Game over: Ann" in screen_text(app.screen.query_one("#bank"))
+        assert "Game over: Ann wins" in screen_text(app.screen.query_one("#bank"))
 
 
 async def test_income_tax_beyond_the_cash_is_not_said_to_be_paid(tmp_path: Path) -> None:

@@ -123,6 +123,15 @@ class Translator:
             return self("bank.pot")
         return name or ""
 
+    def game_over(self, winner: str | None, tied: Sequence[str] = ()) -> str:
+        """The end of the game in one line, as the bank's panel and the players' page say it: who won, or who tied
+        (found playing: "Game over: Zoë" did not say she won); the names as the caller shows them."""
+        if winner:
+            return self("bank.over_winner", winner=winner)
+        if tied:
+            return self("bank.over_tied", players=", ".join(tied))
+        return self("bank.over")
+
     def group(self, edition: Edition, group: str) -> str:
         """The name of a group of deeds: a colour group's from the board file, when the board is in this language
         (else from the catalog where it has the colour: a UK board's "Dark Blue" in a Ukrainian review beside its

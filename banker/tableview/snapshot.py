@@ -255,8 +255,8 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
     if state.pending_auction:
         notes.append(tr("bank.pending", names=", ".join(isolated(edition.spaces[p].name) for p in sorted(state.pending_auction))))
     if state.over:
-        winner = isolated(state.winner) if state.winner else ", ".join(isolated(n) for n in (state.result or {}).get("tied", []))
-        notes.append(tr("bank.over", winner=winner))
+        tied = [isolated(n) for n in (state.result or {}).get("tied", [])]
+        notes.append(tr.game_over(isolated(state.winner) if state.winner else None, tied))
     entries = session.entries
     shown = entries[-LAST_ACTIONS:]
     # an undo always comes after what it undoes: the undone among the shown are undone by shown entries

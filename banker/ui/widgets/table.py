@@ -425,9 +425,9 @@ class BankPanel(Static):
         if state.pending_auction:
             names = ", ".join(state.edition.spaces[p].name for p in sorted(state.pending_auction))
             text.append("\n" + tr("bank.pending", names=names), "yellow")
-        if state.over:
-            winner = state.winner or ", ".join((state.result or {}).get("tied", []))
-            text.append("\n" + tr("bank.over", winner=winner), "bold green")
+        if state.over:  # who won, or who tied (found playing: "Game over: Zoë" did not say she won)
+            tied = [visible(p) for p in (state.result or {}).get("tied", [])]
+            text.append("\n" + tr.game_over(visible(state.winner) if state.winner else None, tied), "bold green")
         if text != self._shown:
             self._shown = text
             self.update(text)
