@@ -271,7 +271,7 @@ def finish(state: GameState, tx: Tx, reason: str) -> None:
 
 
 def run_end_game(state: GameState, tx: Tx, cmd: EndGame) -> None:
-    debtors = [p for p in state.active_players if state.debts.get(p)]
+    debtors = state.debtors
     if debtors:
         raise Refused("end-debt", Msg("end.debt", players=debtors, n=len(debtors)))
     tx.say("log.end")

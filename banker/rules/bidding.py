@@ -47,6 +47,14 @@ def bid_refusal(state: GameState, bidding: Bidding, bidder: str, amount: int) ->
         return "has_passed", {}
     if amount < bidding.lowest_next:
         return "too_low", {"amount": bidding.lowest_next}
+    return beyond_reach(state, bidder, amount)
+
+
+def beyond_reach(state: GameState, bidder: str, amount: int) -> tuple[str, dict[str, Any]] | None:
+    """Why a bid of ``amount`` is more than ``bidder`` can pay (None: within the cash, or above it and within what the
+    bidder's sales and mortgages could raise, owed once the deed is won): ``over_cash`` where the edition auctions for
+    cash only (``cash``); ``over_raise`` above that most (``amount``: the most). The console's auction and the
+    ``auction`` op both ask it."""
     if amount > state.cash[bidder]:
         if state.edition.rules.auction_cash_only:
             return "over_cash", {"cash": state.cash[bidder]}

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from msgspec import UnsetType
 
 from . import parse
+from .bidding import beyond_reach
 from .debts import bank_account, charge, require_no_debt, spend, who
 from .errors import Refused
 from .messages import Msg
 from .names import BANK, POT
 from .ops import Auction, Buy, Deal, FreeParking, JailFine, Salary, Transfer
-from .raising import max_raisable
 
 if TYPE_CHECKING:  # pragma: no cover
     from .edition import Space
@@ -68,16 +68,16 @@ def run_auction(state: GameState, tx: Tx, cmd: Auction) -> None:
     if bid < low:
         raise Refused("auction-bid", Msg("auction.min", amount=fmt(low)))
     cash = state.cash[winner]
-    owed = bid > cash and not state.edition.rules.auction_cash_only
-    if owed:
+    beyond = beyond_reach(state, winner, bid)  # None within the cash, or within what can be raised (then owed)
+    owed = bid > cash and beyond is None
+    if owed or (beyond is not None and beyond[0] == "over_raise"):
         # US/RU: a winning bid above the cash, within what the winner's sales and mortgages could raise (the console
         # takes such a bid and flags it), is owed to the bank as a debt, paid once the cash is raised; above that most,
         # refused. Where bids are in cash only (UK, Kyiv), refused as a purchase is. (docs/rules.md, "Auction bids")
         require_no_debt(state, winner)
-        most = max_raisable(state, winner)
-        if bid > most:
+        if beyond is not None:
             raise Refused("cash", Msg("auction.over-raise", player=winner, amount=fmt(bid), space=space.name,
-                                      most=fmt(most)))
+                                      most=fmt(beyond[1]["amount"])))
         charge(tx, winner, BANK, bid, "auction")
     else:
         spend(tx, winner, BANK, bid, "auction", Msg("what.bid", space=space.name))

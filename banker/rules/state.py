@@ -738,6 +738,11 @@ class GameState:
     def debt_total(self, player: str) -> int:
         return sum(c.amount for c in self.debts.get(player, []))
 
+    @property
+    def debtors(self) -> list[str]:
+        """The players with a debt open, in seating order (no roll is taken, nor the game ended, while there is one)."""
+        return [p for p in self.active_players if self.debts.get(p)]
+
     def money_total(self) -> int:
         """Players' cash + the pot + the bank's ledger balance: always zero."""
         return sum(self.cash.values()) + self.pot + self.bank_balance

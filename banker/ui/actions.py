@@ -255,9 +255,8 @@ class Flow:
         player = state.current if state.follow and not state.over else None
         if op in DEBTOR_OPS:
             # while a debt is open, the debtor raises the cash first (found playing: `m` highlighted another player)
-            debtor = next((p for p in state.active_players if state.debts.get(p)), None)
-            if debtor is not None:
-                return debtor
+            if state.debtors:
+                return state.debtors[0]
         if op == "build" and (player is None or not self.may_build(player)):
             return next((p for p in self.owners() if self.may_build(p)), None)
         return player
@@ -455,7 +454,7 @@ class Flow:
             case "jail_card":
                 return [p for p in state.active_players if state.jail_cards_of(p)]
             case "bankrupt":
-                return [p for p in state.active_players if state.debts.get(p)]
+                return state.debtors
         return None
 
     def no_players_said(self, op: str) -> str:

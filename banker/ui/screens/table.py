@@ -117,7 +117,7 @@ class TableScreen(BankerScreen[None]):
         self.time_up_said = False  # the alert is given once; the header keeps saying it
         self.typed_ahead: list[str] | None = None  # the roll's keys while its question opens (action_roll)
         self.over_shown = session.state.over  # whether the footer shows a game that is over (refresh_table)
-        self.debt_shown = any(session.state.debts.values()) and not session.state.over  # and the debtor's keys (DEBT_SHOWN)
+        self.debt_shown = bool(session.state.debtors) and not session.state.over  # and the debtor's keys (DEBT_SHOWN)
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
@@ -191,7 +191,7 @@ class TableScreen(BankerScreen[None]):
             header = f"{header} · {tr('table.readonly_mark')}"
         self.header_text = header
         self.show_header()
-        debt_shown = any(state.debts.values()) and not state.over
+        debt_shown = bool(state.debtors) and not state.over
         if state.over != self.over_shown or debt_shown != self.debt_shown:  # the footer's keys follow
             self.over_shown = state.over
             self.debt_shown = debt_shown

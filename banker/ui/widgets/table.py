@@ -367,8 +367,9 @@ class TurnBar(Static):
             if state.doubles:
                 text.append("  " + tr("turn.bar_doubles", n=state.doubles), "cyan")
             text.append("  " + tr.msg(describe(state, due)), "bold")
-        elif debtor := next((q for q in state.active_players if state.debts.get(q)), None):
+        elif state.debtors:
             # nobody rolls while a debt is open (found playing: the bar said "Bob rolls next" and the roll was refused)
+            debtor = state.debtors[0]
             text.append(tr("turn.bar_debt", player=visible(debtor), amount=state.edition.fmt(state.debt_total(debtor))),
                         "bold red")
         elif state.in_jail[p]:
