@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .raising import max_raisable
+from .raising import beyond_reach
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -48,17 +48,3 @@ def bid_refusal(state: GameState, bidding: Bidding, bidder: str, amount: int) ->
     if amount < bidding.lowest_next:
         return "too_low", {"amount": bidding.lowest_next}
     return beyond_reach(state, bidder, amount)
-
-
-def beyond_reach(state: GameState, bidder: str, amount: int) -> tuple[str, dict[str, Any]] | None:
-    """Why a bid of ``amount`` is more than ``bidder`` can pay (None: within the cash, or above it and within what the
-    bidder's sales and mortgages could raise, owed once the deed is won): ``over_cash`` where the edition auctions for
-    cash only (``cash``); ``over_raise`` above that most (``amount``: the most). The console's auction and the
-    ``auction`` op both ask it."""
-    if amount > state.cash[bidder]:
-        if state.edition.rules.auction_cash_only:
-            return "over_cash", {"cash": state.cash[bidder]}
-        most = max_raisable(state, bidder)
-        if amount > most:
-            return "over_raise", {"amount": most}
-    return None

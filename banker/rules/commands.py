@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from msgspec import UnsetType
 
 from . import parse
-from .bidding import beyond_reach
 from .debts import bank_account, charge, require_no_debt, spend, who
 from .errors import Refused
 from .messages import Msg
 from .names import BANK, POT
 from .ops import Auction, Buy, Deal, FreeParking, JailFine, Salary, Transfer
+from .raising import beyond_reach
 
 if TYPE_CHECKING:  # pragma: no cover
     from .edition import Space

@@ -127,6 +127,20 @@ def max_raisable(state: GameState, player: str) -> int:
     return state.cash[player] + raise_plan(state, player).total
 
 
+def beyond_reach(state: GameState, bidder: str, amount: int) -> tuple[str, dict[str, Any]] | None:
+    """Why a bid of ``amount`` is more than ``bidder`` can pay (None: within the cash, or above it and within what the
+    bidder's sales and mortgages could raise, owed once the deed is won): ``over_cash`` where the edition auctions for
+    cash only (``cash``); ``over_raise`` above that most (``amount``: the most). The console's auction
+    (:func:`banker.rules.bidding.bid_refusal`) and the ``auction`` op both ask it."""
+    if amount > state.cash[bidder]:
+        if state.edition.rules.auction_cash_only:
+            return "over_cash", {"cash": state.cash[bidder]}
+        most = max_raisable(state, bidder)
+        if amount > most:
+            return "over_raise", {"amount": most}
+    return None
+
+
 def most_after(state: GameState, player: str, command: Command | Mapping[str, Any]) -> int | None:
     """The most ``player`` could still raise in all (cash, what the debt was paid off, and what
     the rest can raise) after ``command`` first: the raise-cash view says when an order costs
