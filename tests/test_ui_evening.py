@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.geometry import Region
 from textual.widgets import Input, Select, Static, TabbedContent
 
 from banker.ledger import Session
@@ -146,6 +147,50 @@ async def test_playing_on_past_the_end(tmp_path: Path) -> None:
         await pilot.pause()
         assert app.screen is table
     assert file_state(path)["result"] is None
+
+def drawn_header(app: BankerApp) -> str:
+    """The header's line as it is drawn (not the text it was given: a Static one line high shows only the first line
+    of what it wraps)."""
+    widget = app.screen.query_one("#table-header")
+    (strip,) = widget.render_lines(Region(0, 0, widget.outer_size.width, widget.outer_size.height))
+    return strip.text
+
+
+#: a timed game at 80 columns: what the header says before the end and once the time is up, and how it counts
+AT_80 = {"en": ("Ann", "1:25:00 left · ends 22:30", "Time is up (22:30): g ends the game", "· 2 actions"),
+         "ru": ("Аня", "осталось 1:25:00 · конец в 22:30", "Время вышло (22:30): g — конец игры", "· действий: 2"),
+         "uk": ("Оля", "лишилося 1:25:00 · кінець о 22:30", "Час вийшов (22:30): g — кінець гри", "· дій: 2")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+@pytest.mark.parametrize("name", ["Friday game", "The long Friday evening game at Bob's place"])
+@pytest.mark.parametrize("up", [False, True])
+async def test_a_timed_games_header_fits_80_columns(tmp_path: Path, lang: str, name: str, up: bool) -> None:
+    """Found in tmux at 80x24: once the time was up the header was cut after "Friday game · Monopoly — US" (the
+    variant and the count of actions lost, the edition cut mid-name). At 80 columns the countdown, or that the time
+    is up, stays whole and the line says what it can whole: the name and the count, the name cut short with "…"."""
+    first, counting, said, count = AT_80[lang]
+    path = timed_session(tmp_path / "t.json", players=(first, "Bob", "Cid"), name=name,
+                         commands=[{"op": "salary", "player": first}, {"op": "buy", "player": "Bob", "space": 39}])
+    app = BankerApp(path, lang=lang, clock=Clock(NOW + timedelta(hours=2) if up else NOW))
+    app.bell = lambda: None  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        table.tick()  # the alert, when the time is up
+        await pilot.pause()
+        await pilot.press("escape")  # play on
+        await pilot.pause()
+        assert app.screen is table
+        line = drawn_header(app)
+        shown = line.strip()
+        assert shown.startswith(said if up else counting), line
+        assert shown.endswith(count), line  # nothing after the count was cut off
+        assert shown == header(app).strip()  # all it was given is in sight
+        assert ("…" in shown) == (len(name) > 20), line
+        assert ("Monopoly" in shown) is False, line
+
 
 
 async def test_counting_the_table_from_the_console(tmp_path: Path) -> None:

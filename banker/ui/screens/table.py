@@ -24,7 +24,7 @@ from ..keys import ACTIONS, shown_key, with_layouts
 from ..messages import ActionRequested, MessageShown, TimeUp
 from ..widgets.command_line import CommandLine, QuickSuggester
 from ..widgets.footer import BankFooter
-from ..widgets.table import BankPanel, LogPanel, PlayersPanel, TurnBar
+from ..widgets.table import BankPanel, LogPanel, PlayersPanel, TableHeader, TurnBar
 from .base import BankerScreen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -106,7 +106,6 @@ class TableScreen(BankerScreen[None]):
     def __init__(self, session: SessionLog) -> None:
         super().__init__()
         self.session = session  # the session this table shows (the App's, until it opens another)
-        self.header_text = ""
         # a time-limit game: its agreed end (banker.ledger.clock), counted down in the header
         created = session.created
         try:
@@ -121,7 +120,7 @@ class TableScreen(BankerScreen[None]):
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
-        yield Static(id="table-header")
+        yield TableHeader(id="table-header")
         if self.session.state.follow:  # the turn's bar, in follow mode only (mounted when the mode starts)
             yield TurnBar(id="turn")
         yield PlayersPanel(self.session.state.players, (self.session.state, tr), id="players")
@@ -154,7 +153,7 @@ class TableScreen(BankerScreen[None]):
             self.post_message(TimeUp(clock_text(self.end)))
 
     def show_header(self) -> None:
-        """The header: a timed game's countdown first (it must never be cut off), then the session."""
+        """The header: a timed game's countdown first (it must never be cut off), then the session (TableHeader)."""
         text = Text()
         if self.end is not None and not self.session.state.over:
             tr = self.app.tr
@@ -166,8 +165,7 @@ class TableScreen(BankerScreen[None]):
             else:
                 text.append(" " + tr("timed.up_header", end=clock_text(self.end)) + " ", "bold white on red")
             text.append(" ")
-        text.append(self.header_text)
-        self.query_one("#table-header", Static).update(text)
+        self.query_one(TableHeader).show_lead(text)
 
     def _session_changed(self) -> None:
         if self.app.session is self.session:
@@ -185,11 +183,11 @@ class TableScreen(BankerScreen[None]):
         edition = state.edition
         # the actions standing, as `banker state` counts them: an undo and what it took back are not counted (found
         # playing: after one undo the header said 24 actions and `banker state` 22 standing)
-        header = tr("table.header", name=visible(session.name), edition=edition.name, variant=tr(f"variant.{state.variant.id}"),
-                    n=len(state.history))
-        if session.readonly:  # a damaged session, opened read-only
-            header = f"{header} · {tr('table.readonly_mark')}"
-        self.header_text = header
+        name, n = visible(session.name), len(state.history)
+        header = tr("table.header", name=name, edition=edition.name, variant=tr(f"variant.{state.variant.id}"), n=n)
+        # where the whole does not fit (a timed game at 80 columns): the name and the count only, the name cut if need be
+        self.query_one(TableHeader).show_session(header, lambda cut: tr("table.header_short", name=cut, n=n), name,
+                                                 tr("table.readonly_mark") if session.readonly else "")  # damaged
         self.show_header()
         debt_shown = bool(state.debtors) and not state.over
         if state.over != self.over_shown or debt_shown != self.debt_shown:  # the footer's keys follow

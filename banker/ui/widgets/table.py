@@ -5,10 +5,10 @@ Widgets are given the state to show (data flows down); they never change it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -341,6 +341,51 @@ class PlayerCard(ScrollView, can_focus=False):
                 marks.append(HOUSE * lot.houses, "bold green")
             rows.append((name, marks))
         return DeedLines(rows)
+
+
+def header_line(width: int, lead: Text, full: str, short: Callable[[str], str], name: str, mark: str) -> Text:
+    """The table's header for a line ``width`` cells wide: ``lead`` (a timed game's countdown, or that the time is up)
+    never cut, then the session as ``full`` says it (name, edition, variant, count of actions); where that does not fit,
+    as ``short`` says it (the name ``name`` and the count), the name cut short with "…" if need be, and with neither
+    the session's ``mark`` alone (read-only): the mark stays whatever else is left out."""
+    line = Text(no_wrap=True, overflow="ellipsis")  # never wrapped: a line one high shows only the first of its lines
+    line.append_text(lead)
+    tail = f" · {mark}" if mark else ""
+    room = width - lead.cell_len
+    said = next((said for said in (full, short(name)) if cell_len(said + tail) <= room), None)
+    if said is None:
+        # the name as long as the room leaves (at least its first character and "…")
+        said = next((cut for size in range(cell_len(name) - 1, 0, -1)
+                     if cell_len((cut := short(set_cell_size(name, size).rstrip() + "…")) + tail) <= room), None)
+    if said is None:
+        said, tail = mark, ""
+    line.append(said + tail)
+    return line
+
+
+class TableHeader(Static):
+    """The table's header, one line: a timed game's countdown first (it must never be cut off), then the session, as
+    much of it as the width holds (:func:`header_line`; found in tmux at 80x24: once the time was up, the line was cut
+    after "Monopoly — US", the variant and the count of actions lost, the edition cut mid-name). Drawn at the width
+    of the moment, so a resized terminal gets the line that fits it."""
+
+    _lead = Text()
+    _session: tuple[str, Callable[[str], str], str, str] = ("", str, "", "")
+
+    def show_lead(self, lead: Text) -> None:
+        """The countdown (or that the time is up), as it stands; an empty text for a game without a time limit."""
+        if lead != self._lead:
+            self._lead = lead
+            self.refresh()
+
+    def show_session(self, full: str, short: Callable[[str], str], name: str, mark: str) -> None:
+        """The session: as said whole, as said short with the name given (cut short), the name, the read-only mark."""
+        self._session = (full, short, name, mark)
+        self.refresh()
+
+    def render(self) -> Text:
+        full, short, name, mark = self._session
+        return header_line(self.size.width or 10**6, self._lead, full, short, name, mark)  # 0: not laid out yet
 
 
 class TurnBar(Static):
