@@ -526,6 +526,54 @@ def test_follow_mode_off_and_on_and_end_turn():
     assert g.positions["Bob"] == 3
 
 
+def two_doubles(g):
+    """Ann throws doubles twice (1+1 to Community Chest, 5+5 to the Electric Company): one more is jail."""
+    roll(g, 1, 1)
+    settle(g, card=next(c.id for c in g.edition.cards.values() if c.deck == "chest" and c.kind == "collect"))
+    roll(g, 5, 5)
+    g.push({"op": "auction", "space": 12, "winner": None})
+    assert g.current == "Ann" and g.doubles == 2
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_follow_mode_off_and_on_keeps_the_doubles_of_the_turn(edition):
+    """docs/rules.md: follow mode switched off and on again within a turn keeps its doubles (found by a probe: off
+    and on reset the count, and a player who had thrown doubles twice threw a third without going to jail). Off, the
+    count is not followed (0); on again, the turn resumes with its doubles, said in the log; undone, it is off again."""
+    g = follow_game(edition)
+    two_doubles(g)
+    g.push({"op": "follow", "on": False})
+    assert g.doubles == 0
+    g.push({"op": "transfer", "from": "Bob", "to": "Ann", "amount": 10, "memo": "a bet"})  # manual ops as always
+    on = g.push({"op": "follow", "on": True})
+    assert g.current == "Ann" and g.doubles == 2 and "2 doubles" in on.text
+    before = snap(g)
+    g.pop()
+    assert g.doubles == 0 and not g.follow
+    g.push({"op": "follow", "on": True})
+    assert snap(g) == before
+    move = roll(g, 3, 3)  # the third doubles of the turn
+    assert g.positions["Ann"] == JAIL and g.in_jail["Ann"] and g.current == "Bob"
+    assert "third doubles" in move.text and g.doubles == 0
+
+
+def test_follow_mode_on_again_after_the_turn_has_ended_has_no_doubles():
+    """docs/rules.md: the doubles are the turn's: passed by hand (`end_turn`) or ended in jail (`place` with `jail`)
+    while follow mode was off, the turn follow mode resumes has thrown none."""
+    for ended in ({"op": "end_turn"}, {"op": "place", "player": "Ann", "space": JAIL, "jail": True}):
+        g = follow_game()
+        two_doubles(g)
+        g.push({"op": "follow", "on": False})
+        g.push(ended)
+        on = g.push({"op": "follow", "on": True})
+        assert g.doubles == 0 and "doubles" not in on.text, ended
+        assert g.current == ("Bob" if ended["op"] == "end_turn" else "Ann")
+    g = follow_game()  # off and on with no doubles thrown: nothing to keep
+    roll(g, 1, 2)
+    g.push({"op": "follow", "on": False})
+    assert [type(e).__name__ for e in g.push({"op": "follow", "on": True}).effects] == ["Follow"]
+
+
 def test_it_must_be_the_players_turn():
     g = follow_game()
     with pytest.raises(Refused, match="It is Ann's turn to roll, not Bob's"):

@@ -414,6 +414,44 @@ def test_a_game_in_follow_mode_opens_from_the_snapshot_as_the_full_replay(tmp_pa
         assert_same_as_full_replay(crashed)
 
 
+def test_follow_mode_off_and_on_within_a_turn_replays_and_a_session_recorded_before_opens_as_recorded(tmp_path,
+                                                                                                      monkeypatch):
+    """docs/rules.md: follow mode off and on again keeps the turn's doubles. Ann has thrown doubles twice, follow mode
+    goes off (a checkpoint then) and on again, and her third doubles send her to jail: the session opens from its
+    snapshot as the full replay and its check finds nothing. A session recorded when off and on reset the count (the
+    third doubles rolled again) opens as it was recorded, and the check names its `follow` entry alone."""
+    from banker.rules import turns
+
+    def record(path: Path) -> None:
+        with Session.create(path, Setup("classic-us", "classic", PLAYERS, follow=True)) as s:
+            chest = next(c.id for c in s.state.edition.cards.values() if c.deck == "chest" and c.kind == "collect")
+            s.apply({"op": "roll", "dice": [1, 1]})
+            s.apply({**(s.state.pending.command if s.state.pending else {}), "card": chest})
+            s.apply({"op": "roll", "dice": [5, 5]})
+            s.apply({"op": "auction", "space": 12, "winner": None})
+            s.apply({"op": "follow", "on": False})
+            s.checkpoint()
+            s.apply({"op": "follow", "on": True})
+            s.apply({"op": "roll", "dice": [3, 3]})
+
+    record(tmp_path / "now.json")
+    with Session.open(tmp_path / "now.json", readonly=True) as reader:
+        assert reader.opened_from is not None
+        assert_same_as_full_replay(reader)
+        state = reader.state
+        assert state.in_jail["Ann"] and state.positions["Ann"] == 10 and state.current == "Bob"
+        assert reader.replay_check() == []
+    with monkeypatch.context() as m:
+        m.setattr(turns, "held_doubles", lambda state: 0)  # as off and on were before
+        record(tmp_path / "before.json")
+    with Session.open(tmp_path / "before.json", readonly=True) as reader:
+        assert_same_as_full_replay(reader)
+        state = reader.state
+        assert not state.in_jail["Ann"] and state.positions["Ann"] == 18 and state.doubles == 1
+        reader.replay_check()
+        assert reader.divergent == [6]  # the follow entry: today it resumes the turn with its two doubles
+
+
 @pytest.mark.parametrize("where", ["before the line", "after the line"])
 @pytest.mark.parametrize("action", ["apply", "undo"])
 def test_an_action_interrupted_half_way_never_puts_its_move_in_the_snapshot(tmp_path, monkeypatch, where, action):

@@ -655,6 +655,8 @@ EN: dict[str, Template] = {
     "log.place": "{player}'s token is put on {space}",
     "log.place-jail": "{player}'s token is put in jail",
     "log.follow-on": "Follow mode on: {player} rolls next",
+    "log.follow-on-doubles": ["Follow mode on: {player} rolls next, with {n} double thrown this turn",
+                              "Follow mode on: {player} rolls next, with {n} doubles thrown this turn"],
     "log.follow-off": "Follow mode off",
     # --- the agreed end of a timed game (banker.ledger.clock), counting the table (banker.rules.count)
     "end-time.empty": "Say when the game ends: a clock time such as 22:30, or how long to play such as 90m",

@@ -316,7 +316,8 @@ class Place(Op, tag="place", frozen=True):
 
 class FollowMode(Op, tag="follow", frozen=True):
     """switches follow mode on or off (`banker new --follow` starts with it on). Off, the bank moves no token and
-    proposes nothing; on again, the tokens stand where they were last placed"""
+    proposes nothing; on again, the tokens stand where they were last placed and the turn resumes with the doubles
+    it had thrown (none if it has ended since)"""
 
     on: Annotated[bool, _k("flag", "on (true) or off (false)", word="on")]
 

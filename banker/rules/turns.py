@@ -26,7 +26,7 @@ from msgspec import Struct, UnsetType
 
 from . import parse
 from .debts import require_no_debt
-from .effects import Due, Pay
+from .effects import Doubles, Due, InJail, Pay, Turn
 from .errors import Refused
 from .legal import mr_monopoly_target
 from .messages import Msg
@@ -404,19 +404,41 @@ def run_end_turn(state: GameState, tx: Tx, cmd: EndTurn) -> None:
     _pass_turn(state, tx, current)
 
 
+def held_doubles(state: GameState) -> int:
+    """The doubles the turn had thrown when follow mode was last switched off (the off move recorded them going to
+    0), if that turn is still the one to resume: no turn has passed since (no ``turn`` effect: ``end_turn``, a
+    bankruptcy) and its player is still playing and not in jail (going to jail ends the turn). Else 0."""
+    current = state.current
+    if current is None or current != state.turn or state.in_jail[current]:
+        return 0
+    for move in reversed(state.history):
+        if isinstance(move.command, FollowMode):
+            if move.command.on:
+                return 0
+            return next((e.old for e in move.effects if isinstance(e, Doubles)), 0)
+        if any(isinstance(e, Turn) or (isinstance(e, InJail) and e.player == current) for e in move.effects):
+            return 0
+    return 0
+
+
 def run_follow(state: GameState, tx: Tx, cmd: FollowMode) -> None:
     if cmd.on == state.follow:
         raise Refused("follow-same", Msg("turn.follow-same-on" if cmd.on else "turn.follow-same-off"))
     if cmd.on:
+        held = held_doubles(state)  # the turn resumes with its doubles (switched off, the count was not followed)
         tx.follow(True)
         current = state.current
         tx.turn(current)
+        tx.doubles(held)
         if state.variant.speed_die:  # the Speed Die counts for whoever has collected a salary already
             paid = {e.dst for move in state.history for e in move.effects if isinstance(e, Pay) and e.why == "salary"}
             for p in state.active_players:
                 if p in paid:
                     tx.passed_go(p)
-        tx.say("log.follow-on", player=current or "")
+        if held:
+            tx.say("log.follow-on-doubles", player=current or "", n=held)
+        else:
+            tx.say("log.follow-on", player=current or "")
     else:
         _drop_pending(state, tx)
         tx.doubles(0)
@@ -566,5 +588,5 @@ def follow_up(state: GameState, tx: Tx, cmd: Command) -> None:
         _pass_turn(state, tx, state.turn)
 
 
-__all__ = ["SPEED_FACES", "TURN_OPS", "before", "carry_on", "describe", "follow_up", "jail_position", "land", "run_end_turn",
-           "run_follow", "run_place", "run_roll", "send_to_jail", "settles"]
+__all__ = ["SPEED_FACES", "TURN_OPS", "before", "carry_on", "describe", "follow_up", "held_doubles", "jail_position", "land",
+           "run_end_turn", "run_follow", "run_place", "run_roll", "send_to_jail", "settles"]
