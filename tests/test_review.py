@@ -116,6 +116,27 @@ def test_bankruptcy_moment_and_creditor(tmp_path: Path) -> None:
     assert r.rent_paid == {} and r.biggest[-1].why == "bankruptcy" and r.biggest[-1].amount == 10
 
 
+@pytest.mark.parametrize(("credit", "cash_later"), [(30, 70), (90, 10)])
+def test_rent_paid_in_kind_counts_as_rent(tmp_path: Path, credit: int, cash_later: int) -> None:
+    """RU 2004 lets a creditor take deeds for a debt at an agreed value (a trade's ``debt_credit``): rent owed and
+    paid so is rent paid, against the deed it was charged for, as much as rent paid late in cash. The review read
+    only the cash: of Bob's 100 rent on Арбат paid 30 in a deed and 70 in cash it counted 70."""
+    path = tmp_path / "in-kind.json"
+    with Session.create(path, Setup("ru", "classic", PLAYERS)) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 37})
+        s.apply({"op": "buy", "player": "Ann", "space": 39})  # the dark blue group: Арбат's rent doubled, 100
+        s.apply({"op": "buy", "player": "Bob", "space": 5})
+        s.apply({"op": "transfer", "from": "Bob", "to": "Cid", "amount": 1290, "memo": "a deal"})  # Bob has 10
+        s.apply({"op": "rent", "payer": "Bob", "space": 39})  # a debt of 100
+        # the deed for part of it; the rest in cash: at once (the 10 he has) or with the salary
+        s.apply({"op": "trade", "from": "Bob", "to": "Ann", "give": {"spaces": [5]}, "debt_credit": credit})
+        s.apply({"op": "salary", "player": "Bob"})
+    r = load_review(path).review
+    assert r.rent_paid == {"Bob": 100} and r.rent_received == {"Ann": 100}
+    assert r.rent_by_deed == {39: 100} and r.rent_by_group == {"dark_blue": 100}
+    assert [(p.payer, p.payee, p.amount) for p in r.biggest if p.why == "rent"] == [("Bob", "Ann", cash_later)]
+
+
 def test_json_export_reads_back(game: Path) -> None:
     files = export(load_review(game), "json", Translator("en"))
     data = json.loads(files[".json"])

@@ -10,7 +10,8 @@ was logged, so it shows the game as it was played.
 Choices (docs/review.md): an entry that was undone, and the undo itself, are shown in the
 timeline (struck through, with the reason) but left out of every total, since together they
 moved nothing; the cash and net-worth series include them, as the table really saw them.
-Rent that opened a debt counts when it is paid, against the deed it was charged for.
+Rent that opened a debt counts when it is paid, against the deed it was charged for: in cash, or in kind (deeds the
+creditor accepted against it at an agreed value, RU 2004: a trade's ``debt_credit``).
 """
 
 from __future__ import annotations
@@ -287,8 +288,8 @@ def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) ->
     to_bank: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     salary: dict[str, int] = defaultdict(int)
     payments: list[Payment] = []
-    # rent charged but owed (a debt): the deed it was for, in the order the claims are paid
-    owed_rent: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    # rent charged but owed (a debt), in the order the claims are paid: [what is left of it, the deed it was for]
+    owed_rent: dict[tuple[str, str], list[list[int]]] = defaultdict(list)
     spaces = state.edition.spaces
     holdings: dict[str, int] = {}  # per player: net worth less cash, as of the last entry that changed it
     landings: dict[int, int] = defaultdict(int)
@@ -345,13 +346,32 @@ def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) ->
         elif op == "count":
             r.counts.append(table_count(entry))
         rent_space = cmd.get("space") if op == "rent" else None
+        # a debt paid in kind (RU 2004): deeds the creditor accepted at an agreed value, counted against the claims
+        in_kind = int(cmd.get("debt_credit") or 0) if op == "trade" else 0
         for e in entry["effects"]:
             if e["t"] == "debt" and rent_space is not None:
                 # a rent claim added to the payer's debts: remember its deed until it is paid
                 old = len(e["old"] or [])
                 for creditor, amount, why in (e["new"] or [])[old:]:
                     if why == "rent":
-                        owed_rent[(e["player"], creditor)].append((amount, rent_space))
+                        owed_rent[(e["player"], creditor)].append([amount, rent_space])
+            elif e["t"] == "debt" and in_kind and e["player"] == cmd.get("from"):
+                # the trade's own reduction of the claims (before any the cash then settles): rent paid in deeds,
+                # the claims to the creditor in the order owed, as the engine counts the credit against them
+                creditor = cmd.get("to")
+                owed = owed_rent.get((e["player"], creditor)) or []
+                for to, amount, why in e["old"] or []:
+                    take = min(in_kind, amount) if to == creditor else 0
+                    in_kind -= take
+                    if not take or why != "rent":
+                        continue
+                    rent_paid[e["player"]] += take
+                    rent_received[creditor] += take
+                    if owed:
+                        owed[0][0] -= take
+                        by_deed[owed[0][1]] += take
+                        if owed[0][0] <= 0:
+                            owed.pop(0)
             if e["t"] != "pay":
                 continue
             src, dst, amount, why = e["from"], e["to"], e["amount"], e.get("for", "")
@@ -360,7 +380,7 @@ def review(state: GameState, entries: Iterable[EntryLike], biggest: int = 10) ->
                 deed = rent_space
                 queue = owed_rent.get((src, dst))
                 if deed is None and queue:
-                    _amount, deed = queue.pop(0)
+                    deed = queue.pop(0)[1]
                 rent_paid[src] += amount
                 rent_received[dst] += amount
                 if deed is not None:
