@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from msgspec import Struct
+
 from . import parse
 from .building import run_sell_building
 from .cards import jail_card_name
 from .debts import settle, spend, who
-from .effects import Claim, Mortgaged, Owner, Pay
+from .effects import Claim, Debt, Mortgaged, Owner, Pay
 from .errors import Refused
 from .messages import Msg
 from .mortgage import run_mortgage
@@ -39,8 +41,10 @@ def preview(state: GameState, player: str, lift: list[int] | None = None) -> dic
     the mortgaged deeds the creditor lifts at once).
 
     ``mortgaged``: the deeds that reach the creditor mortgaged, those the bankruptcy itself mortgages
-    included (UK, Kyiv: everything is raised first); ``final``: the bankruptcy that ends a short game,
-    where the creditor takes everything as it stands (no interest, nothing to lift).
+    included (UK, Kyiv: everything is raised first); ``lift_terms``: for each of them, what keeping it
+    mortgaged or lifting it costs the creditor (:class:`LiftTerms`; none to the bank); ``final``: the
+    bankruptcy that ends a short game, where the creditor takes everything as it stands (no interest,
+    nothing to lift).
 
     The preview is the real thing applied and taken back (:meth:`GameState.preview`), so it
     cannot disagree with it.
@@ -58,6 +62,7 @@ def preview(state: GameState, player: str, lift: list[int] | None = None) -> dic
         "buildings_value": 0,  # what the bank pays for the buildings in the bankruptcy itself
         "deeds": deeds,
         "mortgaged": [p for p in deeds if state.lots[p].mortgaged],
+        "lift_terms": {},
         "final": _final(state),
         "jail_cards": state.jail_cards_of(player),
         "effects": [],
@@ -77,10 +82,61 @@ def preview(state: GameState, player: str, lift: list[int] | None = None) -> dic
         if isinstance(effect, Mortgaged) and effect.new:
             mortgaged.add(effect.space)
     out["mortgaged"] = sorted(mortgaged)
+    if out["creditor"] != BANK and creditor is not None and not out["final"]:
+        out["lift_terms"] = _lift_terms(state, creditor, out["mortgaged"], move.effects)
     out["effects"] = move.effects
     out["cash_given"] = sum(e.amount for e in move.effects if isinstance(e, Pay) and e.src == player
                             and e.why == "bankruptcy")
     out["parts"] = move.parts
+    return out
+
+
+class LiftTerms(Struct, frozen=True):
+    """What a mortgaged deed a bankruptcy hands to a player costs that creditor, and what the creditor has when it
+    comes (the console's question for each such deed: keep it mortgaged, or lift it at once)."""
+
+    interest: int  # the 10% due at once, whichever is chosen
+    principal: int  # the mortgage's value, paid on top of the 10% to lift it
+    cash: int  # the creditor's cash when the deed's 10% falls due (the bankrupt's cash received, the deeds before paid)
+    debt: tuple[Claim, ...]  # what the creditor owes then (its own debts; a 10% it could not pay before)
+
+    @property
+    def lift(self) -> int:
+        """What lifting it costs at once, in cash: the 10% and the mortgage's value."""
+        return self.interest + self.principal
+
+    @property
+    def interest_paid(self) -> bool:
+        """Whether the 10% is paid at once (else it is owed to the bank: a debt)."""
+        return not self.debt and self.cash >= self.interest
+
+
+def _lift_terms(state: GameState, creditor: str, mortgaged: list[int], effects: list[Any]) -> dict[int, LiftTerms]:
+    """For each mortgaged deed the creditor receives (``mortgaged``, in the board's order), what it costs the creditor
+    and what the creditor has when it comes, read from the bankruptcy's ``effects`` (:func:`preview`): each 10% is the
+    creditor's payment of interest to the bank, or its claim when it owes it, one for each mortgaged deed in the
+    board's order (:func:`_to_player`), after the deeds have gone over."""
+    spaces = state.edition.spaces
+    deeds = iter(mortgaged)
+    cash, debt = state.cash[creditor], tuple(state.debts.get(creditor, []))
+    handed = False
+    out: dict[int, LiftTerms] = {}
+    for e in effects:
+        handed = handed or (isinstance(e, Owner) and e.new == creditor)
+        rate = None
+        if handed and isinstance(e, Pay) and e.src == creditor and e.dst == BANK and e.why == "interest":
+            rate = e.amount
+        elif (handed and isinstance(e, Debt) and e.player == creditor and len(e.new) == len(e.old) + 1
+              and e.new[-1].creditor == BANK and e.new[-1].why == "interest"):
+            rate = e.new[-1].amount
+        if rate is not None:
+            pos = next(deeds, None)
+            if pos is not None:
+                out[pos] = LiftTerms(rate, spaces[pos].mortgage, cash, debt)
+        if isinstance(e, Pay):
+            cash += (e.amount if e.dst == creditor else 0) - (e.amount if e.src == creditor else 0)
+        elif isinstance(e, Debt) and e.player == creditor:
+            debt = tuple(e.new)
     return out
 
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from banker.rules import BANK, POT, Refused, ops
+from banker.rules.bankruptcy import LiftTerms
 from banker.rules.bankruptcy import preview as bankruptcy_preview
 from banker.rules.building import (
     auction_min_bid,
@@ -51,7 +52,6 @@ from banker.rules.ops import SPEED_FACES, FieldSpec
 from banker.rules.parse import MONEY_KEYS
 from banker.rules.rent import dice_range
 from banker.rules.turns import describe
-from banker.rules.valuation import interest
 
 from .screens.auction import AuctionScreen
 from .screens.count import CountScreen
@@ -1114,22 +1114,38 @@ class Flow:
 
     async def ask_lifts(self, view: dict[str, Any]) -> list[int]:
         """For each mortgaged deed the creditor receives: 10% now, or lift it at once (as the trade
-        dialog offers); a lift the creditor's cash cannot cover is shown with the engine's reason."""
+        dialog offers), each with what it costs the creditor; a lift the engine refuses says why in those terms: the
+        creditor's cash at that point (the bankrupt's cash received, the deeds before paid for), or its open debt."""
         state = self.state
         creditor = view["creditor"]
+        name = self.tr.account(creditor)
         lift: list[int] = []
         for pos in view["mortgaged"]:
             space = state.edition.spaces[pos]
-            fee = interest(state, space.mortgage)
-            lifted = Choice(True, self.tr("bankrupt_lift.lift", amount=self.fmt(lift_cost(state, pos))))
-            try:
-                bankruptcy_check = bankruptcy_preview(state, view["player"], [*lift, pos])
-                if bankruptcy_check["refused"] is not None:
-                    raise bankruptcy_check["refused"]
-            except Refused as e:
-                lifted = Choice(True, lifted.label, enabled=False, note=self.tr.refusal(e))
-            title = self.tr("bankrupt_lift.title", space=space.name, creditor=self.tr.account(creditor))
-            if await self.choose(title, [Choice(False, self.tr("bankrupt_lift.ten", amount=self.fmt(fee))), lifted]):
+            # the choices so far made: the 10% of the deeds before, and the lifts chosen, are paid when this one comes
+            terms: LiftTerms = bankruptcy_preview(state, view["player"], lift or None)["lift_terms"][pos]
+            debt = ", ".join(self.tr.msg(Msg("debt-part", amount=self.fmt(c.amount), creditor=self.tr.account(c.creditor)))
+                             for c in terms.debt)
+            if terms.interest_paid:
+                ten = Choice(False, self.tr("bankrupt_lift.ten", creditor=name, amount=self.fmt(terms.interest)))
+            else:  # the 10% is owed to the bank: say why, with what the creditor has or owes
+                ten = Choice(False, self.tr("bankrupt_lift.ten_owed", amount=self.fmt(terms.interest)),
+                             note=self.tr("bankrupt_lift.owes", creditor=name, debt=debt) if terms.debt
+                             else self.tr("bankrupt_lift.has", creditor=name, cash=self.fmt(terms.cash)))
+            lifted = Choice(True, self.tr("bankrupt_lift.lift", creditor=name, amount=self.fmt(terms.lift),
+                                          principal=self.fmt(terms.principal), interest=self.fmt(terms.interest)))
+            refused = bankruptcy_preview(state, view["player"], [*lift, pos])["refused"]
+            if refused is not None:
+                if terms.debt:
+                    why = self.tr("bankrupt_lift.no_lift_debt", creditor=name, debt=debt)
+                elif terms.cash < terms.lift:
+                    why = self.tr("bankrupt_lift.no_lift_cash", creditor=name, cash=self.fmt(terms.cash),
+                                  amount=self.fmt(terms.lift))
+                else:
+                    why = self.tr.refusal(refused)
+                lifted = Choice(True, lifted.label, enabled=False, note=why)
+            title = self.tr("bankrupt_lift.title", space=space.name, creditor=name)
+            if await self.choose(title, [ten, lifted]):
                 lift.append(pos)
         return lift
 
