@@ -135,3 +135,26 @@ async def test_while_a_debt_is_open_the_footer_offers_the_debtors_keys(tmp_path:
         await b.settle()
         await b.key("w")
         assert type(app.screen).__name__ == "RaiseCashScreen", type(app.screen).__name__
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "Close the list"), ("ru", "Закрыть список"),
+                                             ("uk", "Закрити список")])
+async def test_an_open_list_says_its_key_in_the_interfaces_language(tmp_path: Path, lang: str, words: str) -> None:
+    """Found in a Russian review: with the player filter's list open, the footer said Textual's English "esc Dismiss
+    menu" (and kept saying it under the command palette, opened from there). Textual's own widgets' words the footer
+    shows come from the catalogs' ``[textual]`` table too (ui/screens/base.py: ``active_bindings``, public API)."""
+    from textual.widgets import Select
+    from textual.widgets._footer import FooterKey
+
+    players = {"en": ("Ann", "Bob", "Cid"), "ru": ("Аня", "Боря", "Вика"), "uk": ("Оля", "Петро", "Іра")}[lang]
+    path = make_session(tmp_path / "g.json", players, commands=[{"op": "buy", "player": players[0], "space": 1}])
+    app = BankerApp(path, lang=lang, review=True)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        app.screen.query_one("#filter-player", Select).focus()
+        await pilot.press("enter")  # the list opens
+        await pilot.pause()
+        shown = [screen_text(k) for k in app.screen.query(FooterKey)]
+        assert any(words in k for k in shown) and not any("Dismiss" in k for k in shown), shown
+
