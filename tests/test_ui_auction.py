@@ -93,6 +93,37 @@ async def test_a_flagged_winning_bid_is_sold_and_owed_not_lost(tmp_path: Path) -
         assert state["players"]["Bob"]["debt"]["claims"] == [{"creditor": "bank", "amount": 50, "for": "auction"}]
 
 
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+async def test_a_player_in_debt_cannot_bid_and_the_other_bids_stay(tmp_path: Path, lang: str) -> None:
+    """Found probing in tmux: Bob, owing the bank $200 (a tax he could not pay), bid $5 of his $10 and the bid was
+    taken; Enter then sold nothing (the ``auction`` op refuses a winner in debt, as any purchase: "raise the cash ...
+    or declare bankruptcy first"), the dialog closed and Ann's bid went with it. A debtor's bid is now refused when
+    it is made, saying why, and the auction goes on."""
+    ann, bob = PLAYERS[lang]
+    edition = BOARD[lang]
+    path = make_session(tmp_path / "g.json", (ann, bob), edition=edition, commands=[
+        {"op": "buy", "player": bob, "space": 37},
+        {"op": "transfer", "from": bob, "to": ann, "amount": 1140, "memo": "x"},  # Bob: 10 left
+        {"op": "tax", "space": 38, "player": bob}])  # the second tax (75 or more): a debt opens
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        state = app.current_session.state
+        owed = state.debts[bob][0].amount
+        await open_auction(b, 39)
+        await b.key("1", "1")  # Ann bids 2
+        await b.key("down", "3")  # Bob, in debt, would bid 52 (the most he could raise is more): refused
+        assert error(app) == app.tr("auction.owes", player=bob, amount=state.edition.fmt(owed))
+        await b.key("1")  # and 3, within his cash: refused too
+        assert error(app) == app.tr("auction.owes", player=bob, amount=state.edition.fmt(owed))
+        assert screen_text(app.screen.query_one("#auction-bid")) == app.tr(
+            "auction.current", amount=state.edition.fmt(2), player=ann)
+        await b.key("enter")
+        await b.confirm()
+        assert file_entries(path)[-1]["command"] == {"op": "auction", "space": 39, "winner": ann, "bid": 2}
+
+
 def footer_keys(app) -> set[str]:
     """The keys the footer offers on the screen shown."""
     return {key for key, active in app.screen.active_bindings.items() if active.binding.show}

@@ -42,9 +42,14 @@ def bid_refusal(state: GameState, bidding: Bidding, bidder: str, amount: int) ->
     """Why ``bidder`` may not bid ``amount`` now, as a reason and its figures (None: the bid stands):
     ``has_passed``; ``too_low`` (``amount``: the lowest next bid); ``over_cash`` where the edition auctions
     for cash only (``cash``); ``over_raise`` above what the bidder's sales and mortgages could raise
-    (``amount``: that most). A bid above the cash but within that is allowed (the console flags it)."""
+    (``amount``: that most); ``owes`` while the bidder has a debt open (``amount``: all it owes), for the ``auction`` op
+    refuses a winner in debt (as any purchase), and a bid taken here would be refused only at the sale, the dialog
+    closed and every bid lost. A bid above the cash but within that is allowed (the console flags it)."""
     if bidder in bidding.passed:
         return "has_passed", {}
+    owed = state.debts.get(bidder)
+    if owed:
+        return "owes", {"amount": sum(claim.amount for claim in owed)}
     if amount < bidding.lowest_next:
         return "too_low", {"amount": bidding.lowest_next}
     return beyond_reach(state, bidder, amount)
