@@ -526,6 +526,21 @@ def test_markdown_export_keeps_names_and_memos_as_text(tmp_path: Path) -> None:
 
 
 
+def test_a_session_created_without_a_name_is_exported_under_its_file_name(tmp_path: Path) -> None:
+    """Found probing: `banker new friday.json` (no --name) is "friday" on the table, the review and `banker state`, but
+    its Markdown export was headed "# banker · ..." and its JSON export named it "". Both now say "friday", as the
+    rest of banker does (SessionLog.name); a name given at creation is kept."""
+    path = tmp_path / "friday.json"
+    with Session.create(path, Setup("classic-us", "classic", PLAYERS)) as s:
+        s.apply({"op": "salary", "player": "Ann"})
+    sr = load_review(path)
+    assert export(sr, "markdown", Translator("en"))[".md"].startswith("# friday · ")
+    assert json.loads(export(sr, "json", Translator("en"))[".json"])["session"]["name"] == "friday"
+    named = tmp_path / "named.json"
+    Session.create(named, Setup("classic-us", "classic", PLAYERS), name="Friday night").close()
+    assert load_review(named).name == "Friday night"
+
+
 def test_markdown_export_keeps_a_name_that_begins_like_a_block_as_text(tmp_path: Path) -> None:
     """Found by a probe: a timeline line "1. # Big collects $200 salary" rendered as a heading inside the list item,
     "2. - Bob collects ..." as a list in it and "3. 1. Dan gives ..." as a numbered one: the "#", "-" and "1." vanished.

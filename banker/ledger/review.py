@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from banker.rules import GameState
@@ -27,11 +28,17 @@ class SessionReview:
     entries: list[Entry]
     #: what is damaged in the file, when something is (the review is of what can be read): said by its readers
     damage_message: Said | None = None
+    #: the session file, when read from one: a session created without a name is called by it, as the console and
+    #: ``banker state`` call it (``SessionLog.name``)
+    path: Path | None = None
 
     @property
     def name(self) -> str:
+        """The session's name as given at creation, else the file name without suffix."""
         name = self.doc.get("name")
-        return name if isinstance(name, str) else ""
+        if isinstance(name, str) and name:
+            return name
+        return self.path.stem if self.path is not None else ""
 
 
 def load_review(path: str | os.PathLike[str]) -> SessionReview:
@@ -43,7 +50,7 @@ def load_review(path: str | os.PathLike[str]) -> SessionReview:
     except Exception:  # a hand-edited effect the state cannot take: the entry named, as opening names it
         restore(read.path, game(read.path, read.setup), [], read.entries, [])
         raise  # every entry can be followed: the review's own fault, reported as one
-    return SessionReview(read.doc, reviewed, state, read.entries, read.damage_message)
+    return SessionReview(read.doc, reviewed, state, read.entries, read.damage_message, Path(read.path))
 
 
 __all__ = ["SessionReview", "load_review"]
