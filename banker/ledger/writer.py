@@ -277,6 +277,14 @@ class SessionWriter(SessionLog):
                     pass
 
     # ------------------------------------------------------------------ writing
+    @property
+    def can_record(self) -> bool:
+        """Whether an action may still be recorded in this session: open, and not stopped (a write that may have
+        left a partial line, an action interrupted half-way, the checkpoint's entries changed on the disk). After
+        a failed write that left nothing behind (``record_failed``: a full disk, an I/O error) it may: the same
+        action can be recorded again once the disk takes it."""
+        return not self._closed and self._broken is None
+
     def _check_writable(self) -> None:
         if self._closed:
             raise closed_error(self.path)

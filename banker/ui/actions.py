@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
+from banker.ledger import SessionError
 from banker.rules import BANK, POT, Refused, ops
 from banker.rules.bankruptcy import LiftTerms
 from banker.rules.bankruptcy import preview as bankruptcy_preview
@@ -56,13 +57,11 @@ from banker.rules.turns import describe
 from .screens.auction import AuctionScreen
 from .screens.count import CountScreen
 from .screens.debt import RaiseCashScreen
-from .screens.dialogs import AskScreen, Choice, ChooseScreen, ConfirmScreen, InfoScreen
+from .screens.dialogs import AskScreen, Choice, ChooseScreen, ConfirmScreen, Dialog, InfoScreen
 from .screens.trade import TradeScreen
 from .screens.turn import ProposalScreen, RollScreen, release_typed
 
 if TYPE_CHECKING:  # pragma: no cover
-    from textual.screen import Screen
-
     from banker.ledger import Entry
     from banker.rules import GameState, Move
     from banker.rules.edition import Space
@@ -96,6 +95,16 @@ class StepBack(Exception):
     """Escape on a question that has one before it: the flow is run again, that question asked again."""
 
 
+class NotWritten(Exception):
+    """The disk refused to record the action (a full disk, an I/O error; nothing recorded): the flow is run again
+    with its answers kept, its last question (the confirmation) asked again with ``said`` on it, so Enter records
+    it once the disk takes it (:meth:`Flow.commit`)."""
+
+    def __init__(self, said: str) -> None:
+        super().__init__(said)
+        self.said = said
+
+
 #: a question's answer not given (:meth:`Flow.question`'s ``auto``)
 NOTHING = object()
 
@@ -113,12 +122,14 @@ class Questions:
     the answers kept instead of asking again, up to the question stepped back to. ``ahead``: the answers the banker
     stepped back over, the first one the answer of the question now asked: each is shown again (highlighted, typed
     in) while the banker gives the same answers again. After a commit nothing steps back (a replay would record it
-    twice)."""
+    twice). ``failed``: why the disk refused to record the action, said on the question asked again for it
+    (:class:`NotWritten`)."""
 
     answers: list[Answer] = field(default_factory=list)
     at: int = 0
     ahead: list[Any] = field(default_factory=list)
     committed: bool = False
+    failed: str | None = None
 
     def previous(self) -> Any:
         """The answer the question now asked had before the banker stepped back over it (None: none)."""
@@ -173,10 +184,14 @@ class Flow:
                     return await fn(dict(cmd), title)
                 except StepBack:
                     continue
+                except NotWritten as e:  # the last question (the confirmation) asked again, the answers before kept
+                    questions.failed = e.said
+                    questions.ahead.insert(0, questions.answers.pop().value)
+                    continue
         finally:  # by identity: an action cut short (another one started) may end after the next one began
             self.stack.remove(questions)
 
-    async def question(self, screen: Callable[[Any, bool], Screen[Any]], auto: Any = NOTHING, form: bool = False) -> Any:
+    async def question(self, screen: Callable[[Any, bool], Dialog[Any]], auto: Any = NOTHING, form: bool = False) -> Any:
         """The answer of the next question: replayed when the flow runs again after Escape, else asked on
         ``screen(previous, back)`` (``previous``: the answer it had before the banker stepped back to it, or None;
         ``back``: Escape steps back). A dialog dismissed with None is Escape: a step back to the question before,
@@ -192,7 +207,10 @@ class Flow:
             q.at += 1
             return auto
         back = q.can_step_back and not form
-        value = await self.app.push_screen_wait(screen(q.previous(), back))
+        shown = screen(q.previous(), back)
+        if q.failed is not None:  # asked again after the disk refused to record the action: said on it
+            shown.failed, q.failed = q.failed, None
+        value = await self.app.push_screen_wait(shown)
         if value is None:
             if not back:
                 raise Cancelled
@@ -202,10 +220,24 @@ class Flow:
         return value
 
     def commit(self, cmd: dict[str, Any]) -> Entry | None:
-        """Record ``cmd``; from here on Escape no longer steps back in this part of the action."""
-        if self.stack:
-            self.questions.committed = True
-        return self.app.commit(cmd)
+        """Record ``cmd``; from here on Escape no longer steps back in this part of the action. None when nothing
+        was recorded (said). When the disk refused it (:meth:`BankerApp.write_refused`: a full disk, an I/O error)
+        and it is the first thing this part of the action records, after a question the banker answered, nothing
+        answered is lost: :class:`NotWritten` runs the flow again (:meth:`asking`) with the answers kept, and its
+        last question (the confirmation, a proposal) is asked again with why on it: Enter records it once there is
+        room; Escape and ``n`` do what they always do. Not after an earlier part was recorded (run again, the flow
+        would record it twice)."""
+        q = self.questions if self.stack else None
+        again = q is not None and not q.committed and bool(q.answers) and not q.answers[-1].auto
+        if q is not None:
+            q.committed = True
+        try:
+            return self.app.record(cmd)
+        except (Refused, SessionError) as e:
+            if again and q is not None and self.app.write_refused(e):
+                q.committed = False
+                raise NotWritten(self.tr.session(e)) from None
+            return None
 
     def auto_answered(self) -> bool:
         """Whether an answer of the questions under way was taken without asking (the player of the turn)."""

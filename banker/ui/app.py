@@ -382,21 +382,42 @@ class BankerApp(App[None]):
 
     # ----------------------------------------------------------------- actions
     def commit(self, cmd: dict[str, Any]) -> Entry | None:
-        """Apply through the session log (durable before this returns), then show it."""
+        """Apply through the session log (durable before this returns), then show it; None when nothing was recorded
+        (the refusal, or why the session could not record it, said)."""
+        try:
+            return self.record(cmd)
+        except (Refused, SessionError):
+            return None
+
+    def record(self, cmd: dict[str, Any]) -> Entry:
+        """:meth:`commit`, raising what kept ``cmd`` from being recorded, once it is said: :class:`Refused`, or a
+        :class:`SessionError` (read-only, or the disk refused: :meth:`write_refused` tells whether the same action
+        may be recorded again)."""
         session = self.current_session
         if not isinstance(session, SessionWriter):  # a damaged session, opened read-only
-            self.refuse(SessionError(self.tr("table.readonly_refused", file=str(session.path)), key="readonly",
-                                     file=session.path))
-            return None
+            error = SessionError(self.tr("table.readonly_refused", file=str(session.path)), key="readonly",
+                                 file=session.path)
+            self.refuse(error)
+            raise error
         try:
             entry = session.apply(cmd)
         except (Refused, SessionError) as e:  # refused; or read-only, or the disk refused: nothing recorded
             self.refuse(e)
-            return None
+            raise
         self.show_message(self.tr.entry(entry))
         self.version += 1
         self._collect_when_idle()
         return entry
+
+    def write_refused(self, error: Exception) -> bool:
+        """Whether ``error`` is the disk refusing to record an action (a full disk, a file-size limit, an I/O error:
+        the ledger's ``record_failed``, nothing recorded and nothing left behind) in a session that can still record:
+        the same action may be recorded again, as it was answered, once the disk takes it. Never a refusal of the
+        rules, a read-only (damaged) session, nor one that stopped recording (a write that may have left a
+        partial line, the checkpoint's entries changed on the disk)."""
+        session = self.session
+        return (isinstance(error, SessionError) and error.key == "record_failed" and isinstance(session, SessionWriter)
+                and session.can_record)
 
     def preview(self, cmd: dict[str, Any]) -> tuple[list[Text | str], Move]:
         """What ``cmd`` would do, as its confirmation says it (the state is left as it was);

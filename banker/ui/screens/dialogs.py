@@ -65,7 +65,9 @@ def joined(lines: Sequence[Text | str]) -> Text:
 class Dialog(ModalScreen[ScreenResultType]):
     """A modal dialog: its keys, in the interface's language (see :mod:`.base`), in its own footer.
 
-    ``back``: Escape steps back to the previous question of the action (its key says "Back"), not out of it."""
+    ``back``: Escape steps back to the previous question of the action (its key says "Back"), not out of it.
+    ``failed``: why the disk refused to record the action this dialog's answer was to record (the flow asks it
+    again, the answers kept: ``Flow.commit``), said on it above its buttons, with Enter to try again."""
 
     if TYPE_CHECKING:
         app = getters.app(BankerApp)
@@ -73,6 +75,7 @@ class Dialog(ModalScreen[ScreenResultType]):
     def __init__(self, back: bool = False) -> None:
         super().__init__(classes="dialog-screen")
         self.back = back
+        self.failed: str | None = None
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
@@ -87,6 +90,12 @@ class Dialog(ModalScreen[ScreenResultType]):
     def on_mount(self) -> None:
         # every subclass's own on_mount runs too (Textual dispatches along the MRO)
         self.mount(BankFooter())
+        if self.failed is not None:
+            frame = self.query(".dialog").first(Vertical)
+            buttons = frame.query(".dialog-buttons")
+            said = Static(f"{self.failed}\n{self.app.tr('flow.write_again')}", id="write-failed",
+                          classes="dialog-error", markup=False)
+            frame.mount(said, before=buttons.first() if buttons else None)
 
     def dismiss(self, result: ScreenResultType | None = None) -> AwaitComplete:
         release_when_removed(self, [self, *self.walk_children(Widget)])  # see widgets/footer.py (#6665)

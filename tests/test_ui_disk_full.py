@@ -1,0 +1,214 @@
+"""The disk refuses to record an action (a full disk, an I/O error): nothing is recorded and it is said, and nothing the
+banker answered is lost. The action's last question (its confirmation) comes back with why on it; Enter records it
+once the disk takes it, exactly once; Escape and ``n`` do what they always do. Before: the whole flow closed, an
+auction's bids, a trade's deeds, a bankruptcy's choices gone, to be done again after freeing space."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+import banker.ledger.writer as ledger_writer
+from banker.ledger import SessionWriter
+from banker.ui.app import BankerApp
+from banker.ui.screens.auction import AuctionScreen
+from banker.ui.screens.dialogs import AskScreen, ConfirmScreen
+from banker.ui.screens.table import TableScreen
+
+from .ui_helpers import Banker, file_entries, make_session, midgame_commands, screen_text
+
+
+def disk_full(monkeypatch, err: int = errno.ENOSPC) -> list[int]:
+    """Every journal line written from now on fails with ``err`` after half its bytes, as a full disk does (the
+    writer wipes them again); returns the sizes of the writes refused."""
+    failed: list[int] = []
+
+    def write_all(fd, data):
+        failed.append(len(data))
+        os.write(fd, bytes(data[:len(data) // 2]))
+        raise OSError(err, os.strerror(err))
+
+    monkeypatch.setattr(ledger_writer, "write_all", write_all)
+    return failed
+
+
+def said_on_dialog(app) -> str:
+    return screen_text(app.screen.query_one("#write-failed"))
+
+
+def ops_of(path: Path, op: str) -> list[dict]:
+    return [e["command"] for e in file_entries(path) if e["command"].get("op") == op]
+
+
+async def test_a_full_disk_at_the_auctions_sale_keeps_the_bids_and_enter_sells_once_there_is_room(
+        tmp_path: Path, monkeypatch) -> None:
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob", "Cid"))
+    before = len(file_entries(path))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("a")
+        await b.choose("boardw")
+        assert isinstance(app.screen, AuctionScreen)
+        await b.key("3", "down", "3", "down", "p", "up", "up", "2")  # Ann 50, Bob 100, Cid passes, Ann 110
+        await b.key("enter")  # sold: the confirmation
+        assert isinstance(app.screen, ConfirmScreen)
+        failed = disk_full(monkeypatch)
+        await b.key("enter")
+        await b.settle()
+        assert failed  # the write was tried, and refused
+        # the confirmation again, the sale as it was, with why it was not recorded on it
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Ann wins the auction for Boardwalk at $110" in screen_text(app.screen.query_one("#confirm-body"))
+        said = said_on_dialog(app)
+        assert "(no space left on the disk); nothing was recorded" in said
+        assert "Everything you entered is kept: Enter tries again." in said
+        assert "no space left on the disk" in b.message()  # and on the table's message line, as before
+        assert len(file_entries(path)) == before
+        tried = len(failed)
+        await b.key("enter")  # still full: refused again, the confirmation stays
+        await b.settle()
+        assert isinstance(app.screen, ConfirmScreen) and "no space left" in said_on_dialog(app)
+        assert len(file_entries(path)) == before and len(failed) > tried
+        monkeypatch.undo()  # room again
+        await b.key("enter")
+        await b.settle()
+        assert isinstance(app.screen, TableScreen)
+        assert b.message().startswith("Ann wins the auction for Boardwalk at $110")
+    entries = file_entries(path)
+    assert len(entries) == before + 1  # recorded once, nothing doubled
+    assert ops_of(path, "auction") == [{"op": "auction", "space": 39, "winner": "Ann", "bid": 110}]
+
+
+async def test_escape_on_the_auctions_confirmation_after_a_full_disk_steps_back_to_the_auction(
+        tmp_path: Path, monkeypatch) -> None:
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob"))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("a")
+        await b.choose("boardw")
+        await b.key("3", "down", "3", "enter")  # Ann 50, Bob 100: sold to Bob
+        disk_full(monkeypatch)
+        await b.key("enter")
+        await b.settle()
+        assert isinstance(app.screen, ConfirmScreen) and said_on_dialog(app)
+        await b.key("escape")  # back to the auction, Bob's bid standing
+        assert isinstance(app.screen, AuctionScreen)
+        assert "Current bid: $100 by Bob" in screen_text(app.screen.query_one("#auction-bid"))
+        assert not app.screen.query("#write-failed")
+        monkeypatch.undo()
+        await b.key("enter")
+        await b.confirm()
+    assert ops_of(path, "auction") == [{"op": "auction", "space": 39, "winner": "Bob", "bid": 100}]
+
+
+@pytest.mark.parametrize("err", [errno.ENOSPC, errno.EIO], ids=["ENOSPC", "EIO"])
+async def test_a_full_disk_at_a_transfers_confirmation_keeps_every_answer(tmp_path: Path, monkeypatch, err) -> None:
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob"))
+    before = len(file_entries(path))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("x")
+        await b.choose("ann")
+        await b.choose("bob")
+        await b.answer(75)
+        await b.answer("lunch")
+        assert isinstance(app.screen, ConfirmScreen)
+        disk_full(monkeypatch, err)
+        await b.key("enter")
+        await b.settle()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Ann → Bob  $75" in screen_text(app.screen.query_one("#confirm-body"))
+        assert {errno.ENOSPC: "(no space left on the disk)", errno.EIO: "(an input/output error of the disk)"}[err] \
+            in said_on_dialog(app)
+        await b.key("escape")  # Escape steps back, as on any confirmation: the memo, as typed
+        assert isinstance(app.screen, AskScreen) and app.screen.query_one("#answer").value == "lunch"
+        await b.key("enter")
+        assert isinstance(app.screen, ConfirmScreen) and not app.screen.query("#write-failed")
+        monkeypatch.undo()
+        await b.confirm()
+        assert isinstance(app.screen, TableScreen)
+    assert len(file_entries(path)) == before + 1
+    assert ops_of(path, "transfer") == [{"op": "transfer", "from": "Ann", "to": "Bob", "amount": 75, "memo": "lunch"}]
+
+
+async def test_n_on_the_confirmation_after_a_full_disk_cancels_and_records_nothing(tmp_path: Path, monkeypatch) -> None:
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob"))
+    before = len(file_entries(path))
+    app = BankerApp(path, lang="ru")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.command("pay ann bob 75 обед")  # typed in full: the confirmation is the only question
+        assert isinstance(app.screen, ConfirmScreen)
+        disk_full(monkeypatch)
+        await b.key("enter")
+        await b.settle()
+        assert isinstance(app.screen, ConfirmScreen)
+        said = said_on_dialog(app)
+        assert "на диске нет места" in said and "Всё, что вы ввели, сохранено: Enter — попробовать ещё раз." in said
+        monkeypatch.undo()
+        await b.key("n")
+        await b.settle()
+        assert isinstance(app.screen, TableScreen)
+        assert b.message() == "Отменено: ничего не изменилось."
+    assert len(file_entries(path)) == before
+
+
+async def test_a_write_that_stopped_the_session_is_not_offered_again(tmp_path: Path, monkeypatch) -> None:
+    """A failed write whose line could not be taken back (the session records nothing more until reopened) is no
+    disk failure to try again: said, and the action ends as before."""
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob"))
+    before = len(file_entries(path))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.command("pay ann bob 75 lunch")
+        disk_full(monkeypatch, errno.EIO)
+
+        def cannot_take_back(self, fd, room, size):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+        monkeypatch.setattr(SessionWriter, "_take_back_line", cannot_take_back)
+        await b.key("enter")
+        await b.settle()
+        assert isinstance(app.screen, TableScreen)
+        assert "could not be written" in b.message() or "nothing was recorded" in b.message()
+        assert not app.session.can_record
+    monkeypatch.undo()
+    assert len(file_entries(path)) == before
+
+
+async def test_a_full_disk_at_a_bankruptcy_keeps_the_creditors_choices(tmp_path: Path, monkeypatch) -> None:
+    """The bankruptcy confirms and commits by its own flow (not confirm_and_commit): its "lift at once" choice is
+    kept, and recorded once there is room."""
+    players = ("Ann", "Bob", "Cid", "Dee", "Eve")
+    path = make_session(tmp_path / "g.json", players, commands=midgame_commands(players))
+    before = len(file_entries(path))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("k")
+        await b.choose("bob")
+        await b.choose("Lift it at once")
+        assert isinstance(app.screen, ConfirmScreen)
+        disk_full(monkeypatch)
+        await b.key("enter")
+        await b.settle()
+        assert isinstance(app.screen, ConfirmScreen) and "no space left on the disk" in said_on_dialog(app)
+        assert len(file_entries(path)) == before
+        monkeypatch.undo()
+        await b.confirm()
+        assert isinstance(app.screen, TableScreen)
+    assert len(file_entries(path)) == before + 1
+    assert ops_of(path, "bankrupt") == [{"op": "bankrupt", "player": "Bob", "lift": [5]}]
