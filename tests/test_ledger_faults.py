@@ -214,10 +214,47 @@ def test_a_holder_that_has_not_written_its_name_yet_is_said_to_be_starting(sessi
     try:
         with pytest.raises(SessionError) as info:
             Session.open(session_path)
-        assert "is being opened for writing by another process that is just starting" in str(info.value)
-        assert "try again in a moment" in str(info.value)
+        assert "is open for writing by another process, which has not written its name in game.json.lock" in \
+            str(info.value)
+        assert "(it may be just starting, or the disk may be full); try again in a moment" in str(info.value)
     finally:
         holder.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_a_holder_that_could_not_write_its_name_on_a_full_disk_is_not_said_to_be_just_starting(session_path, monkeypatch,
+                                                                                               lang):
+    """Before: a console opened on a full disk holds the lock but cannot write its name in the lock file, and every
+    other `banker open` of the session was told, for as long as that console ran, that the holder "is just starting
+    ... try again in a moment". Now: another process holds it without having said who; it may be starting, or the
+    disk may be full; if it stays so, close the other banker or free some space."""
+    from banker.i18n import Translator
+
+    play(session_path, [])
+    _disk_full_on(monkeypatch, lambda name: name.endswith("game.json.lock"))
+    monkeypatch.setattr("banker.ledger.lock.STARTING_WAIT", 0.1)
+    holder = Session.open(session_path)  # the lock taken; its name could not be written
+    try:
+        assert "\"pid\"" not in lock_path_text(session_path)
+        with pytest.raises(SessionError) as info:
+            Session.open(session_path)
+    finally:
+        holder.close()
+    said = Translator(lang).session(info.value)
+    assert {"en": "is open for writing by another process, which has not written its name in game.json.lock (it may "
+                  "be just starting, or the disk may be full); try again in a moment, and if this stays so, close the "
+                  "other banker or free some space",
+            "ru": "открыта для записи другим процессом, который не записал своё имя в game.json.lock (он может как раз "
+                  "запускаться, или диск может быть переполнен); попробуйте через минуту, а если так и останется, "
+                  "закройте другой banker или освободите место на диске",
+            "uk": "відкрито для запису іншим процесом, який не записав свого імені в game.json.lock (він може саме "
+                  "запускатися, або диск може бути переповнений); спробуйте за хвилину, а якщо так і залишиться, "
+                  "закрийте інший banker або звільніть місце на диску"}[lang] in said
+    assert "just starting (it has not" not in said
+
+
+def lock_path_text(session_path: Path) -> str:
+    return session_path.with_name(session_path.name + ".lock").read_text(encoding="utf-8")
 
 
 def test_a_stale_name_left_by_a_killed_holder_is_never_given(session_path, monkeypatch):
@@ -236,7 +273,7 @@ def test_a_stale_name_left_by_a_killed_holder_is_never_given(session_path, monke
     try:
         with pytest.raises(SessionError) as info:
             Session.open(session_path)
-        assert str(dead_pid) not in str(info.value) and "just starting" in str(info.value)
+        assert str(dead_pid) not in str(info.value) and "has not written its name" in str(info.value)
         assert lock_holder(session_path) == {}
     finally:
         holder.close()
@@ -285,7 +322,7 @@ def test_racing_writers_always_name_the_holder_or_say_it_is_starting(tmp_path):
         refused = [o for o in outs if o.startswith("refused")]
         assert len(won) == 1 and len(refused) == 1, outs
         winner = won[0].split()[1]
-        assert f"by process {winner} on host" in refused[0] or "just starting" in refused[0], outs
+        assert f"by process {winner} on host" in refused[0] or "has not written its name" in refused[0], outs
 
 
 def test_the_session_log_works_without_fcntl(tmp_path):

@@ -14,8 +14,9 @@ The lock file says who holds it: its first line is a fixed label, its second lin
 holder's ``{"pid", "host", "since"}``, written right after the lock is taken and cleared
 before it is given up. A refused writer reads that line; when it is empty, half written
 or names a process of this host that is no longer running (a holder killed mid-game
-leaves its line behind), the new holder is still starting: the refused writer waits a
-moment for its line and otherwise says the holder is starting. The kernel drops the lock
+leaves its line behind), the new holder is still starting, or could not write its line (a
+full disk): the refused writer waits a moment for the line and otherwise says that another
+process holds the session without having said who, and why that may be. The kernel drops the lock
 when the holder's process ends, however it ends, so a crash never leaves a session locked.
 
 On Linux and macOS the writer also locks its journal (:func:`guard_journal`): the journal
@@ -191,7 +192,7 @@ def _write_note(fd: int, data: bytes) -> None:
         while view:
             view = view[os.write(fd, view):]
         os.ftruncate(fd, len(data))
-    except OSError:  # a full disk: refused writers then say the holder is starting
+    except OSError:  # a full disk: refused writers then say the holder has not said who it is (describe_holder)
         pass
 
 
@@ -416,9 +417,14 @@ def describe_holder(name: str, holder: dict[str, Any] | None) -> Said:
         if host:
             return Said(text, "locked_by", name=name, pid=holder["pid"], host=host)
         return Said(text, "locked_by_unknown_host", name=name, pid=holder["pid"])
-    return Said(f"session {name} is being opened for writing by another process that is just starting (it has not "
-                "written its name yet); try again in a moment (`banker review` shows it read-only meanwhile)", "locked_starting",
-                name=name)
+    # the lock is held, by a process that has not said who it is: one just starting (its line comes a moment after
+    # its lock), or one that could not write its line at all (a full disk: _write_note) and holds it for as long
+    # as it runs; only the first passes by itself
+    lock = f"{name}.lock"
+    return Said(f"session {name} is open for writing by another process, which has not written its name in {lock} "
+                "(it may be just starting, or the disk may be full); try again in a moment, and if this stays so, close "
+                "the other banker or free some space (`banker review` shows it read-only meanwhile)", "locked_unnamed",
+                name=name, lock=lock)
 
 
 __all__ = ["LockBusy", "LockUnsafe", "WriterLock", "describe_holder", "guard_journal", "lock_holder", "lock_path",
