@@ -22,6 +22,7 @@ from typing import Any
 from banker.i18n import LANGS, Translator
 from banker.rules import BANK, GameState, Refused, ops
 from banker.rules.ops import FieldSpec
+from banker.rules.parse import amount_limit
 
 from .keys import KEYS
 from .match import fold, prefix_matches
@@ -296,6 +297,7 @@ def parse(state: GameState, line: str) -> Parsed:
     space_slots = sum(1 for f in fields if f.kind == "space" and f.fill is None)
     tokens = [normalize(t) for t in rest]
     numbers: list[int] = []
+    number_words: list[str] = []  # the numbers as typed, in the line's order
     items: list[_Name] = []  # the names, in the line's order
     keywords: set[str] = set()
     text_words: list[str] = []
@@ -326,9 +328,12 @@ def parse(state: GameState, line: str) -> Parsed:
             _raise("negative", word=rest[i])
         kw = _keyword(tok)
         if re.fullmatch(r"[0-9]+", tok) and kw not in choice_words:  # "200" is the flat income tax, not an amount
-            if len(tok) > MAX_DIGITS:  # the engine names the limit; this only keeps int() safe
+            if len(tok) > MAX_DIGITS:  # keeps int() safe
                 _raise("too_many_digits", start=tok[:12], n=len(tok))
+            if int(tok) > amount_limit(state.edition):  # said here: the engine's refusal names the script's op and key
+                _raise("too_large", word=rest[i], limit=state.edition.fmt(amount_limit(state.edition)))
             numbers.append(int(tok))
+            number_words.append(rest[i])
             i += 1
             continue
         if tok[0].isdigit() and kw is None:  # "8o" is not 8: a number typed with a letter is refused, not cut short
@@ -363,7 +368,14 @@ def parse(state: GameState, line: str) -> Parsed:
     _resolve(state, op, fields, items, player_slots, space_slots)
     players = [n.players[0] for n in items if n.players]
     spaces = [n.spaces[0] for n in items if n.spaces]
-    return _build(state, op, players, spaces, numbers, keywords, text_words, items)
+    parsed = _build(state, op, players, spaces, numbers, keywords, text_words, items)
+    # a number the action has no room for ("auction baltic bob 40 50", "buy ann baltic 40") is refused, never dropped:
+    # the banker meant it for something. A number where the action has a key of that kind it does not need here (the
+    # dice of a rent on a street: "rent boardwalk bob 7") is passed over, as the rent does not depend on it.
+    unneeded = sum(1 for f in fields if f.kind in ("amount", "dice") and f.key not in parsed.command)
+    if len(numbers) > unneeded and not (_has_dialog(op) and op not in DIALOGS):
+        _raise("unused_number", word=number_words[len(number_words) - len(numbers) + unneeded])
+    return parsed
 
 
 def _definite_players(items: list[_Name]) -> int:
