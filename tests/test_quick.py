@@ -164,3 +164,21 @@ def test_an_unknown_or_ambiguous_verb_is_answered_with_the_verbs_of_the_bankers_
     assert ambiguous in raised.value.text(tr)
     assert all(match_verb(typed_verb(op, lang)) == op for op in VERBS)
 
+
+
+@pytest.mark.parametrize("edition,line,card", [
+    # both decks print the same Get Out of Jail Free text: the line said the Chance card whichever was drawn, and the
+    # real Chance card, drawn later, was refused as held ("it is not in the Шанс deck")
+    ("ru", "card ann освобод", None),
+    ("ru", "card ann освобод казна", "cc-jail-free"),
+    ("ru", "card ann освобод шанс", "ch-jail-free"),
+    ("kyiv", "card ann звільніться фонд", "cc-jail-free"),
+    ("uk", "card ann jail free community", "cc-jail-free"),
+    ("uk", "card ann jail free", None),
+    ("classic-us", "card ann nearest railroad", "ch-railroad-1"),  # two of one card in one deck: the same card
+])
+def test_a_card_of_the_same_text_in_both_decks_is_named_by_its_deck(edition, line, card):
+    g = game(edition)
+    parsed = parse(g, line)
+    assert parsed.command.get("card") == card
+    assert (parsed.missing == ["card"]) == (card is None)

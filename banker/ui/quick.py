@@ -551,14 +551,18 @@ def _take_only(state: GameState, f: FieldSpec) -> int | None:
 
 
 def find_card(state: GameState, text: str) -> str | None:
-    """A card by id, or by words of its text (unambiguous)."""
+    """A card by id, or by words of its text and of its deck's name (unambiguous): ``освобо казна`` is the Community
+    Chest's Get Out of Jail Free card where both decks print the same text (UK, RU, Kyiv)."""
     if text in state.edition.cards:
         return text
     words = normalize(text).split()
+    decks = {deck: normalize(name) for deck, name in state.edition.decks.items()}
     found = [c.id for c in state.edition.cards.values()
-             if all(w in normalize(c.text) or w in c.id for w in words)]
-    distinct = {state.edition.cards[c].text for c in found}
-    if len(distinct) == 1:  # duplicates of one card (two "nearest railroad") are the same card
+             if all(w in normalize(c.text) or w in c.id or w in decks.get(c.deck, "") for w in words)]
+    # duplicates of one card in one deck (two "nearest railroad") are the same card; the same text in the other deck is
+    # another card (a Get Out of Jail Free card goes back under its own deck): the deck is asked, never guessed
+    distinct = {(state.edition.cards[c].deck, state.edition.cards[c].text) for c in found}
+    if len(distinct) == 1:
         return found[0]
     return None
 
