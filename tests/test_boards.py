@@ -501,6 +501,32 @@ def test_a_board_text_that_drives_the_terminal_is_refused_for_a_new_game(tmp_pat
     assert not (tmp_path / "g.json").exists()
 
 
+@pytest.mark.parametrize("old,new,said", [
+    ('name = "Boardwalk"', 'name = "Board\\nwalk"', "space 39: name holds a control or invisible character (U+000A)"),
+    ('name = "Boardwalk"', 'name = "\\u202eklawdraoB"', "space 39: name holds a control or invisible character (U+202E)"),
+    ('name = "Boardwalk"', 'name = "Board\\u200bwalk"', "space 39: name holds a control or invisible character (U+200B)"),
+    ('name = "Boardwalk"', 'name = "' + "B" * 49 + '"', "space 39: name has 49 characters, at most 48"),
+    ('name = "Boardwalk"', 'name = "park  place"', "space 39 (park  place): name is also the name of space 37: each deed"),
+    ('name = "Dark Blue"', 'name = "Green"', "group dark_blue (Green): name is also the name of group green"),
+])
+def test_a_name_the_table_cannot_read_or_tell_apart_is_refused_for_a_new_game(tmp_path, old, new, said):
+    """Found by a probe: a board taken for a new game could name a space with a line break (every sentence naming it
+    split in two, in the dialogs and the log), a right-to-left override (shown backwards), a zero-width space, 5,000
+    characters, or the name of another deed (two «Борщагівка» that no line could tell apart). Refused as a player's
+    name is, with the place and what to fix; Chance and the tax spaces may share a name."""
+    path = _broken(tmp_path, "us-names.toml", old, new)
+    with pytest.raises(BoardError) as e:
+        check_board(path)
+    assert str(e.value).startswith(f"us-names.toml: {said}"), str(e.value)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_shipped_board_names_its_spaces_and_groups_readably(edition):
+    from banker.rules.edition import name_problem
+
+    assert name_problem(load_edition(edition)) is None
+
+
 def test_a_session_on_a_board_checked_more_strictly_since_still_opens(tmp_path, monkeypatch):
     """A review of the day's changes: the new checks first ran on every read of a board file, so a session recorded
     by an earlier banker on a board with a tab in a card's text and a variant banker does not know no longer opened at

@@ -28,6 +28,7 @@ from msgspec.structs import replace
 
 from .errors import BoardError
 from .messages import shown
+from .names import forbidden_char, name_key
 
 # --------------------------------------------------------------------------- the vocabulary
 
@@ -757,6 +758,47 @@ def control_text(data: Any, where: str = "header") -> tuple[str, str] | None:
         found = found or control_text(value, inner)
         if found:
             return found
+    return None
+
+
+#: the longest name of a space or a group a board file taken for a new game may give (the longest printed: 35 characters,
+#: Kyiv's «Станція метро «Майдан Незалежності»»); a name is one line of the deed's card, the log and the players' page
+NAME_LIMIT = 48
+
+
+def name_problem(edition: Edition) -> tuple[str, str] | None:
+    """The first name of a space or a colour group the table could not read, and where: a control or invisible character
+    (a line break split every sentence naming the space in two, a right-to-left override showed «Троєщина» backwards, a
+    zero-width space made two names look the same), a name longer than :data:`NAME_LIMIT`, or the name of another deed
+    or group (compared as players' names are: case, composed forms and spaces aside), which the command line and the log
+    could not tell apart. Checked with :func:`control_text`, where a board file is taken for a new game."""
+    def fault(name: str) -> str | None:
+        bad = forbidden_char(name)
+        if bad:
+            return f"name holds a control or invisible character ({bad}): a name is one line of plain text"
+        if len(name) > NAME_LIMIT:
+            return f"name has {len(name)} characters, at most {NAME_LIMIT}"
+        return None
+
+    seen: dict[str, int] = {}
+    for space in edition.spaces:
+        problem = fault(space.name)
+        if problem:
+            return f"space {space.position}", problem
+        if space.kind in ("street", "railroad", "utility"):
+            other = seen.setdefault(name_key(space.name), space.position)
+            if other != space.position:
+                return (f"space {space.position} ({space.name})",
+                        f"name is also the name of space {other}: each deed needs a name of its own")
+    named: dict[str, str] = {}
+    for group in edition.groups.values():
+        problem = fault(group.name)
+        if problem:
+            return f"group {group.id}", problem
+        first = named.setdefault(name_key(group.name), group.id)
+        if first != group.id:
+            return (f"group {group.id} ({group.name})",
+                    f"name is also the name of group {first}: each group needs a name of its own")
     return None
 
 
