@@ -11,6 +11,7 @@ import json
 import pytest
 
 from banker.boards import game_from_setup
+from banker.i18n import Translator
 from banker.rules import HouseRules, Refused, Setup
 from banker.rules.effects import InJail, Position, Proposal, Turn
 from banker.rules.turns import describe
@@ -435,6 +436,29 @@ def test_mr_monopoly_advances_after_the_landing_settles():
             own(g2, "Cid" if pos > 20 else "Ann", pos)
     roll(g2, 2, 3, speed="mr-monopoly")  # Ann 4 -> 9 (her own): then the next deed of another player, 21
     assert g2.pending.kind == "advance" and g2.pending.space == 21 and g2.pending.command["op"] == "rent"
+
+
+@pytest.mark.parametrize(("lang", "advance", "move"), [
+    ("en", "Ann advances to The Angel Islington", "moves to"),
+    ("ru", "Ann переходит на поле The Angel Islington", "идёт на поле"),
+    ("uk", "Ann переходить на поле The Angel Islington", "іде на поле"),
+])
+def test_mr_monopolys_advance_and_three_of_a_kind_say_the_move_once(lang, advance, move):
+    """Mr. Monopoly's advance, and three of a kind's move, name the space in their own sentence: the token's move
+    is not said a second time after it (found playing: "Mr. Monopoly: Ann advances to The Angel Islington; Ann moves
+    to The Angel Islington")."""
+    tr = Translator(lang)
+    g = speed_game()
+    _passed(g)
+    place(g, "Ann", 2)
+    roll(g, 1, 2, speed="mr-monopoly")  # 2 -> 5, King's Cross Station, unowned: buy first
+    said = tr.parts(settle(g).parts)  # then Mr. Monopoly advances to the next unowned deed, The Angel Islington
+    assert g.pending.kind == "advance" and g.positions["Ann"] == 6
+    assert advance in said and said.count("The Angel Islington") == 2 and move not in said, said  # the advance, the due
+    g2 = speed_game()
+    _passed(g2)
+    said = tr.parts(roll(g2, 2, 2, speed=2, to=20).parts)  # three of a kind: to Free Parking, nothing to settle
+    assert said.count(g2.edition.spaces[20].name) == 1, said
 
 
 def test_three_of_a_kind_moves_anywhere_and_ends_the_turn():

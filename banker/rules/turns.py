@@ -133,13 +133,15 @@ def _collect_salary(state: GameState, tx: Tx, player: str, landed: bool, by: str
         tx.passed_go(player)
 
 
-def _forward(state: GameState, tx: Tx, player: str, steps: int, by: str) -> None:
-    """Move ``player``'s token ``steps`` spaces on (salary when it passes or lands on GO)."""
+def _forward(state: GameState, tx: Tx, player: str, steps: int, by: str, said: bool = False) -> None:
+    """Move ``player``'s token ``steps`` spaces on (salary when it passes or lands on GO). ``said``: the move and
+    its space are said already (three of a kind, Mr. Monopoly), so "moves to" is not said a second time."""
     n = len(state.edition.spaces)
     old = state.positions[player]
     new = (old + steps) % n
     tx.position(player, new, by)
-    tx.say("log.moves", player=player, space=state.edition.spaces[new].name)
+    if not said:
+        tx.say("log.moves", player=player, space=state.edition.spaces[new].name)
     if steps > 0 and old + steps >= n:
         _collect_salary(state, tx, player, landed=new == 0, by=by)
 
@@ -251,7 +253,7 @@ def carry_on(state: GameState, tx: Tx, player: str, ctx: Carry) -> None:
             pos, _what = target
             steps = (pos - state.positions[player]) % len(state.edition.spaces)
             tx.say("log.mr-monopoly", player=player, space=state.edition.spaces[pos].name)
-            _forward(state, tx, player, steps, "mr-monopoly")
+            _forward(state, tx, player, steps, "mr-monopoly", said=True)
             space = state.edition.spaces[pos]
             if state.lots[pos].mortgaged:
                 tx.say("log.no-rent-mortgaged", space=space.name)
@@ -329,7 +331,8 @@ def run_roll(state: GameState, tx: Tx, cmd: Roll) -> None:
             raise Refused("input", Msg("turn.to-missing"))
         target = parse.space(state, cmd.to, "roll", "to").position
         tx.say("log.three-of-a-kind", player=player, space=state.edition.spaces[target].name)
-        _forward(state, tx, player, (target - state.positions[player]) % len(state.edition.spaces), "three-of-a-kind")
+        _forward(state, tx, player, (target - state.positions[player]) % len(state.edition.spaces), "three-of-a-kind",
+                 said=True)
     elif speed == "bus":
         choices = sorted({d1, d2, d1 + d2})
         if isinstance(cmd.move, UnsetType):
