@@ -429,7 +429,7 @@ def _reason(tr: Translator, reason: object) -> str:
 
 def _follow_line(state: GameState, tr: Translator) -> str:
     """Follow mode in ``banker state``: whose turn, the doubles, every token, what is proposed."""
-    from banker.rules.turns import describe
+    from banker.rules.turns import describe, doubles_to_roll_on
 
     tokens = []
     for p in state.active_players:
@@ -438,8 +438,8 @@ def _follow_line(state: GameState, tr: Translator) -> str:
             where = tr("cli.in_jail", n=state.jail_turns[p])
         tokens.append(f"{p} {where}")
     line = tr("cli.follow", player=state.current)
-    if state.doubles:
-        line += f" ({tr('cli.follow_doubles', n=state.doubles)})"
+    if doubles_to_roll_on(state):
+        line += f" ({tr('cli.follow_doubles', n=doubles_to_roll_on(state))})"
     line += "; " + tr("cli.follow_tokens", tokens=", ".join(tokens))
     if state.pending is not None:
         line += "; " + tr("cli.follow_settle", what=tr.msg(describe(state, state.pending)))

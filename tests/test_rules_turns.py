@@ -14,7 +14,7 @@ from banker.boards import game_from_setup
 from banker.i18n import Translator
 from banker.rules import HouseRules, Refused, Setup
 from banker.rules.effects import InJail, Position, Proposal, Turn
-from banker.rules.turns import describe
+from banker.rules.turns import describe, doubles_to_roll_on
 from tests.rules_helpers import EDITIONS, own, top_up
 
 JAIL = 10
@@ -473,6 +473,7 @@ def test_three_of_a_kind_moves_anywhere_and_ends_the_turn():
         roll(g, 2, 3, speed=2, to=39)
     roll(g, 2, 2, speed=2, to=39)
     assert g.positions["Ann"] == 39 and g.pending.kind == "buy"
+    assert g.doubles == 1 and doubles_to_roll_on(g) == 0  # the turn's last roll: its doubles are not shown
     settle(g)
     assert g.current == "Bob" and g.doubles == 0
 

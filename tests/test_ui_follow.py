@@ -543,3 +543,36 @@ async def test_while_a_debt_is_open_the_turns_bar_says_who_owes_not_roll(tmp_pat
         await pilot.pause()
         assert app.session.state.debts["Ann"]
         assert said in screen_text(app.screen.query_one("#turn")), screen_text(app.screen.query_one("#turn"))
+
+
+@pytest.mark.parametrize(("lang", "double"), [("en", "1 double this turn"), ("ru", "1 дубль за ход"),
+                                              ("uk", "1 дубль за хід")])
+async def test_after_three_of_a_kind_the_turns_bar_shows_no_doubles(tmp_path: Path, lang: str, double: str) -> None:
+    """uk-2008-speed-die-rules.md: three of a kind moves the token to any space; the banker's choice (docs/rules.md):
+    once that landing is settled the turn ends. Found playing: while the landing waited, the bar said "1 double this
+    turn", as if Ann rolled again. The count is said while the same player rolls again (a double's landing), and no
+    longer once the turn's last roll is made."""
+    path = tmp_path / "s.json"
+    with Session.create(path, Setup("uk", "speed-die", ("Ann", "Bob"), follow=True)) as s:
+        s.apply({"op": "place", "player": "Ann", "space": 35})
+        s.apply({"op": "roll", "dice": [3, 4]})  # passes GO (35 + 7 = 2): the Speed Die counts from now on
+        s.apply(dict(s.state.pending.command, card="cc-bank-error"))
+        s.apply({"op": "roll", "dice": [1, 2]})  # Bob (not passed GO): no Speed Die
+        s.apply(dict(s.state.pending.command))
+        s.apply({"op": "roll", "dice": [1, 1], "speed": 2})  # Ann: a double, 2 -> 6, The Angel Islington: unowned
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(140, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        assert double in table_text(b)  # a double: Ann rolls again once the landing is settled
+        await b.key("enter")  # the proposal, then bought as proposed
+        assert isinstance(app.screen, ProposalScreen)
+        await b.key("enter")
+        await b.settle()
+        assert file_state(path)["turn"] == "Ann" and file_state(path)["doubles"] == 1
+        assert double in table_text(b)
+        await roll(b, "222")  # three of a kind: to Mayfair, unowned
+        await b.choose("Mayfair")
+        assert isinstance(app.screen, ProposalScreen)
+        assert file_state(path)["pending"]["space"] == BOARDWALK
+        assert "double" not in table_text(b) and "дубл" not in table_text(b), table_text(b)

@@ -15,7 +15,8 @@ it caused. The manual ops keep working in follow mode (:func:`follow_up` runs af
 
 The read-only API the console uses: ``GameState.current`` (whose turn), ``GameState.pending`` (what is
 proposed, or None), :func:`describe` (the proposal in words, a :class:`~banker.rules.messages.Msg`),
-``GameState.positions`` / ``in_jail`` / ``jail_turns`` / ``doubles``.
+``GameState.positions`` / ``in_jail`` / ``jail_turns`` / ``doubles``, :func:`doubles_to_roll_on` (the doubles as
+shown).
 """
 
 from __future__ import annotations
@@ -73,6 +74,18 @@ class Carry(Struct):
 def jail_position(state: GameState) -> int:
     """The Jail space of the board."""
     return next(s.position for s in state.edition.spaces if s.kind == "jail")
+
+
+def doubles_to_roll_on(state: GameState) -> int:
+    """The doubles thrown this turn, as the turn's bar and ``banker state`` say them: only while the same player
+    rolls again (nothing proposed, or a landing of the turn's roll after which the player rolls again). Once the
+    turn's last roll is made (a roll without doubles, or three of a kind, whose free move ends the turn:
+    docs/rules.md), the turn passes as soon as that landing is settled and the count no longer bears on it: 0.
+    (Found playing: after three of a kind the bar said "1 double this turn" for a turn that was over.)"""
+    due = state.pending
+    if due is not None and due.chain and not due.again:
+        return 0
+    return state.doubles
 
 
 def describe(state: GameState, due: Due) -> Msg:

@@ -27,7 +27,7 @@ from textual.visual import Visual, visualize
 from textual.widgets import Static
 
 from banker.i18n import visible
-from banker.rules.turns import describe
+from banker.rules.turns import describe, doubles_to_roll_on
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.i18n import Translator
@@ -404,13 +404,14 @@ class TurnBar(Static):
         text.append(f" ▶ {visible(p)} ", "bold reverse")
         text.append(" ")
         due = state.pending
+        doubles = doubles_to_roll_on(state)  # none once the turn's last roll is made (three of a kind: its landing)
         if due is not None:
             # the keys first: a long name or deed cuts the end of the line off, and the keys must stay in sight
             text.append(tr("turn.bar_settle"), "yellow")
             if due.kind in ("buy", "advance") and due.command.get("op") == "buy":
                 text.append(tr("turn.bar_auction"), "yellow")
-            if state.doubles:
-                text.append("  " + tr("turn.bar_doubles", n=state.doubles), "cyan")
+            if doubles:
+                text.append("  " + tr("turn.bar_doubles", n=doubles), "cyan")
             text.append("  " + tr.msg(describe(state, due)), "bold")
         elif state.debtors:
             # nobody rolls while a debt is open (found playing: the bar said "Bob rolls next" and the roll was refused)
@@ -429,8 +430,8 @@ class TurnBar(Static):
         else:
             text.append(tr("turn.bar_roll"), "bold")
             text.append("  " + tr("turn.bar_dice"), "yellow")
-        if state.doubles and due is None:
-            text.append("  " + tr("turn.bar_doubles", n=state.doubles), "cyan")
+        if doubles and due is None:
+            text.append("  " + tr("turn.bar_doubles", n=doubles), "cyan")
         if text != self._shown:
             self._shown = text
             self.update(text)
