@@ -441,6 +441,52 @@ def test_creditor_may_lift_inherited_mortgages_at_once():
     assert g.cash["Ann"] == ann + 400 - 10 - 100
 
 
+LIFT_SHORT = {
+    "en": ("Cid has £50, less than the £110 that lifting the mortgage on King's Cross Station costs (the mortgage £100 + "
+           "10% £10): keep it mortgaged (only the 10% now), or raise the cash first",
+           "Cid has £200 by then, less than the £220 that lifting the mortgage on Mayfair costs (the mortgage £200 + 10% "
+           "£20): keep it mortgaged (only the 10% now), or raise the cash first"),
+    "ru": ("У игрока Cid £50, а выкуп участка King's Cross Station из залога стоит £110 (залог £100 + 10% £10): "
+           "оставьте его в залоге (сейчас только 10%) или сначала соберите деньги",
+           "У игрока Cid к этому моменту £200, а выкуп участка Mayfair из залога стоит £220 (залог £200 + 10% £20): "
+           "оставьте его в залоге (сейчас только 10%) или сначала соберите деньги"),
+    "uk": ("У гравця Cid £50, а викуп ділянки King's Cross Station із застави коштує £110 (застава £100 + 10% £10): "
+           "лишіть її в заставі (зараз лише 10%) або спершу зберіть гроші",
+           "У гравця Cid на той момент £200, а викуп ділянки Mayfair із застави коштує £220 (застава £200 + 10% £20): "
+           "лишіть її в заставі (зараз лише 10%) або спершу зберіть гроші"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_a_lift_at_once_refused_says_its_whole_cost_and_the_cash(lang):
+    """us-classic-rules.txt "Mortgages": lifting costs "the amount of the mortgage plus 10% interest"; received in a
+    trade or a bankruptcy, the deed may be kept mortgaged, paying the 10% only. Found playing: a bankruptcy's lift
+    refused quoted the mortgage alone, with the cash left after the 10% ("Cid has £40, less than the £100 for lifting
+    the mortgage"), and advised "mortgage or sell buildings first". The refusal says what lifting costs (the mortgage
+    + 10%), what the receiver has when the deed comes, and that it can stay mortgaged."""
+    from banker.i18n import Translator
+
+    tr = Translator(lang)
+    g = game("uk")
+    for cmd in [{"op": "buy", "player": "Bob", "space": 5}, {"op": "buy", "player": "Cid", "space": 37},
+                {"op": "mortgage", "player": "Bob", "space": 5},
+                {"op": "transfer", "from": "Bob", "to": "Ann", "amount": 1400, "memo": "x"},
+                {"op": "transfer", "from": "Cid", "to": "Ann", "amount": 1100, "memo": "x"},
+                {"op": "rent", "payer": "Bob", "space": 37}]:  # Bob owes Cid rent with nothing: bankrupt to Cid, £50
+        g.push(cmd)
+    with pytest.raises(Refused) as e:
+        g.preview({"op": "bankrupt", "player": "Bob", "lift": [5]})
+    assert tr.refusal(e.value) == LIFT_SHORT[lang][0]
+    # a trade: Cid has £250 and gives Ann £50 for her mortgaged Mayfair, to lift it at once (£220)
+    own(g, "Ann", 39)
+    g.push({"op": "mortgage", "player": "Ann", "space": 39})
+    top_up(g, "Cid", 200)
+    with pytest.raises(Refused) as e:
+        g.preview({"op": "trade", "from": "Ann", "to": "Cid", "give": {"spaces": [39]}, "get": {"cash": 50},
+                   "lift": [39]})
+    assert tr.refusal(e.value) == LIFT_SHORT[lang][1]
+
+
 @pytest.mark.parametrize("edition,mortgages_first", [("classic-us", False), ("uk", True), ("kyiv", True)])
 def test_the_preview_names_every_deed_the_creditor_receives_mortgaged(edition, mortgages_first):
     """Found playing (Kyiv): the creditor was asked "10% now or lift at once" only for the deed already mortgaged;

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Checkbox
 
 from banker.ui.app import BankerApp
@@ -411,3 +412,37 @@ async def test_at_80x24_a_mortgaged_deed_ticked_keeps_both_deed_lists_in_sight(t
         await b.confirm()
         assert file_entries(path)[-1]["command"] == {"op": "trade", "from": "Cid", "to": "Bob", "give": {},
                                                      "get": {"spaces": [5]}, "lift": [5]}
+
+
+@pytest.mark.parametrize(("lang", "edition", "said"), [
+    ("en", "uk", "Cid has £210, less than the £220 that lifting the mortgage on Mayfair costs (the mortgage £200 + 10% "
+                 "£20): keep it mortgaged (only the 10% now), or raise the cash first"),
+    ("ru", "ru", "У игрока Cid 210 т.р., а выкуп участка Улица Арбат из залога стоит 220 т.р. (залог 200 т.р. + 10% "
+                 "20 т.р.): оставьте его в залоге (сейчас только 10%) или сначала соберите деньги"),
+    ("uk", "kyiv", "У гравця Cid M210, а викуп ділянки Хрещатик із застави коштує M220 (застава M200 + 10% M20): лишіть "
+                   "її в заставі (зараз лише 10%) або спершу зберіть гроші"),
+])
+async def test_the_trade_dialog_says_what_lifting_a_mortgage_at_once_costs(tmp_path: Path, lang: str, edition: str,
+                                                                           said: str) -> None:
+    """us-classic-rules.txt "Mortgages": the receiver of a mortgaged deed pays 10% at once, or lifts it ("the amount of
+    the mortgage plus 10% interest"). A lift the receiver's cash does not cover is refused in the dialog with that whole
+    cost, what the receiver has, and that the deed can stay mortgaged (not "mortgage or sell buildings first")."""
+    from banker.ui.screens.trade import TradeScreen
+
+    from .ui_helpers import make_session
+
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob", "Cid"), edition=edition, commands=[
+        {"op": "buy", "player": "Ann", "space": 39}, {"op": "mortgage", "player": "Ann", "space": 39},
+        {"op": "transfer", "from": "Cid", "to": "Bob", "amount": 1290, "memo": "x"}])  # Cid keeps 210
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("d")
+        await b.choose("Ann")
+        await b.choose("Cid")
+        assert isinstance(app.screen, TradeScreen)
+        await b.key("tab", "space")  # Ann's Mayfair, mortgaged: 10% now
+        await b.key("tab", "tab", "tab", "space")  # lifted at once instead
+        await pilot.pause()
+        assert screen_text(app.screen.query_one("#trade-preview")) == said

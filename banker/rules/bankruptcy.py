@@ -13,7 +13,7 @@ from .debts import settle, spend, who
 from .effects import Claim, Debt, Mortgaged, Owner, Pay
 from .errors import Refused
 from .messages import Msg
-from .mortgage import run_mortgage
+from .mortgage import require_lift_cash, run_mortgage
 from .names import BANK, POT
 from .ops import Bankrupt, EndGame, SellBuilding
 from .raising import RaisePlan, raise_plan
@@ -206,6 +206,7 @@ def _jail_cards_to(state: GameState, tx: Tx, p: str, to: str | None) -> None:
 def _to_player(state: GameState, tx: Tx, p: str, c: str, lift: list[int], final: bool, plan: RaisePlan) -> None:
     deeds = state.deeds_of(p)
     fmt = state.edition.fmt
+    start = state.cash[c]  # the creditor's cash before the bankruptcy (a lift refused says it "by then")
     if final:
         # Short game: play ceases and the creditor takes everything as it stands,
         # buildings included (us-classic-rules.txt, Short Game rule 3).
@@ -235,11 +236,13 @@ def _to_player(state: GameState, tx: Tx, p: str, c: str, lift: list[int], final:
             continue
         space = state.edition.spaces[pos]
         rate = interest(state, space.mortgage)
+        had, owed = state.cash[c], bool(state.debts.get(c))  # when the deed comes, before its 10%
         paid = _owe(tx, c, BANK, rate, "interest")
         # said as it went: a creditor short of cash owes the interest (a debt), never "pays" it
         tx.say("log.bankrupt-interest" if paid else "log.bankrupt-interest-owed", player=c, amount=fmt(rate),
                space=space.name)
         if pos in lift:
+            require_lift_cash(state, c, pos, had, owed, then=had != start)
             spend(tx, c, BANK, space.mortgage, "unmortgage", Msg("what.lift", space=space.name))
             tx.mortgaged(pos, False)
             tx.say("log.bankrupt-lifts", player=c, space=space.name, amount=fmt(space.mortgage))

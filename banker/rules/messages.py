@@ -406,6 +406,11 @@ EN: dict[str, Template] = {
     "what.transfer": "the transfer",
     "what.lift": "lifting the mortgage on {space}",
     "what.interest": "the 10% interest on {space}",
+    "lift.cash": "{player} has {cash}, less than the {amount} that lifting the mortgage on {space} costs (the mortgage "
+                 "{value} + 10% {interest}): keep it mortgaged (only the 10% now), or raise the cash first",
+    "lift.cash-then": "{player} has {cash} by then, less than the {amount} that lifting the mortgage on {space} costs "
+                      "(the mortgage {value} + 10% {interest}): keep it mortgaged (only the 10% now), or raise the cash "
+                      "first",
     # --- buying, auctions, dealing
     "auction.pending": "{space} came back to the bank in a bankruptcy and must be auctioned",
     "auction.min": "The lowest bid at an auction is {amount}",

@@ -38,6 +38,22 @@ def lift_cost(state: GameState, pos: int) -> int:
     return value + interest(state, value)
 
 
+def require_lift_cash(state: GameState, player: str, pos: int, cash: int, owed: bool, then: bool) -> None:
+    """A mortgage lifted at once on a deed ``player`` receives (a trade, a bankruptcy): refused when ``cash``, what the
+    player has when the deed comes (before its 10%), is less than the lift's whole cost, the mortgage's value + 10%.
+    The refusal says that cost and that cash, and that the deed can be kept mortgaged (found playing: a bankruptcy's
+    refusal quoted the value alone, the 10% already paid, with "mortgage or sell buildings first"). ``owed``: the
+    player had a debt open already, which :func:`~.debts.spend` refuses as such. ``then``: that cash is not the one the
+    player had before the command (the trade's cash, the bankrupt's cash, a deed before paid for): "by then"."""
+    cost = lift_cost(state, pos)
+    if owed or cash >= cost:
+        return
+    space = state.edition.spaces[pos]
+    fmt = state.edition.fmt
+    raise Refused("cash", Msg("lift.cash-then" if then else "lift.cash", player=player, cash=fmt(cash), space=space.name,
+                              amount=fmt(cost), value=fmt(space.mortgage), interest=fmt(cost - space.mortgage)))
+
+
 def run_mortgage(state: GameState, tx: Tx, cmd: Mortgage) -> None:
     player = parse.player(state, cmd.player, "mortgage")
     space = parse.prop(state, cmd.space, "mortgage")

@@ -17,6 +17,7 @@ from .debts import describe_debt, spend
 from .effects import Claim
 from .errors import Refused
 from .messages import Msg
+from .mortgage import require_lift_cash
 from .names import BANK
 from .ops import Trade, TradeSide
 from .valuation import interest
@@ -85,6 +86,7 @@ def run_trade(state: GameState, tx: Tx, cmd: Trade) -> None:
         if not a_spaces:
             raise Refused("debt-in-kind", Msg("debt-in-kind.deed"))
 
+    before = {a: state.cash[a], b: state.cash[b]}  # the cash before the exchange (a lift refused says it "by then")
     tx.say("log.trade", a=a, b=b, a_goods=_goods(state, a_cash, a_spaces, a_cards),
            b_goods=_goods(state, b_cash, b_spaces, b_cards))
     # -- the exchange
@@ -103,6 +105,8 @@ def run_trade(state: GameState, tx: Tx, cmd: Trade) -> None:
         space = state.edition.spaces[pos]
         rate = interest(state, space.mortgage)
         if pos in lift:
+            require_lift_cash(state, receiver, pos, state.cash[receiver], bool(state.debts.get(receiver)),
+                              then=state.cash[receiver] != before[receiver])
             spend(tx, receiver, BANK, space.mortgage + rate, "unmortgage", Msg("what.lift", space=space.name))
             tx.mortgaged(pos, False)
             tx.say("log.trade-lifts", player=receiver, space=space.name, amount=fmt(space.mortgage + rate))
