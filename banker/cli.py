@@ -370,7 +370,7 @@ def render_state(session: SessionLog, tr: Translator | None = None) -> str:
         p = data["players"][name]
         debt = "-"
         if p["debt"]:
-            debt = ", ".join(tr("cli.debt_to", amount=fmt(c["amount"]), creditor=tr.account(c["creditor"]))
+            debt = ", ".join(tr("cli.debt_to", amount=fmt(c["amount"]), creditor=tr.account(c["creditor"], in_text=True))
                              for c in p["debt"]["claims"])
         label = tr("cli.bankrupt_mark", player=name) if p["bankrupt"] else name
         rows.append([label, fmt(p["cash"]), debt, str(p["jail_cards"]), str(p["houses"]), str(p["hotels"]),
@@ -403,7 +403,7 @@ def render_state(session: SessionLog, tr: Translator | None = None) -> str:
         out.append(tr("cli.to_auction", spaces=", ".join(names)))
     if data["bankruptcies"]:
         out.append(tr("cli.bankrupt", players=", ".join(tr("cli.bankrupt_to", player=b["player"],
-                                                            creditor=tr.account(b["creditor"]))
+                                                            creditor=tr.account(b["creditor"], in_text=True))
                                                          for b in data["bankruptcies"])))
     if state.follow:
         out.append(_follow_line(state, tr))

@@ -112,7 +112,8 @@ def test_state_says_accounts_and_plurals_in_the_catalogs_words(capsys, tmp_path,
     real = Translator.__call__
 
     def marked(self, key, **params):
-        return f"<{real(self, key, **params)}>" if key in ("deed.houses", "bank.name") else real(self, key, **params)
+        marks = ("deed.houses", "bank.name", "bank.name_in_text")  # the debt's creditor: the bank within a sentence
+        return f"<{real(self, key, **params)}>" if key in marks else real(self, key, **params)
 
     monkeypatch.setattr(Translator, "__call__", marked)
     out = run(capsys, "state", str(session_path))[1]
@@ -910,7 +911,8 @@ def test_a_player_renamed_by_hand_in_the_setup_is_said_to_be_the_setup(capsys, t
     assert path.read_bytes() == tampered
 
 
-@pytest.mark.parametrize(("lang", "said"), [("ru", "(кредитор: Касса стоянки)"), ("uk", "(кредитор: ")])
+@pytest.mark.parametrize(("lang", "said"), [("ru", "(кредитор: касса стоянки)"),
+                                           ("uk", "(кредитор: каса «Безкоштовне паркування»)")])
 def test_a_debt_to_the_pot_is_not_said_to_be_owed_to_a_player(capsys, tmp_path, lang, said):
     """Found by a probe: `banker state --lang ru` said "200 т.р. игроку Касса стоянки", a debt to the Free Parking pot
     owed "to the player" pot. The creditor is named as the engine's debts name it, whoever it is."""

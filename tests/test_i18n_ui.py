@@ -140,3 +140,20 @@ def test_the_end_of_the_game_says_who_won_or_who_tied() -> None:
     assert ru.game_over("Зоя") == "Игра окончена: побеждает Зоя"
     assert ru.game_over(None, ["Аня", "Боря"]) == "Игра окончена: ничья (Аня, Боря)"
     assert uk.game_over("Зоя") == "Гру завершено: перемагає Зоя" and uk.game_over(None) == "Гру завершено"
+
+
+@pytest.mark.parametrize(("lang", "label", "in_text", "bankrupt"), [
+    ("en", "Bank", "Bank", "bankrupt (to Bank)"),  # a name in English, capitalised in a sentence too
+    ("ru", "Банк", "банк", "банкрот (кредитор: банк)"),
+    ("uk", "Банк", "банк", "банкрут (кредитор: банк)"),
+])
+def test_the_bank_keeps_its_capital_as_a_label_and_is_written_as_the_catalogs_do_in_a_sentence(
+        lang: str, label: str, in_text: str, bankrupt: str) -> None:
+    """The Russian and Ukrainian catalogs write "банк" within a sentence (the engine's "the-bank", "платит банку");
+    "кредитор: Банк" on a bankrupt's card and in a confirmation broke it. A label ("Ann → Банк") keeps the capital."""
+    from banker.rules.names import BANK
+
+    tr = Translator(lang)
+    assert tr.account(BANK) == label and tr.account(BANK, in_text=True) == in_text
+    assert tr("player.bankrupt", creditor=tr.account(BANK, in_text=True)) == bankrupt
+    assert tr.account("Ann", in_text=True) == "Ann"

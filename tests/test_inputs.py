@@ -238,7 +238,8 @@ def test_the_banks_words_in_any_language_are_not_a_players_name(name) -> None:
 def test_the_reserved_words_cover_what_every_catalog_calls_the_bank_and_the_pot() -> None:
     for lang in LANGS:
         tr = Translator(lang)
-        for word in (tr("bank.name"), tr("bank.pot"), tr.msg(Msg("the-bank")), tr.msg(Msg("the-pot"))):
+        for word in (tr("bank.name"), tr("bank.pot"), tr("bank.name_in_text"), tr("bank.pot_in_text"),
+                     tr.msg(Msg("the-bank")), tr.msg(Msg("the-pot"))):
             assert name_key(word) in RESERVED_NAMES, (lang, word)
 
 

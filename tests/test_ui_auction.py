@@ -273,3 +273,27 @@ async def test_a_typed_bid_the_bidder_cannot_make_is_refused_in_its_box_the_amou
         await b.key("enter")
         assert isinstance(app.screen, AuctionScreen)
         assert "1 000 т.р." in screen_text(app.screen.query_one("#auction-bid"))
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Bob cannot pay: a debt of $50 to Bank opens"),  # the bank's name, capitalised as one in English
+    ("ru", "Bob не может заплатить: открыт долг $50, кредитор: банк"),
+    ("uk", "Bob не може сплатити: відкрито борг $50 (кредитор: банк)"),
+])
+async def test_the_bank_as_creditor_is_said_as_the_catalogs_say_it_mid_sentence(tmp_path: Path, lang: str,
+                                                                                 said: str) -> None:
+    """Found playing: the auction's confirmation said "кредитор: Банк", a capital mid-sentence, where the Russian and
+    Ukrainian catalogs write "банк" everywhere else in a sentence (the engine's "the-bank", the session log's account,
+    "платит банку"). A label keeps its capital ("Bob → Банк" in the preview's payments, the bank's panel)."""
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob"), commands=[
+        {"op": "buy", "player": "Bob", "space": 37}, {"op": "buy", "player": "Bob", "space": 1},
+        {"op": "transfer", "from": "Bob", "to": "Ann", "amount": 1080, "memo": "x"}])  # Bob: $10, could raise $215
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await open_auction(b, 39)
+        await b.key("down", "3")
+        await b.key("enter")
+        body = screen_text(app.screen.query_one("#confirm-body"))
+        assert said in body, body

@@ -115,12 +115,15 @@ class Translator:
             return default
         return self(key, **params)
 
-    def account(self, name: str | None) -> str:
-        """A payer or payee as the banker says it: a player's name, the bank, the Free Parking pot."""
+    def account(self, name: str | None, in_text: bool = False) -> str:
+        """A payer or payee as the banker says it: a player's name, the bank, the Free Parking pot. ``in_text``: within
+        a sentence ("кредитор: банк"), where Russian and Ukrainian write the bank and the pot in lower case as their
+        catalogs do everywhere else; as a label (a payment's "Ann → Банк", a list of players) it keeps its capital.
+        English names the Bank with a capital in both."""
         if name == BANK:
-            return self("bank.name")
+            return self("bank.name_in_text" if in_text else "bank.name")
         if name == POT:
-            return self("bank.pot")
+            return self("bank.pot_in_text" if in_text else "bank.pot")
         return name or ""
 
     def game_over(self, winner: str | None, tied: Sequence[str] = ()) -> str:

@@ -231,7 +231,7 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
                  for creditor, amount, _why in state.debts.get(name, [])]
         status = ""
         if p["bankrupt"]:
-            status = tr("player.bankrupt", creditor=isolated(tr.account(state.bankrupt_to.get(name))))
+            status = tr("player.bankrupt", creditor=isolated(tr.account(state.bankrupt_to.get(name), in_text=True)))
         players.append({
             "name": name,
             "cash": p["cash"],

@@ -456,7 +456,7 @@ class Flow:
             case ("transfer", "from"):
                 return self.tr("flow.who_pays")
             case ("transfer", "to"):  # each question says the answers before it
-                return self.tr("flow.who_receives_from", payer=self.tr.account(cmd["from"]))
+                return self.tr("flow.who_receives_from", payer=self.tr.account(cmd["from"], in_text=True))
             case ("trade", "from"):
                 return self.tr("trade.first")
             case ("trade", "to"):
@@ -648,7 +648,7 @@ class Flow:
             elif isinstance(e, Debt) and e.new and len(e.new) > len(e.old):
                 c = e.new[-1]
                 lines.append(Text("  " + self.tr("flow.debt_opens", player=e.player, amount=self.fmt(c.amount),
-                                                  creditor=self.tr.account(c.creditor)), "bold red"))
+                                                  creditor=self.tr.account(c.creditor, in_text=True)), "bold red"))
         return lines, move
 
     async def confirm_and_commit(self, cmd: dict[str, Any], title: str, danger: bool = False,
@@ -1156,7 +1156,8 @@ class Flow:
             space = state.edition.spaces[pos]
             # the choices so far made: the 10% of the deeds before, and the lifts chosen, are paid when this one comes
             terms: LiftTerms = bankruptcy_preview(state, view["player"], lift or None)["lift_terms"][pos]
-            debt = ", ".join(self.tr.msg(Msg("debt-part", amount=self.fmt(c.amount), creditor=self.tr.account(c.creditor)))
+            debt = ", ".join(self.tr.msg(Msg("debt-part", amount=self.fmt(c.amount),
+                                             creditor=self.tr.account(c.creditor, in_text=True)))
                              for c in terms.debt)
             if terms.interest_paid:
                 ten = Choice(False, self.tr("bankrupt_lift.ten", creditor=name, amount=self.fmt(terms.interest)))
@@ -1184,7 +1185,7 @@ class Flow:
     def bankruptcy_lines(self, view: dict[str, Any]) -> Lines:
         state = self.state
         p = view["player"]
-        creditor = self.tr.account(view["creditor"])
+        creditor = self.tr.account(view["creditor"], in_text=True)  # in the summary's sentences
         lines: Lines = [
             Text(self.tr("bankrupt.summary", player=p, creditor=creditor, debt=self.fmt(view["debt"]),
                          can=self.fmt(view["can_raise"])), "bold"),

@@ -487,7 +487,7 @@ class ReviewScreen(BankerScreen[None]):
             text = Text(tr("review.bankruptcies") + "\n", "bold")
             for b in r.bankruptcies:
                 text.append(tr("review.bankruptcy_line", seq=b.seq, ts=b.ts[:16].replace("T", " "), player=b.player,
-                               creditor=self.app.tr.account(b.creditor)) + "\n")
+                               creditor=self.app.tr.account(b.creditor, in_text=True)) + "\n")
             out.add_row(text)
         return out
 

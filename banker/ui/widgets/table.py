@@ -303,7 +303,7 @@ class PlayerCard(ScrollView, can_focus=False):
         # a line per fact (one too long for a narrow card wraps, never cut); below them a line per deed, its name
         # cut short when long, its buildings always in view
         if p in state.bankrupt:
-            facts = Text(tr("player.bankrupt", creditor=tr.account(state.bankrupt_to[p])), "bold red")
+            facts = Text(tr("player.bankrupt", creditor=tr.account(state.bankrupt_to[p], in_text=True)), "bold red")
         else:
             facts = Text(fmt(state.cash[p]), "bold")
             for creditor, amount, _why in state.debts.get(p, []):
