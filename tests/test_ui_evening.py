@@ -193,6 +193,49 @@ async def test_a_timed_games_header_fits_80_columns(tmp_path: Path, lang: str, n
 
 
 
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+@pytest.mark.parametrize("up", [False, True])
+async def test_a_long_session_name_is_cut_after_a_whole_word(tmp_path: Path, lang: str, up: bool) -> None:
+    """Found by a probe: at 80 columns the header said "The long Friday evening gam… · 2 actions", the name cut
+    mid-word. It is cut after the last whole word that fits ("…evening…" whole), character by character only when
+    not even its first word fits."""
+    name = "The long Friday evening game at Bob's place"
+    first, _counting, _said, count = AT_80[lang]
+    path = timed_session(tmp_path / "t.json", players=(first, "Bob", "Cid"), name=name,
+                         commands=[{"op": "salary", "player": first}, {"op": "buy", "player": "Bob", "space": 39}])
+    app = BankerApp(path, lang=lang, clock=Clock(NOW + timedelta(hours=2) if up else NOW))
+    app.bell = lambda: None  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        if up:
+            app.screen.tick()  # the alert, when the time is up
+            await pilot.pause()
+            await pilot.press("escape")  # play on
+            await pilot.pause()
+        shown = drawn_header(app).strip()
+        assert shown.endswith(count), shown
+        cut = shown.split("…")[0].split(" · ")[-1].split(": g ")[-1].split(") ")[-1]  # the name's part before "…"
+        cut = cut[cut.index("The"):]
+        assert name.startswith(cut) and name[len(cut)] == " " and len(cut.split()) >= 3, shown
+
+
+def test_the_header_cuts_a_name_at_a_word_boundary_else_a_single_word_by_characters() -> None:
+    from rich.text import Text
+
+    from banker.ui.widgets.table import header_line
+
+    def line(width: int, name: str) -> str:
+        return header_line(width, Text(), f"{name} · Monopoly — US · classic · 2 actions", lambda n: f"{n} · 2 actions",
+                           name, "").plain
+
+    name = "The long Friday evening game at Bob's place"
+    assert line(40, name) == "The long Friday evening… · 2 actions"
+    assert line(20, name) == "The… · 2 actions"
+    assert line(14, name) == "T… · 2 actions"  # not even the first word: by characters
+    assert line(30, "Supercalifragilisticexpialidocious") == "Supercalifragilis… · 2 actions"  # one word
+    assert line(80, name) == f"{name} · 2 actions"
+
+
 async def test_counting_the_table_from_the_console(tmp_path: Path) -> None:
     """i opens the count (also the palette and the command line's "count"); the banker types what is on the table;
     each difference is shown with the log entries behind the bank's figure; the count is recorded, no money moves."""

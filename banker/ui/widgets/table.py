@@ -5,7 +5,8 @@ Widgets are given the state to show (data flows down); they never change it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len, set_cell_size
@@ -343,6 +344,17 @@ class PlayerCard(ScrollView, can_focus=False):
         return DeedLines(rows)
 
 
+def _name_cuts(name: str) -> Iterator[str]:
+    """``name`` cut short, longest first: before each space between its words, then (when not even its first word fits,
+    or it is one long word) character by character, down to its first character."""
+    for gap in reversed(list(re.finditer(r"\s+", name))):
+        if name[:gap.start()].strip():
+            yield name[:gap.start()].rstrip()
+    first = name.split()[0] if name.split() else name
+    for size in range(cell_len(first) - 1, 0, -1):
+        yield set_cell_size(first, size).rstrip()
+
+
 def header_line(width: int, lead: Text, full: str, short: Callable[[str], str], name: str, mark: str) -> Text:
     """The table's header for a line ``width`` cells wide: ``lead`` (a timed game's countdown, or that the time is up)
     never cut, then the session as ``full`` says it (name, edition, variant, count of actions); where that does not fit,
@@ -354,9 +366,10 @@ def header_line(width: int, lead: Text, full: str, short: Callable[[str], str], 
     room = width - lead.cell_len
     said = next((said for said in (full, short(name)) if cell_len(said + tail) <= room), None)
     if said is None:
-        # the name as long as the room leaves (at least its first character and "…")
-        said = next((cut for size in range(cell_len(name) - 1, 0, -1)
-                     if cell_len((cut := short(set_cell_size(name, size).rstrip() + "…")) + tail) <= room), None)
+        # the name as long as the room leaves, cut after a whole word where it fits ("The long Friday evening…", not
+        # "…evening gam…"), else character by character (a single long word: at least its first character and "…")
+        said = next((cut for prefix in _name_cuts(name)
+                     if cell_len((cut := short(prefix + "…")) + tail) <= room), None)
     if said is None:
         said, tail = mark, ""
     line.append(said + tail)
