@@ -478,6 +478,21 @@ def test_three_of_a_kind_moves_anywhere_and_ends_the_turn():
     assert g.current == "Bob" and g.doubles == 0
 
 
+def test_three_of_a_kind_as_the_third_doubles_goes_to_jail_without_the_free_move():
+    """uk-2008-speed-die-rules.md: "Only the white dice are counted when rolling doubles." "If you are sent to Jail
+    during your move, your turn ends and you do not use the result of the Speed Die." Three of a kind thrown as the
+    third doubles of a turn is the third doubles: jail, and no space is asked for the free move (docs/rules.md)."""
+    g = speed_game()
+    _passed(g)
+    for white, face in ((1, 3), (2, 1)):  # two doubles, each rolled on
+        roll(g, white, white, speed=face)
+        settle(g)
+    assert g.current == "Ann" and g.doubles == 2
+    move = roll(g, 3, 3, speed=3)  # three of a kind, without "to": none is needed
+    assert "third doubles" in move.text and "three of a kind" not in move.text
+    assert g.in_jail["Ann"] and g.positions["Ann"] == JAIL and g.current == "Bob" and g.pending is None
+
+
 def test_speed_die_doubles_count_white_dice_and_jail_ignores_the_speed_die():
     """uk-2008-speed-die-rules.md: "Only the white dice are counted when rolling doubles." "If you are sent to Jail
     during your move, your turn ends and you do not use the result of the Speed Die." "Only roll the white dice when

@@ -257,6 +257,39 @@ async def test_the_speed_die_bus_and_three_of_a_kind(tmp_path: Path) -> None:
         assert file_state(path)["players"]["Ann"]["position"] == 7
 
 
+async def test_three_of_a_kind_as_the_third_doubles_asks_no_space(tmp_path: Path) -> None:
+    """uk-2008-speed-die-rules.md: "If you are sent to Jail during your move, your turn ends and you do not use the
+    result of the Speed Die." Three of a kind thrown as the third doubles sends the token to jail: the console asks
+    no space for a free move that is not made (found reading the rules: it asked, and the answer was dropped)."""
+    path = tmp_path / "s.json"
+    with Session.create(path, Setup("uk", "speed-die", ("Ann", "Bob"), follow=True)) as s:
+        s.apply({"op": "place", "player": "Ann", "space": 35})
+        s.apply({"op": "roll", "dice": [3, 4]})  # passes GO (35 + 7 = 2): the Speed Die counts from now on
+        s.apply(dict(s.state.pending.command, card="cc-bank-error"))
+        s.apply({"op": "roll", "dice": [1, 2]})  # Bob (not passed GO): no Speed Die
+        s.apply(dict(s.state.pending.command))
+        s.apply({"op": "roll", "dice": [1, 1], "speed": 2})  # Ann: doubles, 2 -> 6, The Angel Islington, bought
+        s.apply(dict(s.state.pending.command))
+        s.apply({"op": "roll", "dice": [2, 2], "speed": 1})  # doubles again, 6 -> 11, Pall Mall, bought
+        s.apply(dict(s.state.pending.command))
+        assert s.state.current == "Ann" and s.state.doubles == 2 and s.state.pending is None
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("3")
+        await b.type("33")  # three of a kind, the third doubles: to jail, as the preview says, and no space asked
+        preview = screen_text(app.screen.query_one("#roll-preview"))
+        assert "third doubles" in preview and "goes to jail" in preview, preview
+        await b.key("enter")
+        await b.settle()
+        assert not isinstance(app.screen, ChooseScreen)
+        assert isinstance(app.screen, TableScreen)
+    state = file_state(path)
+    assert state["players"]["Ann"]["in_jail"] and state["turn"] == "Bob"
+    assert file_entries(path)[-1]["command"] == {"op": "roll", "dice": [3, 3], "speed": 3}
+
+
 async def test_the_dice_typed_while_the_rolls_question_opens_are_kept_for_it(tmp_path: Path, monkeypatch) -> None:
     """A burst of keys (`3`, `5`, Enter) faster than the roll's question opens: the keys typed after the flow has
     started but before the question is on screen reach the table, which keeps them for the question; the question

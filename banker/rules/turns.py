@@ -88,6 +88,15 @@ def doubles_to_roll_on(state: GameState) -> int:
     return state.doubles
 
 
+def free_move_asked(state: GameState, dice: tuple[int, int] | list[int], speed: object) -> bool:
+    """Whether a roll of the player of the turn, the Speed Die in use, asks where the token goes: three of a kind
+    ("you can move your token to any space on the board"), unless it is the third doubles of the turn, which sends
+    the token to jail and leaves the Speed Die's result unused ("If you are sent to Jail during your move, your turn
+    ends and you do not use the result of the Speed Die"; the roll then needs no ``to``)."""
+    d1, d2 = dice
+    return d1 == d2 == speed and state.doubles + 1 < DOUBLES_TO_JAIL
+
+
 def describe(state: GameState, due: Due) -> Msg:
     """What ``due`` asks for, in the banker's words (the console's proposal, a refused roll's reason)."""
     fmt = state.edition.fmt
@@ -604,5 +613,5 @@ def follow_up(state: GameState, tx: Tx, cmd: Command) -> None:
         _pass_turn(state, tx, state.turn)
 
 
-__all__ = ["SPEED_FACES", "TURN_OPS", "before", "carry_on", "describe", "follow_up", "held_doubles", "jail_position", "land",
-           "run_end_turn", "run_follow", "run_place", "run_roll", "send_to_jail", "settles"]
+__all__ = ["SPEED_FACES", "TURN_OPS", "before", "carry_on", "describe", "follow_up", "free_move_asked", "held_doubles",
+           "jail_position", "land", "run_end_turn", "run_follow", "run_place", "run_roll", "send_to_jail", "settles"]

@@ -52,7 +52,7 @@ from banker.rules.mortgage import check_mortgage, lift_cost
 from banker.rules.ops import SPEED_FACES, FieldSpec
 from banker.rules.parse import MONEY_KEYS
 from banker.rules.rent import dice_range
-from banker.rules.turns import describe
+from banker.rules.turns import describe, free_move_asked
 
 from .screens.auction import AuctionScreen
 from .screens.count import CountScreen
@@ -758,7 +758,7 @@ class Flow:
         d1, d2 = typed["dice"]
         if typed.get("speed") == "bus" and self.speed_use() == "needed":
             return self.tr("turn.roll_bus_next"), True
-        if d1 == d2 == typed.get("speed") and self.speed_use() == "needed":
+        if free_move_asked(self.state, (d1, d2), typed.get("speed")) and self.speed_use() == "needed":
             return self.tr("turn.roll_triple_next"), True
         try:
             move = self.state.preview(cmd)
@@ -807,7 +807,7 @@ class Flow:
                     Choice(n, self.tr("turn.bus_both" if n == d1 + d2 else "turn.bus_one", n=n),
                            note=state.edition.spaces[(state.positions[player] + n) % len(state.edition.spaces)].name)
                     for n in moves])
-            elif d1 == d2 == cmd.get("speed") and "to" not in cmd:
+            elif free_move_asked(state, (d1, d2), cmd.get("speed")) and "to" not in cmd:  # not a third doubles: jail
                 cmd["to"] = await self.choose(self.tr("turn.triple_title", player=player),
                                               [self.space_choice(s.position) for s in state.edition.spaces])
         entry = self.commit(cmd)
