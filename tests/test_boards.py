@@ -527,6 +527,115 @@ def test_every_shipped_board_names_its_spaces_and_groups_readably(edition):
     assert name_problem(load_edition(edition)) is None
 
 
+BOARDWALK = "rent = [50, 200, 600, 1400, 1700, 2000]\nhouse_cost = 200\nmortgage = 200"
+
+
+@pytest.mark.parametrize("old,new,said", [
+    ("rent = [2, 10, 30, 90, 160, 250]\nhouse_cost = 50\nmortgage = 30",
+     "rent = [2, 10, 30, 90, 160, 250]\nhouse_cost = 50\nmortgage = 3000",
+     "space 1 (Mediterranean Avenue): mortgage 3000 is more than the price 60: a mortgage is at most the price"),
+    ('Reading Railroad"\nprice = 200\nmortgage = 100', 'Reading Railroad"\nprice = 200\nmortgage = 201',
+     "space 5 (Reading Railroad): mortgage 201 is more than the price 200"),
+    ("tax_percent = 10", "tax_percent = 150", "space 4 (Income Tax): tax_percent 150 is more than 100: a tax is at most"),
+    (BOARDWALK, BOARDWALK.replace("1400, 1700", "1400, 1300"),
+     "space 39 (Boardwalk): rent [50, 200, 600, 1400, 1300, 2000]: the 4-house rent 1300 is less than the 3-house rent "
+     "1400: a rent never falls as buildings are added"),
+    (BOARDWALK, BOARDWALK.replace("1700, 2000", "1700, 1000"),
+     "space 39 (Boardwalk): rent [50, 200, 600, 1400, 1700, 1000]: the hotel rent 1000 is less than the 4-house rent"),
+    (BOARDWALK, BOARDWALK.replace("2000]", "2000000]"),
+     "space 39 (Boardwalk): rent [50, 200, 600, 1400, 1700, 2000000]: the hotel rent 2000000 is more than 30000, 20 times "
+     "the start cash 1500: no board prints"),
+    ("houses_before_hotel = 4", "houses_before_hotel = 4\nrailroad_rent = [25, 50, 100, 200000]",
+     "rules: railroad_rent [25, 50, 100, 200000]: the rent for 4 railroads 200000 is more than 30000"),
+    (BOARDWALK, BOARDWALK.replace("house_cost = 200", "house_cost = 401"),
+     "space 39 (Boardwalk): house_cost 401 is more than the dearest deed on the board (400)"),
+    ("start_cash = 1500", "start_cash = 99999999999999999999999",
+     "header: start_cash 99999999999999999999999 is more than 1,000,000,000,000: no table counts that much"),
+    ("start_cash = 1500", "start_cash = 150", "header: salary 200 is more than start_cash 150: passing GO pays at most"),
+    ("start_cash = 1500\nsalary = 200", "start_cash = 15\nsalary = 0",
+     "space 3 (Baltic Avenue): rent [4, 20, 60, 180, 320, 450]: the 4-house rent 320 is more than 300, 20 times the start "
+     "cash 15: no board prints"),
+    ("salary = 200", "salary = 2000", "header: salary 2000 is more than start_cash 1500: passing GO pays at most"),
+    ("houses = 32", "houses = 99999999999999999999999", "header: houses 99999999999999999999999 is more than 1000"),
+    ("houses_before_hotel = 4", "houses_before_hotel = 6",
+     "rules: houses_before_hotel 6 is more than 4: a deed prints the rent for 1 to 4 houses"),
+    ("houses_before_hotel = 4", "houses_before_hotel = 4\ninterest_percent = 150",
+     "rules: interest_percent 150 is more than 100"),
+    ("houses_before_hotel = 4", "houses_before_hotel = 4\nrailroad_rent = [25, 50, 10, 200]",
+     "rules: railroad_rent [25, 50, 10, 200]: the rent for 3 railroads 10 is less than the rent for 2 railroads 50"),
+    ("houses_before_hotel = 4", "houses_before_hotel = 4\nutility_multipliers = [10, 4]",
+     "rules: utility_multipliers [10, 4]: the multiplier for both utilities is less than for one"),
+    ("houses_before_hotel = 4", "houses_before_hotel = 4\nnearest_utility_multiplier = 1000",
+     "rules: nearest_utility_multiplier 1000 is more than 100"),
+    ('effect = { type = "repairs", house = 25, hotel = 100 }', 'effect = { type = "repairs", house = 25, hotel = 100000 }',
+     "card ch-repairs: effect.hotel 100000 is more than 30000"),
+])
+def test_a_number_no_board_prints_is_refused_for_a_new_game(tmp_path, old, new, said):
+    """Found by a probe: a copy of a shipped board with edited numbers was taken for a new game and the game did nonsense
+    with money: a mortgage of 3000 on a 60 deed (buy, then mortgage: 1500 became 4440), an income tax of 150% of worth,
+    rents falling as houses were added, a start cash of 10**23 (the limit of an amount grew with it); 6 houses before a
+    hotel looked the sixth house's rent up past the deed's six rents, and banker crashed. Refused where the board is
+    taken, naming the place, the value and what to fix."""
+    path = _broken(tmp_path, "us-numbers.toml", old, new)
+    with pytest.raises(BoardError) as e:
+        check_board(path)
+    assert str(e.value).startswith(f"us-numbers.toml: {said}"), str(e.value)
+    with pytest.raises(SessionError, match=re.escape(said.split(": ", 1)[1][:30])):
+        Session.create(tmp_path / "g.json", Setup(path, "classic", ("Ann", "Bob")))
+    assert not (tmp_path / "g.json").exists()
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_shipped_board_and_variant_passes_the_number_checks(tmp_path, edition):
+    """The limits are generous: each edition banker ships, copied to a board file, is taken for a new game of each of
+    its variants."""
+    from banker.rules.edition import number_problem
+
+    assert number_problem(load_edition(edition)) is None
+    path = tmp_path / f"{edition}-copy.toml"
+    path.write_text(board_text(edition), encoding="utf-8")
+    check_board(str(path))
+    for variant in load_edition(edition).variants:
+        end = "2099-01-01T22:30+00:00" if variant == "timed" else None
+        Session.create(tmp_path / f"{variant}.json", Setup(str(path), variant, ("Ann", "Bob"), end_time=end)).close()
+
+
+def test_a_house_rule_board_passes_the_number_checks(tmp_path):
+    """What a table may mean on purpose passes: no interest, a double salary, dearer rents and houses, as many houses as
+    wanted, a board in a small unit (a "Here & Now" of 15,000,000 at the start, every amount ten thousand times)."""
+    text = board_text(US).replace("salary = 200", "salary = 400").replace("houses = 32", "houses = 999")
+    text = text.replace(BOARDWALK, "rent = [100, 400, 1200, 2800, 3400, 4000]\nhouse_cost = 400\nmortgage = 200")
+    text = text.replace("houses_before_hotel = 4", "houses_before_hotel = 4\ninterest_percent = 0")
+    path = tmp_path / "house-rules.toml"
+    path.write_text(text, encoding="utf-8")
+    check_board(str(path))
+    big = re.sub(r"\b(start_cash|salary|jail_fine|price|house_cost|mortgage|tax|amount|house|hotel) = (\d+)",
+                 lambda m: f"{m[1]} = {int(m[2]) * 10000}", board_text(US))
+    big = re.sub(r"rent = \[([\d, ]+)\]", lambda m: f"rent = [{', '.join(str(int(r) * 10000) for r in m[1].split(','))}]",
+                 big)
+    path = tmp_path / "here-and-now.toml"
+    path.write_text(big, encoding="utf-8")
+    check_board(str(path))
+    assert load_edition(str(path)).start_cash == 15_000_000
+
+
+def test_a_session_on_a_board_with_numbers_refused_since_still_opens(tmp_path, monkeypatch):
+    """The number checks run where a board is taken for a new game; a session recorded on such a board by an earlier
+    banker opens as it was."""
+    import banker.ledger.writer as writer
+
+    path = tmp_path / "mine.toml"
+    path.write_text(board_text(US).replace("tax_percent = 10", "tax_percent = 150"), encoding="utf-8")
+    with pytest.raises(BoardError, match="tax_percent 150"):
+        check_board(str(path))
+    with monkeypatch.context() as m:
+        m.setattr(writer, "board_setup", lambda setup: setup)
+        with Session.create(tmp_path / "g.json", Setup(str(path), "classic", ("Ann", "Bob"))) as s:
+            s.apply({"op": "salary", "player": "Ann"})
+    with Session.open(tmp_path / "g.json") as s:
+        assert s.state.cash["Ann"] == 1700 and s.state.edition.spaces[4].tax_percent == 150
+
+
 def test_a_session_on_a_board_checked_more_strictly_since_still_opens(tmp_path, monkeypatch):
     """A review of the day's changes: the new checks first ran on every read of a board file, so a session recorded
     by an earlier banker on a board with a tab in a card's text and a variant banker does not know no longer opened at

@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from banker.datacache import parsed
-from banker.rules.edition import Edition, HouseRules, Variant, control_text, edition_from_dict, name_problem, variants_from_dict
+from banker.rules.edition import (
+    Edition,
+    HouseRules,
+    Variant,
+    control_text,
+    edition_from_dict,
+    name_problem,
+    number_problem,
+    variants_from_dict,
+)
 from banker.rules.errors import BoardError
 from banker.rules.state import GameState, Setup
 
@@ -127,15 +136,16 @@ def board_sum(path: Path) -> str:
 def check_board(name: str) -> None:
     """A board file taken for a new game or listed (``banker new``, ``banker cards``) checked beyond its schema: no text
     holds a character that drives a terminal, every name of a space or a group is one readable line of its own
-    (:func:`banker.rules.edition.name_problem`), and every variant it lists is one banker knows (a board listing
-    ["nope"] passed, and `banker new` then said "the rule book has no classic; choose one of: nope"). Not on every
-    read: a session recorded on a board opens as it was."""
+    (:func:`banker.rules.edition.name_problem`), no number is one the game would do nonsense with (a mortgage above the
+    price, rents that fall as houses are added: :func:`banker.rules.edition.number_problem`), and every variant it lists
+    is one banker knows (a board listing ["nope"] passed, and `banker new` then said "the rule book has no classic; choose
+    one of: nope"). Not on every read: a session recorded on a board opens as it was."""
     if not name.endswith(".toml"):
         return
     path = Path(name)
     data = _read_toml(path, str(path))
     edition = load_edition(name)
-    control = control_text(data) or name_problem(edition)
+    control = control_text(data) or name_problem(edition) or number_problem(edition)
     if control:
         where, problem = control
         raise BoardError(f"{path.name}: {where}: {problem}", "invalid", source=path.name, where=where, problem=problem)

@@ -802,6 +802,128 @@ def name_problem(edition: Edition) -> tuple[str, str] | None:
     return None
 
 
+#: the most start cash a board file taken for a new game may give (every edition prints 1500; a board in a small unit,
+#: 15,000,000 of a "Here & Now" or a thousand times that, passes): the largest amount a command may carry is 800 times
+#: it (banker.rules.parse.amount_limit), at most 8 * 10**14 so, below 2**53: every amount stays exact on the players'
+#: page (a JavaScript number) and in a JSON export
+START_CASH_LIMIT = 10**12
+#: how many times the start cash one amount of a board (a price, a rent, a house cost, a tax, the salary, a fine, a card's
+#: amount) may be: the largest printed is Boardwalk's hotel rent, 2000 of 1500; twenty times leaves room for a house
+#: rule's dearer rents or smaller start cash, and refuses a number with zeros too many (or a start cash with zeros too few)
+AMOUNT_TIMES_START = 20
+#: the largest percentage of a board (``tax_percent``, ``interest_percent``): a tax of more than a player's whole worth,
+#: interest of more than the mortgage itself, is a slip (printed: 10 and 10)
+PERCENT_LIMIT = 100
+#: the largest multiplier of the rules (``utility_multipliers``, ``nearest_*_multiplier``; printed: 4, 10, 2, 10)
+MULTIPLIER_LIMIT = 100
+#: the largest stock of houses or of hotels (a box holds 32 and 12; a house rule of as many as wanted writes 999)
+BUILDINGS_LIMIT = 1000
+#: a street's six rents, as a refusal names them
+RENT_NAMES = ("bare lot rent", "1-house rent", "2-house rent", "3-house rent", "4-house rent", "hotel rent")
+
+
+def _n(value: int) -> str:
+    """A whole number of the file as written (a huge one as its size: Python refuses to write ints of 4,300 digits)."""
+    return str(value) if abs(value) < HUGE_AMOUNT else f"≈10^{int(math.log10(abs(value)))}"
+
+
+def _ns(values: Iterable[int]) -> str:
+    """A list of whole numbers of the file as written (``[2, 10, 30, 90, 160, 250]``)."""
+    return "[" + ", ".join(map(_n, values)) + "]"
+
+
+def number_problem(edition: Edition) -> tuple[str, str] | None:
+    """The first number of a board no real board prints and the game would do nonsense with, and where: a mortgage above
+    the price (buy for 60, mortgage for 3000), rents that fall as buildings are added, a tax or an interest of more than
+    100%, more houses before a hotel than a deed has rents for (the rent of a fifth house was looked up past the deed's
+    six rents, and banker crashed), a start cash no table counts (:data:`START_CASH_LIMIT`), an amount of more than
+    :data:`AMOUNT_TIMES_START` times the start cash, a salary above the start cash, a house dearer than every deed, more
+    than :data:`BUILDINGS_LIMIT` houses or hotels, a multiplier above :data:`MULTIPLIER_LIMIT`. The limits are generous:
+    every shipped board and a house rule's board (dearer rents, no interest, as many houses as wanted) pass. Checked with
+    :func:`name_problem` where a board file is taken for a new game or listed, never when a recorded session opens."""
+    start = edition.start_cash
+    if start > START_CASH_LIMIT:
+        return "header", (f"start_cash {_n(start)} is more than {START_CASH_LIMIT:,}: no table counts that much; "
+                          "write the start cash as the board prints it (1500 on every edition banker ships)")
+    most = AMOUNT_TIMES_START * start
+
+    def too_much(what: str, value: int) -> str | None:
+        if value <= most:
+            return None
+        return (f"{what} {_n(value)} is more than {most}, {AMOUNT_TIMES_START} times the start cash {start}: no board "
+                f"prints so large an amount; correct the number (or start_cash)")
+
+    def falls(what: str, values: Sequence[int], names: Sequence[str], why: str) -> str | None:
+        for i in range(1, len(values)):
+            if values[i] < values[i - 1]:
+                return (f"{what} {_ns(values)}: the {names[i]} {_n(values[i])} is less than the {names[i - 1]} "
+                        f"{_n(values[i - 1])}: a rent never falls as {why}")
+        return None
+
+    header = [f"salary {_n(edition.salary)} is more than start_cash {start}: passing GO pays at most what a player "
+              "starts with (printed: 200 of 1500)" if edition.salary > start else None,
+              too_much("jail_fine", edition.jail_fine)]
+    header += [f"{name} {_n(count)} is more than {BUILDINGS_LIMIT}: the bank's stock (32 houses and 12 hotels in a box; "
+               f"write 999 for as many as wanted)" for name, count in (("houses", edition.houses), ("hotels", edition.hotels))
+               if count > BUILDINGS_LIMIT]
+    rules = edition.rules
+    rents = len(RENT_NAMES) - 2
+    railroad_names = [f"rent for {n} railroad{'s' if n > 1 else ''}" for n in range(1, len(rules.railroad_rent) + 1)]
+    rule_problems = [
+        f"houses_before_hotel {_n(rules.houses_before_hotel)} is more than {rents}: a deed prints the rent for 1 to "
+        f"{rents} houses, then a hotel's" if rules.houses_before_hotel > rents else None,
+        f"interest_percent {_n(rules.interest_percent)} is more than {PERCENT_LIMIT}: lifting a mortgage costs at most "
+        "twice the mortgage (printed: 10)" if rules.interest_percent > PERCENT_LIMIT else None,
+        too_much("property_auction_min_bid", rules.property_auction_min_bid),
+        falls("railroad_rent", rules.railroad_rent, railroad_names, "more railroads are held"),
+        *(too_much(f"railroad_rent {_ns(rules.railroad_rent)}: the {name}", rent)
+          for name, rent in zip(railroad_names, rules.railroad_rent, strict=True)),
+        (f"utility_multipliers {_ns(rules.utility_multipliers)}: the multiplier for both utilities is less than for one"
+         if rules.utility_multipliers[1] < rules.utility_multipliers[0] else None),
+        *(f"{name} {_n(m)} is more than {MULTIPLIER_LIMIT}: a rent is at most {MULTIPLIER_LIMIT} times {of}"
+          for name, m, of in (("utility_multipliers", max(rules.utility_multipliers), "the dice (printed: 4 and 10)"),
+                              ("nearest_railroad_multiplier", rules.nearest_railroad_multiplier,
+                               "the railroad's rent (printed: 2)"),
+                              ("nearest_utility_multiplier", rules.nearest_utility_multiplier, "the dice (printed: 10)"))
+          if m > MULTIPLIER_LIMIT),
+    ]
+    for where, problems in (("header", header), ("rules", rule_problems)):
+        problem = next((p for p in problems if p), None)
+        if problem:
+            return where, problem
+
+    dearest = max((s.price for s in edition.spaces if s.is_property), default=0)
+    for space in edition.spaces:
+        where = f"space {space.position} ({space.name})"
+        problems = []
+        if space.is_property:
+            problems += [too_much("price", space.price),
+                         f"mortgage {_n(space.mortgage)} is more than the price {space.price}: a mortgage is at most the "
+                         "price (printed: half of it)" if space.mortgage > space.price else None]
+        if space.kind == "street":
+            problems += [f"house_cost {_n(space.house_cost)} is more than the dearest deed on the board ({dearest}): a "
+                         "house costs at most that (printed: at most half the deed's price)"
+                         if space.house_cost > dearest else None,
+                         falls("rent", space.rent, RENT_NAMES, "buildings are added"),
+                         *(too_much(f"rent {_ns(space.rent)}: the {name}", rent)
+                           for name, rent in zip(RENT_NAMES, space.rent, strict=False))]
+        if space.kind == "tax":
+            problems += [too_much("tax", space.tax),
+                         f"tax_percent {_n(space.tax_percent)} is more than {PERCENT_LIMIT}: a tax is at most a player's "
+                         "whole worth (printed: 10)" if space.tax_percent > PERCENT_LIMIT else None]
+        problem = next((p for p in problems if p), None)
+        if problem:
+            return where, problem
+    for card in edition.cards.values():
+        for key in ("amount", "house", "hotel"):
+            value = card.effect.get(key)
+            if isinstance(value, int):
+                problem = too_much(f"effect.{key}", value)
+                if problem:
+                    return f"card {card.id}", problem
+    return None
+
+
 def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Edition:
     """Build and validate an edition; raises :class:`BoardError` naming the problem."""
     file = _convert(data, _EditionFile, source)
