@@ -484,9 +484,10 @@ def test_a_money_format_that_is_not_text_around_the_amount_is_refused(tmp_path, 
 
 
 @pytest.mark.parametrize("old,new,where", [
-    ('name = "Boardwalk"', 'name = "Board\\u001b]0;OWNED\\u0007walk"', "spaces[39].name"),
-    ('text = "Bank error in your favor. Collect $200"', 'text = "Bank error\\u001b[2J in your favor."', "cards["),
-    ('chance = "Chance"', 'chance = "Chance\\u009b"', "decks.chance"),
+    ('name = "Boardwalk"', 'name = "Board\\u001b]0;OWNED\\u0007walk"', "space 39: name 'Board\\x1b]0;OWNED\\x07walk'"),
+    ('text = "Bank error in your favor. Collect $200"', 'text = "Bank error\\u001b[2J in your favor."',
+     "card cc-bank-error: text 'Bank error\\x1b[2J in your favor.'"),
+    ('chance = "Chance"', 'chance = "Chance\\u009b"', "decks: chance 'Chance\\x9b'"),
 ])
 def test_a_board_text_that_drives_the_terminal_is_refused_for_a_new_game(tmp_path, old, new, where):
     """Found by a probe: `banker cards --edition b.toml` wrote a card's text with ESC [2J (clear the screen) raw to the
@@ -498,6 +499,61 @@ def test_a_board_text_that_drives_the_terminal_is_refused_for_a_new_game(tmp_pat
     assert str(e.value).startswith(f"us-esc.toml: {where}") and "holds a control character" in str(e.value)
     with pytest.raises(SessionError, match="holds a control character"):
         Session.create(tmp_path / "g.json", Setup(path, "classic", ("Ann", "Bob")))
+    assert not (tmp_path / "g.json").exists()
+
+
+@pytest.mark.parametrize("old,new,said", [
+    ('name = "Троєщина"', 'name = "Троєщина\\u202e\\u001b"',
+     "kyiv-esc.toml: space 1: name 'Троєщина\\u202e\\x1b' holds a control character (U+001B): remove it"),
+    ('text = "Поверніться на Троєщину"', 'text = "Поверніться\\u001b[2J на Троєщину"',
+     "kyiv-esc.toml: card cc-troieshchyna: text 'Поверніться\\x1b[2J на Троєщину' holds a control character (U+001B)"),
+    ('name = "Коричнева"', 'name = "Коричнева\\u0007"',
+     "kyiv-esc.toml: group brown: name 'Коричнева\\x07' holds a control character (U+0007)"),
+    ('symbol = "M"', 'symbol = "M\\u0085"', "kyiv-esc.toml: money: symbol 'M\\x85' holds a control character (U+0085)"),
+])
+def test_a_control_character_in_a_board_text_is_quoted_readably_where_the_other_refusals_say_it(tmp_path, old, new, said):
+    """Found by a review: a control character in a Kyiv board's text was refused with the text escaped whole
+    ('\\u0422\\u0440\\u043e...': the Cyrillic unreadable) and the place as a path (spaces[1].name), not as every other
+    refusal of a board says it (space 1 (Троєщина), card cc-troieshchyna). Now the letters show as letters, only the control and
+    invisible characters are escaped, and the place is the space, the card, the group or the table."""
+    text = board_text("kyiv")
+    assert text.count(old) == 1, old
+    path = tmp_path / "kyiv-esc.toml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(BoardError) as e:
+        check_board(str(path))
+    assert str(e.value).startswith(said), str(e.value)
+    assert "\\u04" not in str(e.value) and "[" not in e.value.params["where"]
+
+
+def test_a_control_character_far_into_a_long_card_text_is_quoted_around_it(tmp_path):
+    long = "Bank error in your favor. " * 6 + "\\u001b[2J" + " Collect $200" * 6
+    path = _broken(tmp_path, "us-long.toml", 'text = "Bank error in your favor. Collect $200"', f'text = "{long}"')
+    with pytest.raises(BoardError) as e:
+        check_board(path)
+    problem = e.value.params["problem"]
+    assert problem.startswith("text '…") and "\\x1b[2J Collect" in problem and "…' holds a control character" in problem
+    assert len(problem) < 200, problem
+
+
+def test_a_schema_mistake_on_a_space_whose_name_holds_a_control_character_names_it_by_position(tmp_path):
+    """The place of a schema's refusal showed the space's name raw: a control character in it went into the message."""
+    path = _broken(tmp_path, "us-both.toml", 'position = 39\nkind = "street"\nname = "Boardwalk"',
+                   'position = 38\nkind = "street"\nname = "Board\\u001b[2Jwalk"')
+    with pytest.raises(BoardError, match=r"^us-both\.toml: space 38: listed at place 39"):
+        load_edition(path)
+
+
+@pytest.mark.parametrize("lang,place", [("uk", "помилка у файлі поля (space 1): name 'Троєщина\\u202e\\x1b'"),
+                                        ("ru", "ошибка в файле поля (space 1): name 'Троєщина\\u202e\\x1b'")])
+def test_a_control_character_in_a_board_text_reads_in_ukrainian_and_russian(tmp_path, capsys, lang, place):
+    from banker.cli import main
+
+    path = tmp_path / "kyiv-esc.toml"
+    path.write_text(board_text("kyiv").replace('name = "Троєщина"', 'name = "Троєщина\\u202e\\u001b"'), encoding="utf-8")
+    assert main(["--lang", lang, "new", str(tmp_path / "g.json"), "--edition", str(path), "--players", "Аня,Боря"]) == 1
+    err = capsys.readouterr().err
+    assert f"kyiv-esc.toml: {place} holds a control character (U+001B)" in err and "\\u0422" not in err, err
     assert not (tmp_path / "g.json").exists()
 
 

@@ -18,6 +18,7 @@ some 120 of them, about 1 ms of every console's start: the edition is built befo
 import math
 import re
 import string
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal, TypeVar, get_args
 
@@ -28,7 +29,7 @@ from msgspec.structs import replace
 
 from .errors import BoardError
 from .messages import shown
-from .names import forbidden_char, name_key
+from .names import FORBIDDEN_CATEGORIES, forbidden_char, name_key
 
 # --------------------------------------------------------------------------- the vocabulary
 
@@ -555,17 +556,21 @@ def _place(segs: Sequence[str | int], data: Mapping[str, Any]) -> tuple[str, str
         item = item if isinstance(item, Mapping) else {}
         if what == "space":
             pos, name = item.get("position"), item.get("name")
-            if type(pos) is int:
-                where = f"space {pos} ({name})" if isinstance(name, str) else f"space {pos}"
-            else:
-                where = f"space listed at place {segs[1]}"
+            where = _space_place(pos, name) if type(pos) is int else f"space listed at place {segs[1]}"
         else:
             ident = item.get("id")
-            where = f"{what} {ident}" if isinstance(ident, str) and ident.strip() else f"{what} {segs[1] + 1} in the file"
+            readable = isinstance(ident, str) and ident.strip() and not forbidden_char(ident)
+            where = f"{what} {ident}" if readable else f"{what} {segs[1] + 1} in the file"
         return where, key(segs[2:])
     if len(segs) >= 2 and segs[0] in _TABLES:
         return str(segs[0]), key(segs[1:])
     return "header", key(segs)
+
+
+def _space_place(position: int, name: Any) -> str:
+    """A space as a refusal names it: ``space 1 (Old Kent Road)``; by its position alone where its name would not read
+    as one line (a control or invisible character in it: the refusal is then about the name)."""
+    return f"space {position} ({name})" if isinstance(name, str) and not forbidden_char(name) else f"space {position}"
 
 
 def _value_at(data: Any, segs: Sequence[str | int]) -> Any:
@@ -737,28 +742,48 @@ def _terminal_control(text: str) -> str | None:
     return None
 
 
-def control_text(data: Any, where: str = "header") -> tuple[str, str] | None:
+def _quoted(text: str, bad: int = 0, limit: int = 60) -> str:
+    """``text`` quoted as a refusal of a board file shows it: its letters as they are («Троєщина» is not
+    ``\\u0422\\u0440...``), only a control or invisible character escaped (``\\x1b``, ``\\u202e``, ``\\n``), and a long
+    text cut to ``limit`` characters around the character at index ``bad`` (the one the refusal is about)."""
+    start = max(0, min(bad - limit // 2, len(text) - limit))
+    part = text[start:start + limit]
+    shown_part = "".join(repr(c)[1:-1] if unicodedata.category(c) in FORBIDDEN_CATEGORIES else c for c in part)
+    return "'" + ("…" if start else "") + shown_part + ("…" if start + limit < len(text) else "") + "'"
+
+
+def control_text(data: Any) -> tuple[str, str] | None:
     """The first text of a board file's data (a space's name, a card's text...) holding a character that drives a
-    terminal, and where: it would reach the terminal with every line that names it (``banker cards``, the log).
-    Checked where a board file is taken for a new game or listed (banker.boards.check_board), not on every read: a
-    session recorded on a board opens as it was."""
-    if isinstance(data, str):
-        bad = _terminal_control(data)
-        return (where, f"{ascii(data)} holds a control character ({bad})") if bad else None
-    if isinstance(data, Mapping):
-        items: Iterable[tuple[Any, Any]] = data.items()
-    elif isinstance(data, list | tuple):
-        items = enumerate(data)
-    else:
-        return None
-    for key, value in items:
-        inner = key if where == "header" and isinstance(key, str) else f"{where}.{key}" if isinstance(key, str) \
-            else f"{where}[{key}]"
-        found = control_text(key, inner) if isinstance(key, str) else None
-        found = found or control_text(value, inner)
-        if found:
-            return found
+    terminal, and where, said as the file's other mistakes are (``space 1``, ``card cc-bank-error``, ``decks``): it would
+    reach the terminal with every line that names it (``banker cards``, the log). The text is quoted readably
+    (:func:`_quoted`). Checked where a board file is taken for a new game or listed (banker.boards.check_board), not on
+    every read: a session recorded on a board opens as it was."""
+    stack: list[tuple[list[str | int], Any]] = [([], data)]
+    while stack:
+        segs, value = stack.pop()
+        if isinstance(value, Mapping):
+            bad_key = next((k for k in value if isinstance(k, str) and _terminal_control(k)), None)
+            if bad_key is not None:  # a key is text too
+                return _control_found(data, segs, bad_key, is_key=True)
+            items: list[tuple[str | int, Any]] = [(k, v) for k, v in value.items() if isinstance(k, str)]
+        elif isinstance(value, list | tuple):
+            items = list(enumerate(value))
+        elif isinstance(value, str) and _terminal_control(value):
+            return _control_found(data, segs, value)
+        else:
+            continue
+        stack.extend((segs + [k], v) for k, v in reversed(items))
     return None
+
+
+def _control_found(data: Any, segs: list[str | int], text: str, is_key: bool = False) -> tuple[str, str]:
+    """Where ``text`` (the value at ``segs``, or a key of the table there) is and what to fix."""
+    bad = next(i for i, c in enumerate(text) if _terminal_control(c))
+    where, key = _place(segs, data) if segs and isinstance(data, Mapping) else ("header", "")
+    what = f"{key} key" if is_key and key else "key" if is_key else key
+    fine = " (a line break or a tab in a card's text is fine)" if segs[:1] == ["cards"] and not is_key else ""
+    return where, f"{what + ' ' if what else ''}{_quoted(text, bad)} holds a control character ({_terminal_control(text)}): " \
+                  f"remove it{fine}"
 
 
 #: the longest name of a space or a group a board file taken for a new game may give (the longest printed: 35 characters,
@@ -948,9 +973,9 @@ def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Editio
     spaces = tuple(_space(raw) for raw in file.spaces)
     for i, s in enumerate(spaces):
         if s.position != i:
-            raise fail(f"space {s.position} ({s.name})", f"listed at place {i}: positions must run 0-39 in order")
+            raise fail(_space_place(s.position, s.name), f"listed at place {i}: positions must run 0-39 in order")
         if s.kind == "street" and s.group not in groups:
-            raise fail(f"space {s.position} ({s.name})", f"unknown group {s.group!r}; groups are {', '.join(groups)}")
+            raise fail(_space_place(s.position, s.name), f"unknown group {s.group!r}; groups are {', '.join(groups)}")
     if spaces[0].kind != "go":
         raise fail("space 0", "must be GO")
     for gid in groups:
