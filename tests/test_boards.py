@@ -675,6 +675,15 @@ def test_a_house_rule_board_passes_the_number_checks(tmp_path):
     assert load_edition(str(path)).start_cash == 15_000_000
 
 
+def test_a_number_of_thousands_of_digits_is_refused_as_the_board_files_mistake(tmp_path):
+    """Found by a probe: start_cash of 5,000 digits made `banker cards --edition` say "the session holds an amount too
+    large to write out (recorded before amounts were bounded)": Python's own limit on reading such a number, taken for
+    the session's. The file is refused as not valid TOML, named."""
+    path = _broken(tmp_path, "us-digits.toml", "start_cash = 1500", "start_cash = " + "9" * 5000)
+    with pytest.raises(BoardError, match=r"/us-digits\.toml: not valid TOML: a whole number of thousands of digits$"):
+        check_board(path)
+
+
 def test_a_session_on_a_board_with_numbers_refused_since_still_opens(tmp_path, monkeypatch):
     """The number checks run where a board is taken for a new game; a session recorded on such a board by an earlier
     banker opens as it was."""

@@ -78,6 +78,11 @@ def _read_toml(path: Path, label: str) -> dict[str, Any]:
         raise BoardError(f"{label}: not valid TOML: {exc}", "not_toml", label=label, problem=str(exc)) from None
     except RecursionError:
         raise BoardError(f"{label}: not valid TOML: nested too deeply", "too_deep", label=label) from None
+    except ValueError as exc:  # a whole number of over 4,300 digits: Python refuses to read it (not a TOMLDecodeError)
+        if "integer string conversion" not in str(exc):
+            raise
+        problem = "a whole number of thousands of digits"
+        raise BoardError(f"{label}: not valid TOML: {problem}", "not_toml", label=label, problem=problem) from None
     except FileNotFoundError:
         raise BoardError(f"{label}: no such file", "no_file", label=label) from None
 
