@@ -212,3 +212,37 @@ async def test_a_full_disk_at_a_bankruptcy_keeps_the_creditors_choices(tmp_path:
         assert isinstance(app.screen, TableScreen)
     assert len(file_entries(path)) == before + 1
     assert ops_of(path, "bankrupt") == [{"op": "bankrupt", "player": "Bob", "lift": [5]}]
+
+
+async def test_a_full_disk_at_the_deal_asks_again_with_the_same_deal(tmp_path: Path, monkeypatch) -> None:
+    """The short game's deal is shuffled once for the action: asked again after the disk refused its first deed, the
+    confirmation shows the deal the players saw, and Enter records that deal, each deed once (before: run again, the
+    flow shuffled anew, and the deal asked again and recorded was another one)."""
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob", "Cid"), variant="short")
+    before = len(file_entries(path))
+    app = BankerApp(path, lang="en", seed=7)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("n")
+        assert isinstance(app.screen, ConfirmScreen)
+        shown = screen_text(app.screen.query_one("#confirm-body"))
+        failed = disk_full(monkeypatch)
+        await b.key("enter")
+        await b.settle()
+        assert failed and len(file_entries(path)) == before
+        assert isinstance(app.screen, ConfirmScreen) and "no space left on the disk" in said_on_dialog(app)
+        assert screen_text(app.screen.query_one("#confirm-body")) == shown  # the same deal
+        await b.key("enter")  # still full: refused again, and still the same deal
+        await b.settle()
+        assert isinstance(app.screen, ConfirmScreen) and screen_text(app.screen.query_one("#confirm-body")) == shown
+        monkeypatch.undo()
+        await b.key("enter")
+        await b.settle()
+        assert isinstance(app.screen, TableScreen)
+        spaces = app.session.state.edition.spaces
+    deals = ops_of(path, "deal")
+    assert len(file_entries(path)) == before + len(deals)
+    assert len({d["space"] for d in deals}) == len(deals) == 3 * 2  # two deeds each (the short game), none twice
+    recorded = [f"{d['player']}: {spaces[d['space']].name} for " for d in deals]
+    assert all(line in shown for line in recorded), (recorded, shown)

@@ -123,13 +123,15 @@ class Questions:
     stepped back over, the first one the answer of the question now asked: each is shown again (highlighted, typed
     in) while the banker gives the same answers again. After a commit nothing steps back (a replay would record it
     twice). ``failed``: why the disk refused to record the action, said on the question asked again for it
-    (:class:`NotWritten`)."""
+    (:class:`NotWritten`). ``drawn``: what the flow drew by chance (the deal's shuffle), kept for every run of it
+    (:meth:`Flow.drawn`)."""
 
     answers: list[Answer] = field(default_factory=list)
     at: int = 0
     ahead: list[Any] = field(default_factory=list)
     committed: bool = False
     failed: str | None = None
+    drawn: dict[str, Any] = field(default_factory=dict)
 
     def previous(self) -> Any:
         """The answer the question now asked had before the banker stepped back over it (None: none)."""
@@ -238,6 +240,16 @@ class Flow:
                 q.committed = False
                 raise NotWritten(self.tr.session(e)) from None
             return None
+
+    def drawn(self, key: str, draw: Callable[[], Any]) -> Any:
+        """What the flow draws by chance (the deal's shuffle): ``draw()`` on its first run, the same on every run after
+        (Escape, the disk refusing to record it), so the question asked again shows what the banker saw."""
+        if not self.stack:
+            return draw()
+        drawn = self.questions.drawn
+        if key not in drawn:
+            drawn[key] = draw()
+        return drawn[key]
 
     def auto_answered(self) -> bool:
         """Whether an answer of the questions under way was taken without asking (the player of the turn)."""
@@ -896,7 +908,8 @@ class Flow:
             return None
         if "player" not in cmd and "space" not in cmd:
             # shuffle and deal to everyone, as the books say
-            plan = deal_plan(self.state, seed=self.app.random_seed())
+            # one shuffle for the action: asked again (the disk refused the first deed), the same deal is shown
+            plan = deal_plan(self.state, seed=self.drawn("deal_seed", self.app.random_seed))
             if not plan:
                 self.app.show_message(self.tr("flow.dealt_already"), error=True)
                 return None
