@@ -297,3 +297,39 @@ async def test_the_bank_as_creditor_is_said_as_the_catalogs_say_it_mid_sentence(
         await b.key("enter")
         body = screen_text(app.screen.query_one("#confirm-body"))
         assert said in body, body
+
+
+
+async def test_escape_from_the_sales_confirmation_brings_the_whole_auction_back(tmp_path: Path) -> None:
+    """Escape on the sale's confirmation steps back to the auction as it was left: every bid (``w`` takes the last
+    one back to the bid before it), who passed, the bidder highlighted. Before: only the winning bid came back, the
+    earlier bids and the passes gone (a bidder who had passed could bid again, ``w`` left no bid at all)."""
+    from banker.ui.screens.dialogs import ConfirmScreen
+
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob", "Cid"))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await open_auction(b, 39)
+        await b.key("3", "down", "3", "down", "p", "up", "up", "2")  # Ann 50, Bob 100, Cid passes, Ann 110
+        left = app.screen
+        rows = [str(left.query_one("#bidders").get_option_at_index(i).prompt) for i in range(3)]
+        await b.key("enter")
+        assert isinstance(app.screen, ConfirmScreen)
+        await b.key("escape")
+        back = app.screen
+        assert isinstance(back, AuctionScreen) and back is not left
+        assert back.bidding.bids == [("Ann", 50), ("Bob", 100), ("Ann", 110)]
+        assert back.bidding.passed == {"Cid"}
+        assert back.bidder() == "Ann"  # highlighted as left
+        assert [str(back.query_one("#bidders").get_option_at_index(i).prompt) for i in range(3)] == rows
+        await b.key("down", "down", "3")  # Cid passed: still out
+        assert error(app) == "Cid has passed."
+        assert back.bidding.high == ("Ann", 110)
+        await b.key("w")  # Ann's last bid taken back: Bob's $100 stands again
+        assert back.bidding.high == ("Bob", 100)
+        await b.key("enter")
+        assert "Bob wins the auction for Boardwalk at $100" in await b.confirm()
+    commands = [e["command"] for e in file_entries(path)]
+    assert commands == [{"op": "auction", "space": 39, "winner": "Bob", "bid": 100}]

@@ -86,25 +86,29 @@ async def test_a_full_disk_at_the_auctions_sale_keeps_the_bids_and_enter_sells_o
 
 async def test_escape_on_the_auctions_confirmation_after_a_full_disk_steps_back_to_the_auction(
         tmp_path: Path, monkeypatch) -> None:
-    path = make_session(tmp_path / "g.json", ("Ann", "Bob"))
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob", "Cid"))
+    before = len(file_entries(path))
     app = BankerApp(path, lang="en")
     async with app.run_test(size=(120, 36)) as pilot:
         b = Banker(app, pilot)
         await pilot.pause()
         await b.act("a")
         await b.choose("boardw")
-        await b.key("3", "down", "3", "enter")  # Ann 50, Bob 100: sold to Bob
+        await b.key("3", "down", "3", "down", "p", "enter")  # Ann 50, Bob 100, Cid passes: sold to Bob
         disk_full(monkeypatch)
         await b.key("enter")
         await b.settle()
         assert isinstance(app.screen, ConfirmScreen) and said_on_dialog(app)
-        await b.key("escape")  # back to the auction, Bob's bid standing
+        await b.key("escape")  # back to the auction as it was left: every bid, Cid's pass, Cid highlighted
         assert isinstance(app.screen, AuctionScreen)
         assert "Current bid: $100 by Bob" in screen_text(app.screen.query_one("#auction-bid"))
+        assert app.screen.bidding.bids == [("Ann", 50), ("Bob", 100)] and app.screen.bidding.passed == {"Cid"}
+        assert app.screen.bidder() == "Cid"
         assert not app.screen.query("#write-failed")
         monkeypatch.undo()
         await b.key("enter")
         await b.confirm()
+    assert len(file_entries(path)) == before + 1
     assert ops_of(path, "auction") == [{"op": "auction", "space": 39, "winner": "Bob", "bid": 100}]
 
 
@@ -246,3 +250,4 @@ async def test_a_full_disk_at_the_deal_asks_again_with_the_same_deal(tmp_path: P
     assert len({d["space"] for d in deals}) == len(deals) == 3 * 2  # two deeds each (the short game), none twice
     recorded = [f"{d['player']}: {spaces[d['space']].name} for " for d in deals]
     assert all(line in shown for line in recorded), (recorded, shown)
+

@@ -960,8 +960,10 @@ class Flow:
         if "winner" in cmd:
             return await self.flow_simple(cmd, title)
         space = cmd["space"]
+        # the answer keeps the whole auction (_bidding): stepped back to, it comes back as it was left
         result = await self.question(lambda previous, back: AuctionScreen(space, previous=previous, back=back))
-        return await self.confirm_and_commit(dict(result), title)
+        sold = {k: v for k, v in result.items() if k != "_bidding"}
+        return await self.confirm_and_commit(sold, title)
 
     async def flow_build(self, cmd: dict[str, Any], title: str) -> Entry | None:
         """One building, or several on the lot's group in one action (``upto``: every lot up to a

@@ -5,9 +5,11 @@ Raise the highlighted bidder's bid with ``1`` (+1), ``2`` (+10), ``3`` (+50) or 
 last player to bid must buy"); Enter sells to the highest bidder (or, with no bid, leaves the deed
 with the bank: ``winner: null``). Each bid is checked against what the bidder has: above the cash
 and within what sales and mortgages could raise, it is taken and flagged (refused where the edition
-auctions for cash only); above that, refused. Dismissed with the auction command, or None (Escape).
-Opened again after the banker stepped back from the confirmation (``previous``: the auction command
-it gave), it shows that bid as the high bid, so Enter sells it again.
+auctions for cash only); above that, refused. Dismissed with the auction command, or None (Escape);
+the command carries the auction as it was left (``_bidding``: every bid, who passed, the bidder
+highlighted), which the flow takes off before recording it. Opened again after the banker stepped
+back from the confirmation (``previous``: the command it gave), it comes back exactly as it was left,
+so Enter sells it again and ``w`` takes the last bid back to the one before.
 """
 
 from __future__ import annotations
@@ -59,7 +61,13 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
         tr = self.app.tr
         rules = state.edition.rules
         self.bidding = Bidding(list(state.active_players), rules.property_auction_min_bid)
-        if self.previous is not None and self.previous.get("winner") is not None:
+        self.left_at: int | None = None  # the bidder highlighted when the banker stepped back here
+        left = (self.previous or {}).get("_bidding")
+        if left is not None:  # the auction as it was left: every bid, who passed
+            self.bidding.bids = [(who, amount) for who, amount in left["bids"]]
+            self.bidding.passed = {p for p in left["passed"] if p in self.bidding.bidders}
+            self.left_at = left["at"]
+        elif self.previous is not None and self.previous.get("winner") is not None:  # a command as typed
             self.bidding.raise_to(self.previous["winner"], self.previous["bid"])
         deed = state.edition.spaces[self.space]
         with Vertical(classes="dialog auction"):
@@ -78,7 +86,7 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
         if rules.auction_last_bidder_buys:
             said.append(tr("auction.last_buys"))
         self.query_one("#auction-rules", Static).update(" · ".join(said))
-        self.refresh_view()
+        self.refresh_view(self.left_at)
         self.query_one("#bidders", OptionList).focus()
 
     def refresh_view(self, highlight: int | None = None) -> None:
@@ -193,10 +201,12 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
 
     def action_sold(self) -> None:
         high = self.bidding.high
+        left = {"bids": tuple(self.bidding.bids), "passed": tuple(sorted(self.bidding.passed)),
+                "at": self.query_one("#bidders", OptionList).highlighted}
         if high is None:
-            self.dismiss({"op": "auction", "space": self.space, "winner": None})
+            self.dismiss({"op": "auction", "space": self.space, "winner": None, "_bidding": left})
         else:
-            self.dismiss({"op": "auction", "space": self.space, "winner": high[0], "bid": high[1]})
+            self.dismiss({"op": "auction", "space": self.space, "winner": high[0], "bid": high[1], "_bidding": left})
 
     def action_cancel(self) -> None:
         """Escape: out of the auction; with bids made, only once the banker says so (one Escape lost them all)."""
