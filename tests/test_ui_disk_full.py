@@ -251,3 +251,69 @@ async def test_a_full_disk_at_the_deal_asks_again_with_the_same_deal(tmp_path: P
     recorded = [f"{d['player']}: {spaces[d['space']].name} for " for d in deals]
     assert all(line in shown for line in recorded), (recorded, shown)
 
+
+async def test_a_full_disk_in_the_raise_cash_view_keeps_the_choice_and_enter_tries_again(tmp_path: Path,
+                                                                                         monkeypatch) -> None:
+    """The raise-cash view confirms and records a mortgage or a sale itself (no flow): refused by the disk, its
+    confirmation comes back with why on it and Enter records it once there is room, exactly once. Before: the view
+    stayed, the confirmation gone, and the banker had to pick the option again."""
+    from banker.ui.screens.debt import RaiseCashScreen
+
+    players = ("Ann", "Bob", "Cid", "Dee", "Eve")
+    path = make_session(tmp_path / "g.json", players, commands=midgame_commands(players))
+    before = len(file_entries(path))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("w")  # Bob, the only debtor
+        view = app.screen
+        assert isinstance(view, RaiseCashScreen)
+        await b.key("enter")  # the first way of raising cash
+        assert isinstance(app.screen, ConfirmScreen)
+        shown = screen_text(app.screen.query_one("#confirm-body"))
+        failed = disk_full(monkeypatch)
+        await b.key("enter")
+        await b.settle()
+        assert failed and len(file_entries(path)) == before
+        assert isinstance(app.screen, ConfirmScreen)
+        assert screen_text(app.screen.query_one("#confirm-body")) == shown
+        said = said_on_dialog(app)
+        assert "(no space left on the disk); nothing was recorded" in said
+        assert "Everything you entered is kept: Enter tries again." in said
+        assert "no space left on the disk" in b.message()
+        tried = len(failed)
+        await b.key("enter")  # still full: refused again, the confirmation stays
+        await b.settle()
+        assert isinstance(app.screen, ConfirmScreen) and "no space left" in said_on_dialog(app)
+        assert len(failed) > tried and len(file_entries(path)) == before
+        monkeypatch.undo()  # room again
+        await b.key("enter")
+        await b.settle()
+        assert app.screen is view  # the view again, following the session
+    entries = file_entries(path)
+    assert len(entries) == before + 1  # recorded once, nothing doubled
+    assert entries[-1]["command"]["player"] == "Bob"
+    assert entries[-1]["command"]["op"] in ("mortgage", "sell_building")
+
+
+async def test_escape_after_a_full_disk_in_the_raise_cash_view_leaves_the_view_as_it_was(tmp_path: Path,
+                                                                                        monkeypatch) -> None:
+    players = ("Ann", "Bob", "Cid", "Dee", "Eve")
+    path = make_session(tmp_path / "g.json", players, commands=midgame_commands(players))
+    before = len(file_entries(path))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("w")
+        view = app.screen
+        await b.key("down", "enter")  # the second option
+        disk_full(monkeypatch)
+        await b.key("enter")
+        await b.settle()
+        assert isinstance(app.screen, ConfirmScreen) and said_on_dialog(app)
+        await b.key("escape")  # back to the view, the option picked still highlighted
+        assert app.screen is view and view.query_one("#debt-options").highlighted == 1
+        monkeypatch.undo()
+    assert len(file_entries(path)) == before

@@ -36,7 +36,7 @@ from banker.ledger.storage import FileRefused
 from banker.rules import Move, Refused, Setup
 
 from .keys import ACTIONS, shown_key
-from .messages import ActionRequested, CommitRequested, MessageShown, RefusalShown, Status, TimeUp
+from .messages import ActionRequested, MessageShown, RefusalShown, Status, TimeUp
 from .opening import Opening
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -453,10 +453,6 @@ class BankerApp(App[None]):
     @on(ActionRequested)
     def _action_requested(self, message: ActionRequested) -> None:
         self.start_action(message.op, message.given)
-
-    @on(CommitRequested)
-    def _commit_requested(self, message: CommitRequested) -> None:
-        self.commit(message.cmd)
 
     @on(MessageShown)
     def _message_shown(self, message: MessageShown) -> None:

@@ -21,14 +21,6 @@ class ActionRequested(Message):
         self.given = given
 
 
-class CommitRequested(Message):
-    """Record ``cmd`` (already previewed and confirmed by the banker) in the session log."""
-
-    def __init__(self, cmd: dict[str, Any]) -> None:
-        super().__init__()
-        self.cmd = cmd
-
-
 class MessageShown(Message):
     """Show ``text`` on the table's message line (``error``: in red, and as a notification)."""
 

@@ -12,12 +12,13 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from banker.ledger import SessionError
 from banker.rules import Refused
 from banker.rules.legal import raise_cash_options
 from banker.rules.raising import most_after
 
 from ..keys import with_layouts
-from ..messages import ActionRequested, CommitRequested, RefusalShown
+from ..messages import ActionRequested, RefusalShown
 from ..widgets.prose import Prose
 from .dialogs import ConfirmScreen, Dialog, dialog_title
 
@@ -25,8 +26,8 @@ from .dialogs import ConfirmScreen, Dialog, dialog_title
 class RaiseCashScreen(Dialog[None]):
     """What the debtor can sell or mortgage, and the most that could be raised in all.
 
-    A sale or mortgage picked here is previewed and confirmed, then recorded by the App; the view
-    follows the session (it watches the App's ``version``)."""
+    A sale or mortgage picked here is previewed and confirmed, then recorded by the App (refused by the disk, its
+    confirmation asked again: :meth:`confirm`); the view follows the session (it watches the App's ``version``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding(with_layouts("t"), "trade", "Trade"),
                                             Binding(with_layouts("k"), "bankrupt", "Bankruptcy")]
@@ -106,12 +107,26 @@ class RaiseCashScreen(Dialog[None]):
         except Refused as e:  # said; the view stays
             self.post_message(RefusalShown(e))
             return
+        self.confirm(cmd, self.app.tr(f"action.{opt['op']}"), lines)
+
+    def confirm(self, cmd: dict[str, Any], title: str, lines: list[Text | str], failed: str | None = None) -> None:
+        """Confirm ``cmd``, then record it (the App says it; this view follows, as it watches the App's version).
+        When the disk refuses it (a full disk, an I/O error: ``BankerApp.write_refused``), nothing was recorded and
+        nothing picked is lost, as in every flow (``Flow.commit``): the same confirmation comes back with why on it
+        (``failed``), and Enter tries again; Escape and ``n`` leave it, back to the view as it was."""
 
         def done(ok: bool | None) -> None:
-            if ok:  # recorded by the App; this view follows (it watches the App's version)
-                self.post_message(CommitRequested(cmd))
+            if not ok:
+                return
+            try:
+                self.app.record(cmd)
+            except (Refused, SessionError) as e:  # said on the message line by the App
+                if self.app.write_refused(e):
+                    self.confirm(cmd, title, lines, failed=self.app.tr.session(e))
 
-        self.app.push_screen(ConfirmScreen(self.app.tr(f"action.{opt['op']}"), lines), done)
+        screen = ConfirmScreen(title, lines)
+        screen.failed = failed
+        self.app.push_screen(screen, done)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "bankrupt":  # only while the debt is open (the engine says when it is still avoidable)
