@@ -212,3 +212,33 @@ def test_the_resume_list_names_an_edition_it_has_no_board_for_as_the_file_does()
     assert edition_name("mars-2099") == "mars-2099"
     assert edition_name("x\x1b[2Jy") == visible("x\x1b[2Jy") != "x\x1b[2Jy"
     assert edition_name(None) == "" and edition_name(7) == "7"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+async def test_a_file_that_cannot_be_made_is_said_in_the_tables_language_and_kept(tmp_path: Path, lang: str) -> None:
+    """Found by the hardest-user probe: a File of "~nobody/x.json" (no such user) crashed the console (the
+    RuntimeError of ``expanduser``), the whole form lost; a file under a file ("notes.txt/x.json") was refused with
+    the system's English "File exists" in every language, which is not even what is wrong."""
+    from banker.i18n import Translator
+
+    tr = Translator(lang)
+    (tmp_path / "notes.txt").write_text("not a folder")
+    app = BankerApp(lang=lang, data_dir=tmp_path / "data")
+    async with app.run_test(size=(80, 24)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        path = app.screen.query_one("#path", Input)
+        path.value = "~no-such-user-xq/friday.json"
+        await b.key("ctrl+n")
+        assert isinstance(app.screen, StartScreen)
+        error = screen_text(app.screen.query_one("#start-error"))
+        assert error == tr("start.cannot_create", path="~no-such-user-xq/friday.json",
+                           error=tr("start.no_user", user="no-such-user-xq")), error
+        assert path.value == "~no-such-user-xq/friday.json"  # kept, to correct
+        under_file = str(tmp_path / "notes.txt" / "x.json")
+        path.value = under_file
+        await b.key("ctrl+n")
+        error = screen_text(app.screen.query_one("#start-error"))
+        assert error == tr("start.cannot_create", path=under_file, error=tr("session.os_ENOTDIR")), error
+        assert "File exists" not in error and path.value == under_file
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]

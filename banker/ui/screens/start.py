@@ -30,6 +30,7 @@ from .base import BankerScreen
 from .dialogs import text_fault_said
 
 if TYPE_CHECKING:  # pragma: no cover
+    from banker.i18n import Translator
     from banker.ledger import SessionWriter
 
 DEFAULT_PLAYERS = "Ann, Bob, Cid"
@@ -233,14 +234,19 @@ class StartScreen(BankerScreen[None]):
             return
         given = self.query_one("#path", Input).value.strip()
         if given:  # the banker's own file: created as given, or refused if anything is there
-            path = Path(given).expanduser()
+            try:
+                path = Path(given).expanduser()
+            except RuntimeError:  # "~nobody/x.json": no such user (it crashed the console)
+                user = given[1:].split("/", 1)[0]
+                error.update(tr("start.cannot_create", path=given, error=tr("start.no_user", user=user)))
+                return
             if os.path.lexists(path):  # (a leftover journal is refused by Session.create, naming it)
                 error.update(tr("start.exists", path=str(path)))
                 return
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
-                error.update(tr("start.cannot_create", path=str(path), error=e.strerror or str(e)))
+                error.update(tr("start.cannot_create", path=str(path), error=folder_error(tr, e)))
                 return
             if not self.app.open_session(path, setup, name=name):
                 error.update(self.app.open_error)
@@ -259,7 +265,7 @@ class StartScreen(BankerScreen[None]):
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            error.update(self.app.tr("start.cannot_create", path=str(folder), error=e.strerror or str(e)))
+            error.update(self.app.tr("start.cannot_create", path=str(folder), error=folder_error(self.app.tr, e)))
             return None
         for path in self.new_paths(name):
             try:
@@ -283,6 +289,16 @@ class StartScreen(BankerScreen[None]):
             path = folder / (f"{base}.json" if n == 1 else f"{base}-{n}.json")
             if not taken(path):
                 yield path
+
+
+def folder_error(tr: Translator, e: OSError) -> str:
+    """Why a new session's folder could not be made, in the banker's language (the system's "File exists" was
+    shown in English, and meant that a part of the path is a file, not a folder)."""
+    from banker.ledger.format import why
+
+    if isinstance(e, FileExistsError):  # mkdir(exist_ok=True) met a file where a folder of the path should be
+        return tr("session.os_ENOTDIR")
+    return tr.session(why(e))
 
 
 def taken(path: Path) -> bool:
