@@ -158,3 +158,44 @@ async def test_an_open_list_says_its_key_in_the_interfaces_language(tmp_path: Pa
         shown = [screen_text(k) for k in app.screen.query(FooterKey)]
         assert any(words in k for k in shown) and not any("Dismiss" in k for k in shown), shown
 
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+async def test_the_command_lines_help_reads_at_80_columns(tmp_path: Path, lang: str) -> None:
+    """Found by the hardest-user probe: at 80x24 the help's command-line paragraph broke where the catalog's line
+    ends ("...match by their first letters, in the" / "board's language."), and a row of examples spilled its last
+    one onto a line of its own at the margin, read as prose. The paragraph wraps at the width; every example is
+    whole on one line."""
+    import re
+
+    from textual.geometry import Region
+
+    from banker.i18n import Translator
+
+    path = make_session(tmp_path / "g.json")
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        start = " ".join(Translator(lang)("help.quick").split()[:4])  # the paragraph's first words
+        widget = next(w for w in app.screen.query("Static") if " ".join(screen_text(w).split()).startswith(start))
+        width, height = widget.content_region.width, widget.content_region.height
+        lines = [strip.text.rstrip() for strip in widget.render_lines(Region(0, 0, width, height))]
+    catalog = Translator(lang)("help.quick").splitlines()
+    prose_words = " ".join(line.strip() for line in catalog if not line.startswith("  ")).split()
+    examples = [e for line in catalog if line.startswith("  ") for e in re.split(r"\s{2,}", line.strip())]
+    shown = [line.strip() for line in lines if line.strip()]
+    n = 0  # the paragraph's lines: each as full as the width allows (the next word did not fit)
+    while n < len(shown) and len(" ".join(shown[: n + 1]).split()) <= len(prose_words) and \
+            " ".join(shown[: n + 1]).split() == prose_words[: len(" ".join(shown[: n + 1]).split())]:
+        n += 1
+    assert " ".join(shown[:n]).split() == prose_words, shown
+    for line, after in zip(lines[: n - 1], shown[1:n], strict=True):
+        assert len(line) + 1 + len(after.split()[0]) > width, (line, after)
+    for example in examples:
+        assert any(example in line for line in shown[n:]), (example, shown[n:])
+    words_shown = " ".join(shown[n:]).split()
+    assert words_shown == [w for e in examples for w in e.split()] or sorted(words_shown) == sorted(
+        w for e in examples for w in e.split()), shown[n:]

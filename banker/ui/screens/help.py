@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.columns import Columns
+from rich.console import Group
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -29,6 +33,22 @@ def action_help(tr: Translator, op: str, edition: Edition | None) -> str:
     if op == "tax" and edition is not None and not edition.tax_choice:
         return tr("help.tax_flat")  # no income-tax choice on this board (UK, Moscow, Kyiv): the amount printed
     return tr(f"help.{op}", chance=chance, chest=chest)
+
+
+def quick_help(text: str) -> Group:
+    """The command line's help as the terminal's width allows: the catalog writes its prose on lines cut for a wide
+    screen and its examples a few to a line (two spaces before each line, two or more between two); at 80 columns
+    the prose broke after "in the" and an example's row spilled its last one onto a line of its own, read as prose.
+    The prose is one paragraph, wrapped where the width says; the examples flow in columns, none ever cut."""
+    prose: list[str] = []
+    examples: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("  "):
+            examples.extend(e.strip() for e in re.split(r"\s{2,}", line.strip()) if e.strip())
+        elif line.strip():
+            prose.append(line.strip())
+    columns = Columns([Text(e, no_wrap=True) for e in examples], padding=(0, 4))
+    return Group(Text(" ".join(prose)), Padding(columns, (0, 0, 0, 2)))  # indented, as the catalog writes them
 
 
 class HelpScreen(Dialog[None]):
@@ -69,7 +89,7 @@ class HelpScreen(Dialog[None]):
             yield dialog_title(tr("help.title"))
             yield Static(keys)
             yield Label(tr("help.quick_title"), classes="section")
-            yield Static(tr("help.quick"))
+            yield Static(quick_help(tr("help.quick")), id="help-quick")
             yield Label(tr("help.rules_title"), classes="section")
             yield Static(rules)
 
