@@ -383,3 +383,14 @@ def test_the_quick_way_never_lets_through_what_the_walk_refuses() -> None:
             parse_module.check_command(g, bad)
     assert parse_module._plain_within_limits(g, {"op": "transfer", "from": "Ann", "to": "Bob", "amount": LIMIT,
                                                  "memo": "x" * TEXT_LIMIT})
+
+
+def test_a_text_cut_in_a_refusal_keeps_its_closing_quote() -> None:
+    """Found by the hardest-user probe: a name too long was quoted open and never closed
+    (`Player name "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA… is 100 characters long`): the cut took the closing quote."""
+    from banker.rules.messages import shown
+
+    said = refused_name("Ann", "A" * 100)
+    assert said == f'Player name "{"A" * 37}…" is 100 characters long; the limit is {NAME_LIMIT}'
+    assert shown("x" * 100) == '"' + "x" * 37 + '…"' and len(shown("x" * 100)) == 40
+    assert shown("short") == '"short"' and shown(list(range(100))).endswith("…")  # not a text: cut as before

@@ -234,7 +234,7 @@ def shown(value: Any, limit: int = 40) -> str:
     """``value`` as a refusal quotes it: as JSON writes it (a script is JSON: ``true``, ``null``, ``"10"``; Python's
     ``True``, ``None`` and ``'10'`` were shown), else as Python does; cut to ``limit`` characters, every character
     that is not printable (a control, a bidi override) escaped, and a huge whole number as its size (never converted
-    whole)."""
+    whole). A text cut keeps its closing quote (``"AAAA…"``: the cut took it, and the quote was left open)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
         return ("-" if value < 0 else "") + f"≈10^{int(math.log10(abs(value)))}"
     try:
@@ -243,7 +243,11 @@ def shown(value: Any, limit: int = 40) -> str:
         text = repr(value)
     if not text.isprintable():
         text = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if len(text) <= limit:
+        return text
+    if isinstance(value, str) and text.startswith('"') and text.endswith('"'):  # a text: cut within its quotes
+        return text[: limit - 2] + '…"'
+    return text[: limit - 1] + "…"
 
 
 def render_parts(parts: Sequence[Mapping[str, Any]], catalog: Mapping[str, Template] | None = None,
