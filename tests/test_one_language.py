@@ -497,6 +497,17 @@ def test_the_english_help_stays_english(capsys, monkeypatch) -> None:
     assert "commands:\n  COMMAND\n    new " in out
 
 
+@pytest.mark.parametrize(("lang", "said"), [("en", "Without a subcommand: the console, to start a new game or resume one."),
+                                            ("ru", "Без команды — консоль: начать новую игру или продолжить сохранённую."),
+                                            ("uk", "Без команди — консоль: почати нову гру або продовжити збережену.")])
+def test_banker_help_says_what_banker_alone_opens(capsys, monkeypatch, lang: str, said: str) -> None:
+    """Found by the hardest-user probe: `banker --help` said "Without a subcommand: the table screen", but `banker`
+    alone opens the start screen (a new game, or one to resume), as the README and docs/commands.md say."""
+    monkeypatch.setenv("COLUMNS", "500")
+    code, out, _ = run(capsys, "--lang", lang, "--help")
+    assert code == 0 and said in out, out
+
+
 def _usage_cases(lang: str) -> list[tuple[str, list[str], str, str, dict]]:
     """(kind, argv, the parser's prog, the [cli_usage] key, its parameters): one case per kind of usage error
     argparse can raise in `banker` (the rest: test_argparses_own_messages_are_all_read_back)."""
