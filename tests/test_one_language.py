@@ -781,6 +781,10 @@ def test_banker_serve_speaks_the_bankers_language(capsys, tmp_path: Path, monkey
         code, _, err = run(capsys, "--lang", lang, "serve", "игра.json", "--host", "127.0.0.1", "--port", str(port))
     assert code == 1 and err == f"banker serve: {tr('serve_said.port_in_use', port=port, host='127.0.0.1')}\n", err
     assert _help_words(err.replace("banker serve:", "").replace("127.0.0.1", "")) == set(), err
+    # found by the hardest-user probe: a --host naming nothing said the resolver's English "Name or service not known"
+    code, _, err = run(capsys, "--lang", lang, "serve", "игра.json", "--host", "no-such-host.invalid", "--port", "0")
+    assert code == 1 and err == f"banker serve: {tr('serve_said.unknown_host', host='no-such-host.invalid')}\n", err
+    assert _help_words(err.replace("banker serve:", "").replace("no-such-host.invalid", "")) == set(), err
 
 # --------------------------------------------------------------------------- the session log's findings, worded
 RU_PLAYERS = ("Аня", "Боря", "Вика")

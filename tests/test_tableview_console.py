@@ -201,6 +201,7 @@ def test_why_the_page_could_not_start_is_said_in_the_bankers_language() -> None:
     assert start_error(tr, ServeError("cannot listen on h: x", "cannot_listen", host="h", reason="x")) == (
         "не удаётся слушать на h: x")
     assert "BANKER_TABLEVIEW_HOST" in start_error(tr, ServeError("not here", "not_here", host="h"))
+    assert "BANKER_TABLEVIEW_HOST" in start_error(tr, ServeError("no such name", "unknown_host", host="h"))
     said = start_error(tr, FileRefused("g.json is a symbolic link", key="file_symlink", path="g.json"))
     assert said == tr.session(FileRefused("g.json is a symbolic link", key="file_symlink", path="g.json"))
     assert "symbolic" not in said and said.startswith("g.json"), said

@@ -545,6 +545,11 @@ def _static(name: str) -> bytes:
     return (resources.files(__package__) / "static" / name).read_bytes()
 
 
+#: the resolver's answers for a --host that names nothing ("Name or service not known", "No address associated with
+#: hostname"; EAI_NODATA where the platform has it; EAI_AGAIN, no name server answering: none found either)
+_UNKNOWN_NAME = frozenset(getattr(socket, n) for n in ("EAI_NONAME", "EAI_NODATA", "EAI_AGAIN") if hasattr(socket, n))
+
+
 class TableServer:
     """The players' page of one session. ``start()`` binds and serves in daemon threads;
     ``stop()`` (or leaving the ``with`` block) stops serving and frees the port.
@@ -688,6 +693,9 @@ class TableServer:
         try:
             infos = socket.getaddrinfo(host, self.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
         except socket.gaierror as e:
+            if e.errno in _UNKNOWN_NAME:  # said in the banker's language (it was the resolver's English)
+                raise ServeError(f"cannot listen on {host}: no address found for that name; give this machine's address, "
+                                 "or leave --host out", "unknown_host", host=host) from None
             raise ServeError(f"cannot listen on {host}: {e.strerror or e}", "cannot_listen", host=host,
                              reason=e.strerror or e) from None
         family, _t, _p, _c, address = infos[0]
