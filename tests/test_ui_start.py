@@ -38,6 +38,41 @@ async def test_a_bad_player_list_is_refused_and_nothing_is_written(tmp_path: Pat
         assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("field", ["player-names", "name", "edition", "follow"])
+async def test_a_refusal_goes_when_the_banker_edits_a_field(tmp_path: Path, field: str) -> None:
+    """Found playing: after a refusal ("Two players are called 'ann'") the message stayed under the form while the
+    banker fixed the names, until the next ctrl+n, as if the fix were refused too. Editing a field (the one it was
+    about, or any other) takes the stale refusal away; ctrl+n says it again when it still holds."""
+    from textual.widgets import Checkbox, Select
+
+    app = BankerApp(lang="en", data_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.key("ctrl+a", "ctrl+k")
+        await b.type("Ann, ann")
+        await b.key("ctrl+n")
+        error = app.screen.query_one("#start-error")
+        assert screen_text(error) == "Two players are called 'ann'; names must differ"
+        if field == "player-names":
+            await b.key("backspace", "backspace", "backspace")
+            await b.type("Bob")
+        elif field == "name":
+            app.screen.query_one("#name", Input).focus()
+            await b.type("x")
+        elif field == "edition":
+            app.screen.query_one("#edition", Select).value = "uk"
+        else:
+            checkbox = app.screen.query_one("#follow", Checkbox)
+            checkbox.value = not checkbox.value
+        await pilot.pause()
+        assert screen_text(error) == ""
+        assert list(tmp_path.iterdir()) == []
+        if field != "player-names":  # still two Anns: said again by ctrl+n
+            await b.key("ctrl+n")
+            assert screen_text(error) == "Two players are called 'ann'; names must differ"
+
+
 @pytest.mark.parametrize("lang", ["ru", "uk"])
 async def test_at_80x24_a_refusal_and_the_start_button_are_in_sight(tmp_path: Path, lang: str) -> None:
     """Found by the start screen probe: at 80x24 in Russian and Ukrainian, a bad end time or two players of one name

@@ -187,6 +187,15 @@ class StartScreen(BankerScreen[None]):
         for widget in self.query(".timed-only"):
             widget.display = timed
 
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(Checkbox.Changed)
+    def _edited(self) -> None:
+        """A refusal is about the form as ctrl+n found it: once the banker edits a field (to fix it, or another) it is
+        stale and goes, as the table's goes when the next action starts; it stayed until the next ctrl+n, still
+        saying "names must differ" under names already fixed. The next ctrl+n says it again if it still holds."""
+        self.query_one("#start-error", Static).update("")
+
     @on(OptionList.OptionSelected, "#recent")
     def _resume(self, event: OptionList.OptionSelected) -> None:
         assert event.option.id is not None  # a recent session's option has its index as id
