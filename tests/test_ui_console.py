@@ -250,6 +250,70 @@ def test_the_command_lines_example_is_one_it_takes_on_this_table(edition, lang, 
     assert parse(g, example).command == {"op": "rent", "space": 39, "payer": players[-1]}, example
 
 
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+async def test_the_helps_command_line_examples_are_lines_this_table_takes(tmp_path: Path, lang: str) -> None:
+    """The help's examples named one board and its players ("аренда арбат боря", "оренда хрещатик богдан"): typed on
+    another board or at another table, "«боря» is neither a player nor a space". On a Kyiv game of Олена, Борис 🎩
+    and Ярема each example the help shows is a line the command line reads as it says, in the interface's words,
+    naming this board's spaces and these players."""
+    from banker.boards import new_game
+    from banker.i18n import Translator
+    from banker.ui.examples import examples
+    from banker.ui.quick import parse, typed_verb
+    from banker.ui.screens.help import HelpScreen
+
+    players = ("Олена", "Борис 🎩", "Ярема")
+    path = make_session(tmp_path / "g.json", players, edition="kyiv")
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(160, 60)) as pilot:
+        await pilot.pause()
+        app.action_help()
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        shown = " ".join(screen_text(app.screen.query_one("#help-quick")).split())
+    g = new_game("kyiv", "classic", players, None)
+    made = examples(g, Translator(lang))
+    ops = ["rent", "rent", "build", "sell_building", "mortgage", "buy", "auction", "tax", "card", "transfer", "undo",
+           "jail_fine", "end_game"]
+    assert [e.command["op"] for e in made] == ops  # none left out on this table
+    for example in made:
+        assert example.line in shown, (example.line, shown)
+        assert example.line.split()[0] == typed_verb(example.command["op"], lang) or example.command["op"] == "rent"
+        command = parse(g, example.line).command
+        assert {k: command.get(k) for k in example.command} == example.command, example.line
+    named = {made[0].command["payer"], made[1].command["payer"], made[6].command["winner"]}
+    assert named == set(players)
+    assert made[0].command["space"] == 39 and made[6].command["space"] == 1  # Хрещатик, Троєщина
+    for stale in ("боря", "вика", "богдан", "віка", "аня", "bob", "cid", "арбат", "рижская"):
+        assert stale not in shown.casefold().split(), stale
+
+
+async def test_the_help_without_a_game_shows_examples_of_a_new_game(tmp_path: Path) -> None:
+    """With no game open the help's examples are made on a new game as the start screen offers one (its board in
+    the banker's language, its suggested players), and the line reads each as it says."""
+    from banker.i18n import Translator
+    from banker.ui.examples import examples
+    from banker.ui.quick import parse
+    from banker.ui.screens.help import HelpScreen, example_game
+
+    app = BankerApp(None, lang="uk", data_dir=tmp_path)
+    async with app.run_test(size=(160, 60)) as pilot:
+        await pilot.pause()
+        app.push_screen(HelpScreen(None))
+        for _ in range(5):
+            await pilot.pause()
+        shown = " ".join(screen_text(app.screen.query_one("#help-quick")).split())
+    g = example_game(Translator("uk"))
+    assert g.edition.language == "uk"
+    made = examples(g, Translator("uk"))
+    assert len(made) >= 12
+    for example in made:
+        assert example.line in shown
+        command = parse(g, example.line).command
+        assert {k: command.get(k) for k in example.command} == example.command, example.line
+
+
 async def test_a_name_with_a_control_character_never_reaches_the_terminal(tmp_path: Path) -> None:
     """Found by a probe: a session named "Fri ESC ] 0 ; OWNED BEL day" set the terminal's title when the console showed
     its header (Textual writes what a widget holds as it is). A session recorded before today's name rules opens as it

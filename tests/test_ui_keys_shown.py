@@ -166,7 +166,6 @@ async def test_the_command_lines_help_reads_at_80_columns(tmp_path: Path, lang: 
     ends ("...match by their first letters, in the" / "board's language."), and a row of examples spilled its last
     one onto a line of its own at the margin, read as prose. The paragraph wraps at the width; every example is
     whole on one line."""
-    import re
 
     from textual.geometry import Region
 
@@ -183,9 +182,11 @@ async def test_the_command_lines_help_reads_at_80_columns(tmp_path: Path, lang: 
         widget = next(w for w in app.screen.query("Static") if " ".join(screen_text(w).split()).startswith(start))
         width, height = widget.content_region.width, widget.content_region.height
         lines = [strip.text.rstrip() for strip in widget.render_lines(Region(0, 0, width, height))]
-    catalog = Translator(lang)("help.quick").splitlines()
-    prose_words = " ".join(line.strip() for line in catalog if not line.startswith("  ")).split()
-    examples = [e for line in catalog if line.startswith("  ") for e in re.split(r"\s{2,}", line.strip())]
+    from banker.boards import new_game
+    from banker.ui.examples import examples as made
+
+    prose_words = Translator(lang)("help.quick").split()
+    examples = [e.line for e in made(new_game("classic-us", "classic", ("Ann", "Bob", "Cid"), None), Translator(lang))]
     shown = [line.strip() for line in lines if line.strip()]
     n = 0  # the paragraph's lines: each as full as the width allows (the next word did not fit)
     while n < len(shown) and len(" ".join(shown[: n + 1]).split()) <= len(prose_words) and \

@@ -610,7 +610,7 @@ class BankerApp(App[None]):
     def action_help(self) -> None:
         from .screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.session.state.edition if self.session is not None else None))
+        self.push_screen(HelpScreen(self.session.state if self.session is not None else None))
 
 
 def _is_review_screen(screen: Screen[Any]) -> bool:

@@ -172,10 +172,18 @@ def _typed_verb(op: str, lang: str) -> str:
     label = normalize(Translator(lang)(f"action.{op}")).split()
     if label and label[0] in verbs()[op]:
         return label[0]
-    cyrillic = [w for w in VERBS[op] if CYRILLIC.search(w)]
+    return in_language(VERBS[op], lang)
+
+
+def in_language(words: tuple[str, ...], lang: str) -> str:
+    """Of ``words`` (a verb's or a keyword's, English first), the one of the language ``lang``: in Russian or
+    Ukrainian one written with that language's own letters, else one with letters both share; else the English."""
+    if lang not in ("ru", "uk"):
+        return words[0]
+    cyrillic = [w for w in words if CYRILLIC.search(w)]
     own = [w for w in cyrillic if set(w) & (_UK_LETTERS if lang == "uk" else _RU_LETTERS)]
     shared = [w for w in cyrillic if not set(w) & (_UK_LETTERS | _RU_LETTERS)]
-    return (own or shared or [VERBS[op][0]])[0]
+    return (own or shared or [words[0]])[0]
 
 
 def all_verbs() -> list[str]:
@@ -586,3 +594,4 @@ def completions(state: GameState, line: str) -> list[str]:
                 options.append(word)
     prefix = head + " "
     return [prefix + o for o in options][:8]
+

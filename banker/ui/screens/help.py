@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.columns import Columns
@@ -15,11 +14,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
+from ..examples import examples
 from ..keys import ACTIONS, shown_key, with_layouts
 from .dialogs import Dialog, dialog_title
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.i18n import Translator
+    from banker.rules import GameState
     from banker.rules.edition import Edition
 
 
@@ -35,30 +36,39 @@ def action_help(tr: Translator, op: str, edition: Edition | None) -> str:
     return tr(f"help.{op}", chance=chance, chest=chest)
 
 
-def quick_help(text: str) -> Group:
+def quick_help(prose: str, examples: list[str]) -> Group:
     """The command line's help as the terminal's width allows: the catalog writes its prose on lines cut for a wide
-    screen and its examples a few to a line (two spaces before each line, two or more between two); at 80 columns
-    the prose broke after "in the" and an example's row spilled its last one onto a line of its own, read as prose.
-    The prose is one paragraph, wrapped where the width says; the examples flow in columns, none ever cut."""
-    prose: list[str] = []
-    examples: list[str] = []
-    for line in text.splitlines():
-        if line.startswith("  "):
-            examples.extend(e.strip() for e in re.split(r"\s{2,}", line.strip()) if e.strip())
-        elif line.strip():
-            prose.append(line.strip())
+    screen; at 80 columns it broke after "in the", and an example's row spilled its last one onto a line of its own,
+    read as prose. The prose is one paragraph, wrapped where the width says; the examples flow in columns, none ever
+    cut."""
     columns = Columns([Text(e, no_wrap=True) for e in examples], padding=(0, 4))
-    return Group(Text(" ".join(prose)), Padding(columns, (0, 0, 0, 2)))  # indented, as the catalog writes them
+    return Group(Text(" ".join(prose.split())), Padding(columns, (0, 0, 0, 2)))  # indented under the prose
+
+
+def example_game(tr: Translator) -> GameState:
+    """The game the help's examples are made on when no game is open: a new game as the start screen offers it (the
+    board in the banker's language, the players it suggests)."""
+    from banker.boards import load_edition, new_game
+    from banker.rules.names import typed_players
+
+    from .start import DEFAULT_PLAYERS, default_edition
+
+    edition = default_edition(tr.lang)
+    players = typed_players(tr.get("start_form.players", DEFAULT_PLAYERS)) or typed_players(DEFAULT_PLAYERS)
+    assert players is not None
+    return new_game(edition, load_edition(edition).variants[0], players, None)
 
 
 class HelpScreen(Dialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding(with_layouts("escape,q,question_mark,f1"), "close", "Close")]
 
-    def __init__(self, edition: Edition | None = None) -> None:
+    def __init__(self, state: GameState | None = None) -> None:
         super().__init__()
-        #: the open game's edition: the rules name its railroads and utilities in its own words (Kyiv's metro
-        #: stations and airports); without a game, the catalog's
-        self.edition = edition
+        #: the open game: the rules name its railroads and utilities in its own words (Kyiv's metro stations and
+        #: airports), the command line's examples its spaces and players; without a game, the catalog's words and
+        #: examples on a new game's board
+        self.state = state
+        self.edition = state.edition if state is not None else None
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
@@ -89,7 +99,8 @@ class HelpScreen(Dialog[None]):
             yield dialog_title(tr("help.title"))
             yield Static(keys)
             yield Label(tr("help.quick_title"), classes="section")
-            yield Static(quick_help(tr("help.quick")), id="help-quick")
+            shown = examples(self.state if self.state is not None else example_game(tr), tr)
+            yield Static(quick_help(tr("help.quick"), [e.line for e in shown]), id="help-quick")
             yield Label(tr("help.rules_title"), classes="section")
             yield Static(rules)
 

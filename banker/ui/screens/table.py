@@ -20,6 +20,7 @@ from textual.widgets import Static
 from banker.i18n import visible
 from banker.ledger.clock import clock_text, countdown, end_of, left
 
+from ..examples import command_example
 from ..keys import ACTIONS, shown_key, with_layouts
 from ..messages import ActionRequested, MessageShown, TimeUp
 from ..widgets.command_line import CommandLine, QuickSuggester
@@ -28,9 +29,7 @@ from ..widgets.table import BankPanel, LogPanel, PlayersPanel, TableHeader, Turn
 from .base import BankerScreen
 
 if TYPE_CHECKING:  # pragma: no cover
-    from banker.i18n import Translator
     from banker.ledger import SessionLog
-    from banker.rules import GameState
 
     from ..messages import Status
 
@@ -59,16 +58,6 @@ def _footer_bindings() -> list[Binding]:
     keys = dict(ACTIONS)
     ops = [*DEBT_SHOWN[:2], *(op for op, _ in ACTIONS if op in SHOWN or op in DEBT_SHOWN)]
     return [Binding(with_layouts(keys[op]), f"shown('{op}')", f"action.{op}") for op in dict.fromkeys(ops)]
-
-
-def command_example(state: GameState, tr: Translator) -> str:
-    """The command line's example, in words it takes on this table: the rent on the board's last street, paid by
-    a player of this game (``rent boardwalk cid``, ``аренда арбат вика``; it named a "боря" no game had)."""
-    verb = tr("action.rent").casefold().split()[0]
-    street = max((s for s in state.edition.spaces if s.kind == "street"), key=lambda s: s.position)
-    words = [w for w in street.name.casefold().replace("«", " ").replace("»", " ").split() if w.isalpha()]
-    player = state.players[-1].casefold().split()
-    return " ".join([verb, *words[-1:], *(player[:1] if player[0].isalpha() else player)])
 
 
 #: the keys of the actions a game that is over refuses (every one but undo; banker.ui.actions), and the dice that
