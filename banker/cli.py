@@ -305,6 +305,8 @@ def cmd_apply(args: argparse.Namespace) -> int:
     tr = translator(args)
     lines = _script_lines(args.script)  # a missing script is refused before the session is touched
     session = Session.open(args.file)
+    if session.lock_unnamed is not None:  # said once, on stderr; the script is applied all the same
+        say_error("banker apply: " + tr.session(session.lock_unnamed))
     try:
         status = _apply_lines(session, lines, tr)
     finally:

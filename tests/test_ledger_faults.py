@@ -253,6 +253,40 @@ def test_a_holder_that_could_not_write_its_name_on_a_full_disk_is_not_said_to_be
     assert "just starting (it has not" not in said
 
 
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_the_holder_that_could_not_write_its_name_is_told_so_on_opening(session_path, monkeypatch, capsys,
+                                                                         lang) -> None:
+    """The other opener was told "another process ... has not written its name", but the holder's own banker never
+    heard of it. The writer now says why its name is not in FILE.lock (lock_unnamed: the reason, what it means, what
+    to do), for the console and `banker apply` to say once on opening; the game goes on. A name written: nothing."""
+    from banker.i18n import Translator
+
+    play(session_path, [])
+    with Session.open(session_path) as s:
+        assert s.lock_unnamed is None
+    _disk_full_on(monkeypatch, lambda name: name.endswith("game.json.lock"))
+    with Session.open(session_path) as holder:
+        said = holder.lock_unnamed
+        assert said is not None and said.key == "lock_unnamed"
+        holder.apply({"op": "salary", "player": "Ann"})  # not stopped: recorded as ever
+    assert len(read_entries(session_path)[1]) == 1
+    assert {"en": "could not write this banker's name in game.json.lock (no space left on the disk): the game goes "
+                  "on and is saved, but another banker opening game.json cannot be told who holds it; free some space "
+                  "on the disk",
+            "ru": "не удалось записать имя этого banker в game.json.lock (на диске нет места): игра продолжается и "
+                  "сохраняется, но другому banker, открывающему game.json, не скажут, кто её держит; освободите место "
+                  "на диске",
+            "uk": "не вдалося записати ім’я цього banker у game.json.lock (на диску немає місця): гра триває й "
+                  "зберігається, але іншому banker, що відкриває game.json, не скажуть, хто її тримає; звільніть місце "
+                  "на диску"}[lang] == Translator(lang).session(said)
+    script = session_path.with_name("moves.jsonl")
+    script.write_text('{"op": "salary", "player": "Bob"}\n', encoding="utf-8")
+    assert main(["--lang", lang, "apply", str(session_path), str(script)]) == 0  # said on stderr, once; applied
+    err = capsys.readouterr().err
+    assert err.count("game.json.lock") == 1 and Translator(lang).session(said) in err, err
+    assert len(read_entries(session_path)[1]) == 2
+
+
 def lock_path_text(session_path: Path) -> str:
     return session_path.with_name(session_path.name + ".lock").read_text(encoding="utf-8")
 

@@ -317,3 +317,41 @@ async def test_escape_after_a_full_disk_in_the_raise_cash_view_leaves_the_view_a
         assert app.screen is view and view.query_one("#debt-options").highlighted == 1
         monkeypatch.undo()
     assert len(file_entries(path)) == before
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+async def test_the_console_says_once_that_its_name_is_not_in_the_lock_file(tmp_path: Path, monkeypatch,
+                                                                           lang: str) -> None:
+    """A console that took the lock on a full disk could not write its name in FILE.lock: another opener was told
+    "another process ... has not written its name", and this banker nothing. The table now says it once as it opens
+    (why, what it means, free some space), in the banker's language, and the game goes on: an action is recorded."""
+    from banker.i18n import Translator
+
+    path = make_session(tmp_path / "g.json")
+    real = os.write
+
+    def write(fd, data):  # the disk full for the lock file's line alone (ENOSPC)
+        try:
+            name = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            name = ""
+        if name.endswith("g.json.lock"):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        tr = Translator(lang)
+        wanted = tr("session.lock_unnamed", lock="g.json.lock", name="g.json", reason=tr("session.os_ENOSPC"))
+        said = [str(n.message) for n in app._notifications]
+        assert said.count(wanted) == 1, said
+        assert wanted in " ".join(screen_text(app.screen.query_one("#message")).split())
+        await b.command("salary ann")  # recorded as ever
+        await b.confirm()
+        assert len(file_entries(path)) == 1
+        assert [str(n.message) for n in app._notifications].count(wanted) == 1  # once

@@ -184,16 +184,19 @@ def _note() -> bytes:
     return LABEL + json.dumps(info).encode() + b"\n"
 
 
-def _write_note(fd: int, data: bytes) -> None:
-    """Put the holder's line in the lock file (best effort: the lock holds without it)."""
+def _write_note(fd: int, data: bytes) -> OSError | None:
+    """Put the holder's line in the lock file (best effort: the lock holds without it); the error when it could not
+    be written (a full disk), for the holder to say: refused writers then say the holder has not said who it is
+    (describe_holder), and only the holder's banker can be told why (WriterLock.unnamed)."""
     try:
         os.lseek(fd, 0, os.SEEK_SET)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
         os.ftruncate(fd, len(data))
-    except OSError:  # a full disk: refused writers then say the holder has not said who it is (describe_holder)
-        pass
+    except OSError as e:
+        return e
+    return None
 
 
 def _read_note(fd: int) -> dict[str, Any] | None:
@@ -265,11 +268,15 @@ def _no_native_lock(e: OSError) -> bool:
 class WriterLock:
     """An acquired writer lock; :meth:`release` gives it up (idempotent)."""
 
-    def __init__(self, path: Path, fd: int, created: bool, soft: filelock.BaseFileLock | None = None) -> None:
+    def __init__(self, path: Path, fd: int, created: bool, soft: filelock.BaseFileLock | None = None,
+                 unnamed: OSError | None = None) -> None:
         self.path = path
         self.fd: int | None = fd
         self.created = created
         self.soft = soft
+        #: why the holder's line could not be written in the lock file (None: it was): the lock holds all the same,
+        #: but every other opener is told only that a process "has not written its name"
+        self.unnamed = unnamed
 
     @classmethod
     def acquire(cls, session_path: Path) -> WriterLock:
@@ -299,8 +306,8 @@ class WriterLock:
                         _unlock_fd(fd)
                         os.close(fd)
                         raise _refuse_foreign(session_path, path)
-                    _write_note(fd, _note())
-                    return cls(path, fd, created)
+                    unnamed = _write_note(fd, _note())
+                    return cls(path, fd, created, unnamed=unnamed)
                 os.close(fd)  # locked a file that is no longer the lock file: take the one there now
                 rebinds += 1
                 if rebinds > REBIND_TRIES:
@@ -332,8 +339,8 @@ class WriterLock:
             os.close(fd)
             soft.release()
             raise _refuse_foreign(session_path, path)
-        _write_note(fd, _note())
-        return cls(path, fd, created, soft)
+        unnamed = _write_note(fd, _note())
+        return cls(path, fd, created, soft, unnamed)
 
     def release(self, discard: bool = False) -> None:
         """Give up the lock; with ``discard`` also remove a lock file this lock created."""

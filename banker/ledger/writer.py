@@ -106,6 +106,19 @@ class SessionWriter(SessionLog):
         #: why the fold on open could not be written (the session is open all the same: :meth:`_fold_on_open`)
         self.fold_problem: SessionError | None = None
 
+    @property
+    def lock_unnamed(self) -> Said | None:
+        """Why this writer could not write its name in ``FILE.lock`` when it took the lock (a full disk), or None:
+        the session is open all the same, but another opener is told only that some process holds it. For the
+        console and ``banker apply`` to say once, on opening."""
+        error = self._lock.unnamed if self._lock is not None else None
+        if error is None:
+            return None
+        lock = lock_path(self.path).name
+        return Said(f"could not write this banker's name in {lock} ({why(error)}): the game goes on and is saved, but "
+                    f"another banker opening {self.path.name} cannot be told who holds it; free some space on the disk",
+                    "lock_unnamed", lock=lock, name=self.path.name, reason=why(error))
+
     # ------------------------------------------------------------------ opening
     @classmethod
     def create(cls, path: str | os.PathLike[str], setup: Setup, name: str | None = None, *,

@@ -280,6 +280,18 @@ class BankerApp(App[None]):
         self.call_after_refresh(self.check_replay, session, len(session.entries))
         if session.damage:
             self.call_after_refresh(self._show_damage, session)
+        if isinstance(session, SessionWriter) and session.lock_unnamed is not None:
+            self.call_after_refresh(self._show_lock_unnamed, session)
+
+    def _show_lock_unnamed(self, session: SessionWriter) -> None:
+        """The lock was taken but this banker's name could not be written in FILE.lock (a full disk): said once, as
+        the table opens, with the reason and what it means; the game goes on (another opener was told only that "another
+        process has not written its name", and this banker nothing)."""
+        if session is not self.session or session.lock_unnamed is None:
+            return
+        text = self.tr.session(session.lock_unnamed)
+        self.show_message(text, error=False)
+        self.notify(text, severity="warning", timeout=30)
 
     def _show_damage(self, session: SessionReader | SessionWriter) -> None:
         """A session opened read-only because it is damaged: say what is damaged and what to do."""
