@@ -10,8 +10,7 @@ without a Боря: "«боря» is neither a player nor a space".
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .match import fold, prefix_matches
 
@@ -23,10 +22,10 @@ if TYPE_CHECKING:  # pragma: no cover
 DEEDS = ("street", "railroad", "utility")
 
 
-@dataclass(frozen=True)
-class Example:
+class Example(NamedTuple):
     """A line, and the keys the command line fills from it (what it leaves out, such as the owner of a deed nobody
-    owns yet, is asked for)."""
+    owns yet, is asked for). A named tuple, not a dataclass: this module is loaded for the table's first frame, where
+    making a dataclass costs some 3 M instructions (bench/_ui_instructions.py)."""
 
     line: str
     command: dict[str, Any]
