@@ -94,3 +94,29 @@ def test_the_replay_check_flags_a_hand_made_undo_of_an_entry_others_depend_on(se
                  effects=inverses(entries[1].effects), text="", parts=[], info={}, undoes=2)
     findings, _state = replay_check(session_path, SETUP, [*entries, undo])
     assert [(f.seq, f.kind) for f in findings] == [(4, "undoes")]
+
+
+def test_a_later_entry_recorded_otherwise_without_it_depends_on_it(session_path):
+    """Taking back a house the table counted afterwards would leave the count recorded as agreeing with the
+    bank (31 houses counted, the bank then holding 32): the count depends on the build, though neither moves
+    money nor changes hands; so does a flat income tax on the salary, whose entry says what 10% of the worth
+    would have been."""
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 1})                   # 1
+        s.apply({"op": "buy", "player": "Ann", "space": 3})                   # 2
+        s.apply({"op": "build", "player": "Ann", "space": 1})                 # 3: the mistake
+        s.apply({"op": "count", "houses": 31})                                # 4: agrees, with the house
+        s.apply({"op": "salary", "player": "Ann"})                            # 5
+        s.apply({"op": "tax", "player": "Ann", "space": 4, "choice": "flat"})  # 6: "10% would be $170"
+        s.apply({"op": "salary", "player": "Bob"})                            # 7
+        s.apply({"op": "buy", "player": "Cid", "space": 39})                  # 8
+        before = s.state.to_json()
+        for seq, depending in ((3, "entry 4 depends"), (5, "entry 6 depends"), (2, "entry 3 depends")):
+            with pytest.raises(Refused) as e:
+                s.apply({"op": "undo", "reason": "a mistake", "seq": seq})
+            assert e.value.rule == "undo-depends" and depending in str(e.value)
+        assert s.state.to_json() == before and s.standing == (1, 2, 3, 4, 5, 6, 7, 8)
+        s.apply({"op": "undo", "reason": "Bob had not passed GO", "seq": 7})   # nothing is recorded otherwise
+        assert s.standing == (1, 2, 3, 4, 5, 6, 8)
+    with Session.open(session_path, readonly=True) as r:
+        assert r.replay_check() == []

@@ -574,42 +574,62 @@ class GameState:
 
     def dependents(self, index: int) -> list[int]:
         """The later moves (indices in :attr:`history`) that depend on move ``index``: replayed
-        through the rules without it, each is refused or makes other changes (a payment it could
-        no longer afford, a deed it no longer finds, a debt of another size...). The state is left
-        as it was."""
+        through the rules without it, each is refused, makes other changes (a payment it could
+        no longer afford, a deed it no longer finds, a debt of another size...) or would be
+        recorded otherwise than the rules give it with move ``index`` in place (its description
+        or figures: a count of the table that agreed and would no longer, an income tax's worth).
+        The state is left as it was."""
         later = self.history[index + 1:]
         for _ in later:
             self.pop()
-        target = self.pop()
+        try:
+            kept = self._again(later)  # what the rules give each with move ``index`` in place: the description to keep
+            target = self.pop()
+            try:
+                without = self._again(later)
+            finally:
+                self.put_back(len(self.history), target)
+        finally:
+            for move in later:
+                self.put_back(len(self.history), move)
         out: list[int] = []
+        for i, (move, with_it, again) in enumerate(zip(later, kept, without, strict=True)):
+            if again is None or msgspec.to_builtins(again.effects) != msgspec.to_builtins(move.effects):
+                out.append(index + 1 + i)
+            elif with_it is not None and msgspec.to_builtins((with_it.parts, with_it.info)) != msgspec.to_builtins(
+                    (again.parts, again.info)):
+                # the same changes, said or counted otherwise: the log would keep what is no longer so (a count
+                # recorded as agreeing with the bank after the house it counted was taken back)
+                out.append(index + 1 + i)
+        return out
+
+    def _again(self, later: Sequence[Move]) -> list[Move | None]:
+        """Each of ``later`` (moves taken off the top of the stack) run again through the rules in turn on the
+        state as it stands, each then followed as it was recorded, so that each is judged on its own: the moves
+        the rules give (None where they refuse it, and for it and every move after it where its recorded changes
+        no longer even apply). The state is left as it was."""
+        out: list[Move | None] = []
         pushed = 0
         try:
-            for i, move in enumerate(later):
+            for move in later:
                 again: Move | None
                 try:
                     again = self.push(move.command, replay=True)
                 except Refused:
                     again = None
                 else:
-                    pushed += 1
-                    if msgspec.to_builtins(again.effects) == msgspec.to_builtins(move.effects):
-                        continue
-                out.append(index + 1 + i)
-                if again is not None:
                     self.pop()
-                    pushed -= 1
-                try:  # the log goes on as recorded, so that each later move is judged on its own
+                out.append(again)
+                try:  # the log goes on as recorded
                     self.push_effects(move.command, move.effects, move.parts, move.info)
                     pushed += 1
-                except Exception:  # its recorded changes no longer even apply: it and all after it depend
-                    out.extend(range(index + 2 + i, index + 1 + len(later)))
+                except Exception:  # its recorded changes no longer apply: it and all after it are not what was recorded
+                    out[-1] = None
+                    out.extend([None] * (len(later) - len(out)))
                     break
         finally:
             for _ in range(pushed):
                 self.pop()
-            self.put_back(len(self.history), target)
-            for move in later:
-                self.put_back(len(self.history), move)
         return out
 
     def take_out(self, index: int, labels: Sequence[Any] | None = None) -> Move:
