@@ -230,16 +230,22 @@ def test_the_roll_is_read_as_typed() -> None:
     assert parse_roll("3５", "none").key == "roll_not_dice"  # a full-width digit is never read as one
 
 
+def speed_die_counts_for_ann(s) -> None:
+    """A UK Speed Die game of Ann and Bob, Ann's turn again: Ann has passed GO (the Speed Die counts for her from
+    now on, uk-2008-speed-die-rules.md "Do not use the Speed Die until you pass GO for the first time"), Bob not."""
+    s.apply({"op": "place", "player": "Ann", "space": 35})
+    s.apply({"op": "roll", "dice": [3, 4]})  # passes GO (35 + 7 = 2): the Speed Die counts from now on
+    s.apply(dict(s.state.pending.command, card="cc-bank-error"))
+    s.apply({"op": "roll", "dice": [1, 2]})  # Bob (not passed GO): no Speed Die
+    s.apply(dict(s.state.pending.command))
+
+
 async def test_the_speed_die_bus_and_three_of_a_kind(tmp_path: Path) -> None:
     """uk-2008-speed-die-rules.md: the Bus "you may use one of the numbers on the white dice or their total";
     three of a kind: "move to any space on the board"."""
     path = tmp_path / "s.json"
     with Session.create(path, Setup("uk", "speed-die", ("Ann", "Bob"), follow=True)) as s:
-        s.apply({"op": "place", "player": "Ann", "space": 35})
-        s.apply({"op": "roll", "dice": [3, 4]})  # passes GO (35 + 7 = 2): the Speed Die counts from now on
-        s.apply(dict(s.state.pending.command, card="cc-bank-error"))
-        s.apply({"op": "roll", "dice": [1, 2]})  # Bob (not passed GO): no Speed Die
-        s.apply(dict(s.state.pending.command))
+        speed_die_counts_for_ann(s)
     app = BankerApp(path, lang="en")
     async with app.run_test(size=(120, 36)) as pilot:
         b = Banker(app, pilot)
@@ -263,11 +269,7 @@ async def test_three_of_a_kind_as_the_third_doubles_asks_no_space(tmp_path: Path
     no space for a free move that is not made (found reading the rules: it asked, and the answer was dropped)."""
     path = tmp_path / "s.json"
     with Session.create(path, Setup("uk", "speed-die", ("Ann", "Bob"), follow=True)) as s:
-        s.apply({"op": "place", "player": "Ann", "space": 35})
-        s.apply({"op": "roll", "dice": [3, 4]})  # passes GO (35 + 7 = 2): the Speed Die counts from now on
-        s.apply(dict(s.state.pending.command, card="cc-bank-error"))
-        s.apply({"op": "roll", "dice": [1, 2]})  # Bob (not passed GO): no Speed Die
-        s.apply(dict(s.state.pending.command))
+        speed_die_counts_for_ann(s)
         s.apply({"op": "roll", "dice": [1, 1], "speed": 2})  # Ann: doubles, 2 -> 6, The Angel Islington, bought
         s.apply(dict(s.state.pending.command))
         s.apply({"op": "roll", "dice": [2, 2], "speed": 1})  # doubles again, 6 -> 11, Pall Mall, bought
@@ -587,11 +589,7 @@ async def test_after_three_of_a_kind_the_turns_bar_shows_no_doubles(tmp_path: Pa
     longer once the turn's last roll is made."""
     path = tmp_path / "s.json"
     with Session.create(path, Setup("uk", "speed-die", ("Ann", "Bob"), follow=True)) as s:
-        s.apply({"op": "place", "player": "Ann", "space": 35})
-        s.apply({"op": "roll", "dice": [3, 4]})  # passes GO (35 + 7 = 2): the Speed Die counts from now on
-        s.apply(dict(s.state.pending.command, card="cc-bank-error"))
-        s.apply({"op": "roll", "dice": [1, 2]})  # Bob (not passed GO): no Speed Die
-        s.apply(dict(s.state.pending.command))
+        speed_die_counts_for_ann(s)
         s.apply({"op": "roll", "dice": [1, 1], "speed": 2})  # Ann: a double, 2 -> 6, The Angel Islington: unowned
     app = BankerApp(path, lang=lang)
     async with app.run_test(size=(140, 36)) as pilot:
