@@ -162,14 +162,10 @@ AT_80 = {"en": ("Ann", "1:25:00 left · ends 22:30", "Time is up (22:30): g ends
          "uk": ("Оля", "лишилося 1:25:00 · кінець о 22:30", "Час вийшов (22:30): g — кінець гри", "· дій: 2")}
 
 
-@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
-@pytest.mark.parametrize("name", ["Friday game", "The long Friday evening game at Bob's place"])
-@pytest.mark.parametrize("up", [False, True])
-async def test_a_timed_games_header_fits_80_columns(tmp_path: Path, lang: str, name: str, up: bool) -> None:
-    """Found in tmux at 80x24: once the time was up the header was cut after "Friday game · Monopoly — US" (the
-    variant and the count of actions lost, the edition cut mid-name). At 80 columns the countdown, or that the time
-    is up, stays whole and the line says what it can whole: the name and the count, the name cut short with "…"."""
-    first, counting, said, count = AT_80[lang]
+async def header_at_80(tmp_path: Path, lang: str, name: str, up: bool) -> tuple[str, str]:
+    """A timed game named ``name`` at 80x24, counting down or (``up``) past its end, the alert answered "play on":
+    the header as drawn, and all it was given to say."""
+    first = AT_80[lang][0]
     path = timed_session(tmp_path / "t.json", players=(first, "Bob", "Cid"), name=name,
                          commands=[{"op": "salary", "player": first}, {"op": "buy", "player": "Bob", "space": 39}])
     app = BankerApp(path, lang=lang, clock=Clock(NOW + timedelta(hours=2) if up else NOW))
@@ -183,14 +179,24 @@ async def test_a_timed_games_header_fits_80_columns(tmp_path: Path, lang: str, n
         await pilot.press("escape")  # play on
         await pilot.pause()
         assert app.screen is table
-        line = drawn_header(app)
-        shown = line.strip()
-        assert shown.startswith(said if up else counting), line
-        assert shown.endswith(count), line  # nothing after the count was cut off
-        assert shown == header(app).strip()  # all it was given is in sight
-        assert ("…" in shown) == (len(name) > 20), line
-        assert ("Monopoly" in shown) is False, line
+        return drawn_header(app), header(app)
 
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+@pytest.mark.parametrize("name", ["Friday game", "The long Friday evening game at Bob's place"])
+@pytest.mark.parametrize("up", [False, True])
+async def test_a_timed_games_header_fits_80_columns(tmp_path: Path, lang: str, name: str, up: bool) -> None:
+    """Found in tmux at 80x24: once the time was up the header was cut after "Friday game · Monopoly — US" (the
+    variant and the count of actions lost, the edition cut mid-name). At 80 columns the countdown, or that the time
+    is up, stays whole and the line says what it can whole: the name and the count, the name cut short with "…"."""
+    _first, counting, said, count = AT_80[lang]
+    line, given = await header_at_80(tmp_path, lang, name, up)
+    shown = line.strip()
+    assert shown.startswith(said if up else counting), line
+    assert shown.endswith(count), line  # nothing after the count was cut off
+    assert shown == given.strip()  # all it was given is in sight
+    assert ("…" in shown) == (len(name) > 20), line
+    assert ("Monopoly" in shown) is False, line
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "uk"])
@@ -200,23 +206,13 @@ async def test_a_long_session_name_is_cut_after_a_whole_word(tmp_path: Path, lan
     mid-word. It is cut after the last whole word that fits ("…evening…" whole), character by character only when
     not even its first word fits."""
     name = "The long Friday evening game at Bob's place"
-    first, _counting, _said, count = AT_80[lang]
-    path = timed_session(tmp_path / "t.json", players=(first, "Bob", "Cid"), name=name,
-                         commands=[{"op": "salary", "player": first}, {"op": "buy", "player": "Bob", "space": 39}])
-    app = BankerApp(path, lang=lang, clock=Clock(NOW + timedelta(hours=2) if up else NOW))
-    app.bell = lambda: None  # type: ignore[method-assign]
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        if up:
-            app.screen.tick()  # the alert, when the time is up
-            await pilot.pause()
-            await pilot.press("escape")  # play on
-            await pilot.pause()
-        shown = drawn_header(app).strip()
-        assert shown.endswith(count), shown
-        cut = shown.split("…")[0].split(" · ")[-1].split(": g ")[-1].split(") ")[-1]  # the name's part before "…"
-        cut = cut[cut.index("The"):]
-        assert name.startswith(cut) and name[len(cut)] == " " and len(cut.split()) >= 3, shown
+    count = AT_80[lang][3]
+    line, _given = await header_at_80(tmp_path, lang, name, up)
+    shown = line.strip()
+    assert shown.endswith(count), shown
+    cut = shown.split("…")[0].split(" · ")[-1].split(": g ")[-1].split(") ")[-1]  # the name's part before "…"
+    cut = cut[cut.index("The"):]
+    assert name.startswith(cut) and name[len(cut)] == " " and len(cut.split()) >= 3, shown
 
 
 def test_the_header_cuts_a_name_at_a_word_boundary_else_a_single_word_by_characters() -> None:
