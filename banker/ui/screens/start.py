@@ -82,6 +82,7 @@ class StartScreen(BankerScreen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.recent: list[dict[str, Any]] = []  # the recent sessions listed, by the index of their option
+        self.refused_form: tuple[tuple[str | None, object], ...] | None = None  # the form a refusal said is about
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
@@ -193,8 +194,17 @@ class StartScreen(BankerScreen[None]):
     def _edited(self) -> None:
         """A refusal is about the form as ctrl+n found it: once the banker edits a field (to fix it, or another) it is
         stale and goes, as the table's goes when the next action starts; it stayed until the next ctrl+n, still
-        saying "names must differ" under names already fixed. The next ctrl+n says it again if it still holds."""
-        self.query_one("#start-error", Static).update("")
+        saying "names must differ" under names already fixed. The next ctrl+n says it again if it still holds. Only
+        when the form is no longer as ctrl+n found it: a field's change still on its way when ctrl+n was pressed (the
+        last letter typed, a value set) arrives after the refusal, and took it away at once."""
+        if self.refused_form is not None and self.form() != self.refused_form:
+            self.refused_form = None
+            self.query_one("#start-error", Static).update("")
+
+    def form(self) -> tuple[tuple[str | None, object], ...]:
+        """What the form's fields hold, to tell whether the banker has edited it since a refusal."""
+        fields = [*self.query(Input), *self.query(Select), *self.query(Checkbox)]
+        return tuple((field.id, field.value) for field in fields)
 
     @on(OptionList.OptionSelected, "#recent")
     def _resume(self, event: OptionList.OptionSelected) -> None:
@@ -207,6 +217,7 @@ class StartScreen(BankerScreen[None]):
         error = self.query_one("#start-error", Static)
         error.update("")  # a fixed field's error goes with the next try
         self.start(error)
+        self.refused_form = self.form() if error.content else None  # said until the form is edited (_edited)
         if error.content:  # said where it is seen, with the button under it: at 80x24 both were below the fold
             self.call_after_refresh(self.query_one("#go", Button).scroll_visible)
 
