@@ -76,9 +76,29 @@ def test_a_cash_dependency_is_found_by_the_replay(session_path):
         s.apply({"op": "transfer", "from": "Bob", "to": "bank", "amount": 1490, "memo": "drain"})  # Bob: 10
         s.apply({"op": "salary", "player": "Bob"})                           # 3: Bob 210
         s.apply({"op": "rent", "payer": "Bob", "space": 39})                 # 4: 50
+        before = s.state.to_json()
         with pytest.raises(Refused) as e:
             s.apply({"op": "undo", "reason": "x", "seq": 3})
         assert "entry 4 depends" in str(e.value)
+        # the bank as it was: trying the rent's recorded payment without the salary had paid Ann the $50 and left
+        # Bob the $40 short (a payment half made when it could not be made), the refusal then leaving that behind
+        assert s.state.to_json() == before
+
+
+def test_a_later_payment_made_with_the_cash_an_earlier_entry_gave_is_a_dependency_not_a_crash(session_path):
+    """Found by the console's undo of an earlier entry: Ann paid Cid $1,500 with the $100 the bank had paid her just
+    before; undoing that $100 alone failed with "AssertionError: Ann's cash went below zero" (`banker apply` stopped
+    the session; the console said "something went wrong") instead of refusing, naming the payment."""
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 1})                                        # Ann 1,440
+        s.apply({"op": "transfer", "from": "bank", "to": "Ann", "amount": 100, "memo": "x"})       # 2: 1,540
+        s.apply({"op": "transfer", "from": "Ann", "to": "Cid", "amount": 1500, "memo": "y"})      # 3: 40
+        before = s.state.to_json()
+        with pytest.raises(Refused) as e:
+            s.apply({"op": "undo", "reason": "wrong", "seq": 2})
+        assert e.value.rule == "undo-depends" and "entry 3 depends" in str(e.value)
+        assert s.state.to_json() == before and s.standing == (1, 2, 3) and s.can_record
+        assert s.apply({"op": "undo", "reason": "paid Bob", "seq": 3}).undoes == 3
 
 
 def test_the_replay_check_flags_a_hand_made_undo_of_an_entry_others_depend_on(session_path):

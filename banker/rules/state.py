@@ -471,9 +471,12 @@ class GameState:
         elif account == POT:
             self.pot += delta
         else:
-            self.cash[account] += delta
-            if self.cash[account] < 0:  # pragma: no cover - an engine bug, never a user error
+            # checked before the change: a refused change leaves the cash as it was (GameState.push_effects, trying a
+            # recorded payment that no longer applies, undoes only the changes made)
+            cash = self.cash[account] + delta
+            if cash < 0:
                 raise AssertionError(f"{account}'s cash went below zero")
+            self.cash[account] = cash
 
     def apply(self, e: Effect) -> None:
         """Make one change (the rules are not consulted: see :meth:`push`)."""
@@ -487,7 +490,11 @@ class GameState:
         if isinstance(e, Pay):
             src, dst = (e.dst, e.src) if inverse else (e.src, e.dst)
             self._money(dst, e.amount)
-            self._money(src, -e.amount)
+            try:
+                self._money(src, -e.amount)
+            except AssertionError:  # a payment the payer cannot make: none of it is made
+                self._money(dst, -e.amount)
+                raise
         elif isinstance(e, Stock):
             sign = -1 if inverse else 1
             self.bank_houses += sign * e.houses
