@@ -182,3 +182,23 @@ def test_a_card_of_the_same_text_in_both_decks_is_named_by_its_deck(edition, lin
     parsed = parse(g, line)
     assert parsed.command.get("card") == card
     assert (parsed.missing == ["card"]) == (card is None)
+
+
+@pytest.mark.parametrize("line,command", [
+    ("undo #3 wrong house", {"op": "undo", "seq": 3, "reason": "wrong house"}),
+    ("отмена #3 не тот дом", {"op": "undo", "seq": 3, "reason": "не тот дом"}),
+    ("отменить №12 ошибка", {"op": "undo", "seq": 12, "reason": "ошибка"}),
+    ("скасувати #3 не той будинок", {"op": "undo", "seq": 3, "reason": "не той будинок"}),
+    ("undo #3", {"op": "undo", "seq": 3}),  # the reason is asked
+    ("undo wrong #3", {"op": "undo", "reason": "wrong #3"}),  # only first: the reason may hold a number
+    ("undo 3 wrong", {"op": "undo", "reason": "3 wrong"}),  # a bare number is the reason's ("undo 2 houses not 3")
+    ("undo #²", {"op": "undo", "reason": "#²"}),
+])
+def test_undo_takes_the_entry_named_by_its_number_first_and_the_rest_as_the_reason(g, line, command):
+    """Found by a probe: `undo #3 wrong house` made "#3 wrong house" the reason of an undo of the LAST entry. The log
+    numbers its entries; `#N` first names the one to undo, in each language's undo verb, as `banker apply`'s "seq"."""
+    parsed = parse(g, line)
+    assert parsed.command == command
+    assert parsed.missing == ([] if "reason" in command else ["reason"])
+    if "reason" in command:
+        assert decode(parsed.command) == Undo(**{k: v for k, v in command.items() if k != "op"})

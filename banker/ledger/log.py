@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
-from banker.rules import GameState, Move, Setup
+from banker.rules import GameState, Move, Refused, Setup
+from banker.rules.messages import Msg, shown
 from banker.rules.snapshot import restore as restore_state
 
 from .check import Finding, OpenedFrom, damage_message, game, replay_check, restore
@@ -133,6 +134,26 @@ class SessionLog:
     def standing(self) -> tuple[int, ...]:
         """The seqs of the entries that stand (not undone), oldest first: the next undo takes back the last."""
         return tuple(self._standing)
+
+    def undo_index(self, seq: int | None = None) -> int:
+        """Where, among the :attr:`standing` entries, the entry an undo of ``seq`` (None: the last that stands) takes
+        back is; refused (:class:`Refused`) as :meth:`SessionWriter.undo` would refuse it: nothing left to undo, entry
+        ``seq`` does not stand, or later entries depend on it (named). Nothing is recorded and the state is left as
+        it was: the console asks this before its confirmation."""
+        index = self._undo_slot(seq)
+        if index < len(self._standing) - 1:
+            self.state.check_take_out(index, self._standing)
+        return index
+
+    def _undo_slot(self, seq: int | None) -> int:
+        """:meth:`undo_index` without asking the rules whether later entries depend on it."""
+        if not self._standing:
+            raise Refused("undo-empty", Msg("undo.empty"))
+        if seq is None or seq == self._standing[-1]:
+            return len(self._standing) - 1
+        if isinstance(seq, bool) or not isinstance(seq, int) or seq not in self._standing:
+            raise Refused("undo-not-standing", Msg("undo.not-standing", seq=shown(seq)))
+        return self._standing.index(seq)
 
     @property
     def damage_message(self) -> Said | None:

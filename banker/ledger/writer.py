@@ -24,7 +24,7 @@ from msgspec import UnsetType
 
 from banker.boards import board_setup, game_from_setup
 from banker.rules import BoardError, GameState, Refused, Setup
-from banker.rules.messages import Msg, shown
+from banker.rules.messages import Msg
 from banker.rules.ops import Undo, decode
 from banker.rules.parse import check_command
 from banker.rules.state import check_text
@@ -396,12 +396,8 @@ class SessionWriter(SessionLog):
             check_text(UNDO, "reason", reason)  # today's input limits, as for every new command
         if not isinstance(reason, str) or not reason.strip():
             raise Refused("undo-reason", Msg("undo.reason"))
-        if not self._standing:
-            raise Refused("undo-empty", Msg("undo.empty"))
+        self._undo_slot(seq)  # refused: nothing left to undo, or entry ``seq`` does not stand
         reason = reason.strip()
-        if seq is not None and seq != self._standing[-1] and (
-                isinstance(seq, bool) or not isinstance(seq, int) or seq not in self._standing):
-            raise Refused("undo-not-standing", Msg("undo.not-standing", seq=shown(seq)))
         with self._all_or_stop():
             if seq is None or seq == self._standing[-1]:
                 index = len(self._standing) - 1

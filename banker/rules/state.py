@@ -643,6 +643,12 @@ class GameState:
         """Take back move ``index`` of :attr:`history`, not only the last, when no later move depends on
         it (:meth:`dependents`); returns it. Refused (``undo-depends``) naming the moves that do, by
         ``labels`` (what the caller calls each move of the history: the log's seqs), else by index."""
+        self.check_take_out(index, labels)
+        return self.remove(index)
+
+    def check_take_out(self, index: int, labels: Sequence[Any] | None = None) -> None:
+        """What :meth:`take_out` would refuse, the state left as it was: nothing at ``index``, or the later moves
+        that depend on it (named by ``labels``). The console asks it before its confirmation."""
         if not 0 <= index < len(self.history):
             raise Refused("undo-empty", Msg("undo.empty"))
         names = list(labels) if labels is not None else list(range(len(self.history)))
@@ -651,7 +657,6 @@ class GameState:
             if deps:
                 raise Refused("undo-depends", Msg("undo.depends", seq=names[index], entries=[names[i] for i in deps],
                                                   n=len(deps)))
-        return self.remove(index)
 
     def remove(self, index: int) -> Move:
         """Take move ``index`` out of the history and its changes off the state, the rules not

@@ -1228,19 +1228,57 @@ class Flow:
         return lines
 
     async def flow_undo(self, cmd: dict[str, Any], title: str) -> Entry | None:
-        state = self.state
-        if not state.history:
+        """Take back the last entry that stands, or an earlier one named by its number as the log shows it (``undo #3
+        wrong house`` on the command line; ``#3 wrong house`` typed as the reason ``u`` asks for), when no later entry
+        depends on it. The engine's refusal (no such entry standing, the later entries that depend on it) is said
+        before anything else is asked; the confirmation names the entry and what it did."""
+        from .quick import split_entry  # loaded with the flows, after the first frame
+
+        if not self.state.history:
             self.app.show_message(self.tr("undo.nothing"), error=True)
             return None
-        last = state.history[-1]
+        index = self.undo_index(cmd.get("seq"))
+        if index is None:
+            return None
         if not cmd.get("reason"):
-            cmd["reason"] = await self.ask_text(title, self.tr("undo.reason", action=self.tr.parts(last.parts)))
-        lines: Lines = [self.tr("undo.will_undo"), Text(self.tr.parts(last.parts), "bold"),
-                        self.tr("undo.reason_line", reason=cmd["reason"])]
+            typed = await self.ask_text(title, self.undo_question(index, hint="seq" not in cmd))
+            if "seq" not in cmd:
+                seq, rest = split_entry(typed.split(maxsplit=1))
+                if seq is not None:  # "#3 wrong house": entry 3, for the reason after it
+                    cmd["seq"], typed = seq, rest[0] if rest else ""
+                    index = self.undo_index(seq)
+                    if index is None:
+                        return None
+            cmd["reason"] = typed.strip() or await self.ask_text(title, self.undo_question(index))
+        session = self.app.current_session
+        line = Text(f"#{session.standing[index]} ", "cyan")
+        line.append(self.tr.parts(self.state.history[index].parts), "bold")
+        lines: Lines = [self.tr("undo.will_undo"), line]
+        if index < len(self.state.history) - 1:
+            lines.append(Text(self.tr("undo.later_stand"), "dim"))
+        lines.append(self.tr("undo.reason_line", reason=cmd["reason"]))
         # the buttons say what each does: undo it, or keep it (in Ukrainian both were "Скасувати")
         if not await self.confirm(title, lines, self.tr("undo.confirm"), cancel=self.tr("undo.keep")):
             raise Cancelled
         return self.commit(cmd)
+
+    def undo_index(self, seq: int | None) -> int | None:
+        """Where the entry an undo of ``seq`` (None: the last) takes back stands (:meth:`SessionLog.undo_index`); None
+        when the engine refuses it, said in the banker's language."""
+        try:
+            return self.app.current_session.undo_index(seq)
+        except Refused as e:
+            self.app.refuse(e)
+            return None
+
+    def undo_question(self, index: int, hint: bool = False) -> str:
+        """Why undo the entry at ``index`` of those standing, quoting what it did; ``hint``: how to name an earlier one
+        instead (while there is one)."""
+        asked = self.tr("undo.reason", action=self.tr.parts(self.state.history[index].parts))
+        standing = self.app.current_session.standing
+        if hint and len(standing) > 1:  # the example: the entry before the last
+            asked += "\n" + self.tr("undo.earlier", seq=standing[-2])
+        return asked
 
     async def flow_count(self, cmd: dict[str, Any], title: str) -> Entry | None:
         """Count the table: what was found is typed in, every difference from the bank's figures is shown with

@@ -290,7 +290,13 @@ def parse(state: GameState, line: str) -> Parsed:
     fields = _fields(op)
     kinds = {f.kind for f in fields}
     if [f.kind for f in fields if f.kind != "entry"] == ["text"]:  # the whole line is the text (undo's reason)
-        return _build(state, op, [], [], [], set(), rest)
+        entry = next((f for f in fields if f.kind == "entry"), None)
+        # an entry named first by its number, as the log shows it ("undo #3 wrong house"): that entry, not the last
+        seq, rest = split_entry(rest) if entry is not None else (None, rest)
+        parsed = _build(state, op, [], [], [], set(), rest)
+        if entry is not None and seq is not None:
+            parsed.command[entry.key] = seq
+        return parsed
     space_kinds = next((SPACE_KINDS[f.spaces] for f in fields if f.kind == "space" and f.spaces), PROPERTY)
     if "card" in kinds:
         # the player first, then words of the card's text
@@ -384,6 +390,19 @@ def parse(state: GameState, line: str) -> Parsed:
     if len(numbers) > unneeded and not (_has_dialog(op) and op not in DIALOGS):
         _raise("unused_number", word=number_words[len(number_words) - len(numbers) + unneeded])
     return parsed
+
+
+#: an entry of the log by its number: "#12" as the table's log and the count show it, "№12" as the review writes it
+ENTRY = re.compile(r"[#№]([0-9]{1,9})")  # ASCII digits only, and few: int() of "²" or of 5,000 digits raises
+
+
+def split_entry(words: list[str]) -> tuple[int | None, list[str]]:
+    """Words that begin with an entry's number (``#3 wrong house``): that number and the words after it; else None
+    and the words as they are."""
+    found = ENTRY.fullmatch(words[0]) if words else None
+    if found is None:
+        return None, words
+    return int(found.group(1)), words[1:]
 
 
 def _definite_players(items: list[_Name]) -> int:
