@@ -131,3 +131,34 @@ async def test_u_refuses_an_earlier_entry_that_a_later_one_depends_on(game: Path
         assert b.message().startswith("Запис 3 не можна скасувати окремо: від нього залежить запис 4")
     assert len(file_entries(game)) == len(COMMANDS)
 
+
+@pytest.mark.parametrize(("lang", "leave"), [("uk", "Залишити"), ("ru", "Оставить"), ("en", "Cancel")])
+async def test_the_undos_escape_key_never_says_the_undos_own_word(game: Path, lang: str, leave: str) -> None:
+    """Found by a probe: in Ukrainian the undo's confirmation reached from the command line said "esc Скасувати", the
+    word of the undo itself (its key, its button "Скасувати дію"): which key undoes, which backs out? Where Escape
+    leaves the action (nothing asked before it: the command line's confirmation, `u`'s first question) it says what
+    the button `n` says, "Залишити" (keep it), as Russian says "Оставить" (not "Отмена" beside "Отменить"); where it
+    steps back (the confirmation reached with `u`), "Назад"."""
+    from banker.ui.quick import typed_verb
+
+    app = BankerApp(game, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        stem = app.tr("action.undo")[:5].casefold()  # "скасу", "отмен", "undo"
+        await b.command(f"{typed_verb('undo', lang)} wrong")
+        await b.settle()
+        assert isinstance(b.screen, ConfirmScreen)
+        assert escape_says(b) == leave and stem not in leave.casefold()
+        await b.key("escape")
+        await b.settle()
+        assert isinstance(b.screen, TableScreen) and b.message() == app.tr("flow.cancelled")
+        await b.act("u")
+        await b.settle()
+        assert isinstance(b.screen, AskScreen) and escape_says(b) == leave
+        await b.answer("wrong")
+        assert isinstance(b.screen, ConfirmScreen) and escape_says(b) == app.tr("key.back")
+        await b.key("n")
+        await b.settle()
+        assert isinstance(b.screen, TableScreen)
+    assert len(file_entries(game)) == len(COMMANDS)

@@ -132,6 +132,8 @@ class Questions:
     committed: bool = False
     failed: str | None = None
     drawn: dict[str, Any] = field(default_factory=dict)
+    #: what the Escape key says on a question where it leaves the action (None: "Cancel"; :class:`Dialog`'s ``leave``)
+    leave: str | None = None
 
     def previous(self) -> Any:
         """The answer the question now asked had before the banker stepped back over it (None: none)."""
@@ -210,6 +212,8 @@ class Flow:
             return auto
         back = q.can_step_back and not form
         shown = screen(q.previous(), back)
+        if not back:
+            shown.leave = q.leave
         if q.failed is not None:  # asked again after the disk refused to record the action: said on it
             shown.failed, q.failed = q.failed, None
         value = await self.app.push_screen_wait(shown)
@@ -1237,6 +1241,8 @@ class Flow:
         if not self.state.history:
             self.app.show_message(self.tr("undo.nothing"), error=True)
             return None
+        # Escape leaving the action says "Keep", never "Cancel": in Ukrainian that is the undo's own word ("Скасувати")
+        self.questions.leave = self.tr("undo.leave")
         index = self.undo_index(cmd.get("seq"))
         if index is None:
             return None

@@ -66,6 +66,8 @@ class Dialog(ModalScreen[ScreenResultType]):
     """A modal dialog: its keys, in the interface's language (see :mod:`.base`), in its own footer.
 
     ``back``: Escape steps back to the previous question of the action (its key says "Back"), not out of it.
+    ``leave``: what the Escape key says when it leaves the action (else "Cancel"): the undo's, whose own word is
+    "Cancel"'s in Ukrainian ("Скасувати"), says "Keep" ("Залишити"), as its button does.
     ``failed``: why the disk refused to record the action this dialog's answer was to record (the flow asks it
     again, the answers kept: ``Flow.commit``), said on it above its buttons, with Enter to try again."""
 
@@ -75,15 +77,17 @@ class Dialog(ModalScreen[ScreenResultType]):
     def __init__(self, back: bool = False) -> None:
         super().__init__(classes="dialog-screen")
         self.back = back
+        self.leave: str | None = None
         self.failed: str | None = None
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         bindings = localized(super().active_bindings, self.app.tr)
-        if self.back:
+        said = self.app.tr("key.back") if self.back else self.leave
+        if said:
             for key, active in bindings.items():
                 if active.node is self and active.binding.action == "cancel":
-                    bindings[key] = ActiveBinding(active.node, replace(active.binding, description=self.app.tr("key.back")),
+                    bindings[key] = ActiveBinding(active.node, replace(active.binding, description=said),
                                                   active.enabled, active.tooltip)
         return bindings
 
