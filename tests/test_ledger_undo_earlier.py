@@ -140,3 +140,26 @@ def test_a_later_entry_recorded_otherwise_without_it_depends_on_it(session_path)
         assert s.standing == (1, 2, 3, 4, 5, 6, 8)
     with Session.open(session_path, readonly=True) as r:
         assert r.replay_check() == []
+
+
+def test_the_consoles_check_before_its_confirmation_is_guarded_as_the_undo(session_path, monkeypatch):
+    """The console asks SessionWriter.undo_index (which entry, or the engine's refusal) before its confirmation; the
+    rules' check takes the later entries off the state in memory and puts them back. A refusal leaves the session as
+    it was; anything else stopping it half-way stops the session, as it does within the undo itself."""
+    from banker.rules import GameState
+
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "salary", "player": "Ann"})
+        s.apply({"op": "salary", "player": "Bob"})
+        assert (s.undo_index(), s.undo_index(1), s.undo_index(2)) == (1, 0, 1)
+        with pytest.raises(Refused):
+            s.undo_index(3)
+        assert s.can_record
+
+        def broken(self, index):
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(GameState, "dependents", broken)
+        with pytest.raises(RuntimeError):
+            s.undo_index(1)
+        assert not s.can_record

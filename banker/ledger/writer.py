@@ -383,6 +383,13 @@ class SessionWriter(SessionLog):
                                 "interrupted", name=self.path.name)
             raise
 
+    def undo_index(self, seq: int | None = None) -> int:
+        """:meth:`SessionLog.undo_index`, guarded as :meth:`undo` is: asking the rules whether later entries depend on
+        entry ``seq`` takes them off the state in memory and puts them back; anything but a refusal that stops it
+        half-way stops the session (:meth:`_all_or_stop`), the memory then not what the file holds."""
+        with self._all_or_stop():
+            return super().undo_index(seq)
+
     def undo(self, reason: Any, *, ts: str | None = None, seq: int | None = None) -> Entry:
         """Take back the last action that still stands (or entry ``seq``, an earlier one that still
         stands and that no later entry depends on: the engine decides, :meth:`GameState.take_out`),
