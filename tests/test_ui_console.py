@@ -289,6 +289,39 @@ async def test_the_helps_command_line_examples_are_lines_this_table_takes(tmp_pa
         assert stale not in shown.casefold().split(), stale
 
 
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+async def test_the_helps_command_key_row_names_this_tables_board_and_players(tmp_path: Path, lang: str) -> None:
+    """Found playing in tmux: the help's key row for ":" still said "введите действие: аренда арбат боря, строить арбат,
+    налог подоходный аня" (en "rent boardwalk bob, build park, tax income ann flat", uk "оренда хрещатик богдан...")
+    on any board and at any table, right above the examples made on the game. The row now gives the game's own rent,
+    build and tax lines, each one the command line reads as it says."""
+    from banker.boards import new_game
+    from banker.i18n import Translator
+    from banker.ui.examples import examples
+    from banker.ui.quick import parse
+    from banker.ui.screens.help import HelpScreen
+
+    players = ("Олена", "Борис 🎩", "Ярема")
+    path = make_session(tmp_path / "g.json", players, edition="kyiv")
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(200, 80)) as pilot:
+        await pilot.pause()
+        app.action_help()
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        keys = " ".join(screen_text(app.screen.query_one("#help-keys")).split())  # the key rows
+    for stale in ("боря", "богдан", "аня", "bob", "ann", "boardwalk", "park,", "арбат", "flat"):
+        assert stale not in keys.casefold().split(), (stale, keys)
+    g = new_game("kyiv", "classic", players, None)
+    made = {e.command["op"]: e for e in reversed(examples(g, Translator(lang)))}  # the first of each op
+    row = Translator(lang)("help.command", examples=", ".join(made[op].line for op in ("rent", "build", "tax")))
+    assert " ".join(row.split()) in keys, (row, keys)
+    for op in ("rent", "build", "tax"):
+        command = parse(g, made[op].line).command
+        assert {k: command.get(k) for k in made[op].command} == made[op].command, made[op].line
+
+
 async def test_the_help_without_a_game_shows_examples_of_a_new_game(tmp_path: Path) -> None:
     """With no game open the help's examples are made on a new game as the start screen offers one (its board in
     the banker's language, its suggested players), and the line reads each as it says."""

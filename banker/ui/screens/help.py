@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
-from ..examples import examples
+from ..examples import Example, examples
 from ..keys import ACTIONS, shown_key, with_layouts
 from .dialogs import Dialog, dialog_title
 
@@ -43,6 +43,16 @@ def quick_help(prose: str, examples: list[str]) -> Group:
     cut."""
     columns = Columns([Text(e, no_wrap=True) for e in examples], padding=(0, 4))
     return Group(Text(" ".join(prose.split())), Padding(columns, (0, 0, 0, 2)))  # indented under the prose
+
+
+def command_examples(shown: list[Example]) -> list[str]:
+    """The command line's key row in the help: a rent, a build and a tax of the examples made on the game (the
+    catalogs' "rent boardwalk bob, build park, tax income ann flat", "аренда арбат боря...", "оренда хрещатик
+    богдан..." named one board and one table: typed at another, the line refused them); the first three where the
+    game has none of these."""
+    picked = [next(e.line for e in shown if e.command["op"] == op) for op in ("rent", "build", "tax")
+              if any(e.command["op"] == op for e in shown)]
+    return picked if len(picked) == 3 else [e.line for e in shown[:3]]
 
 
 def example_game(tr: Translator) -> GameState:
@@ -82,7 +92,9 @@ class HelpScreen(Dialog[None]):
                 keys.add_row("Enter", tr("turn.settle"), tr("turn.settle_help"))
         keys.add_row("v", tr("action.review"), tr("help.review"))
         keys.add_row("q", tr("tableview.key"), tr("tableview.about"))
-        keys.add_row(": /", tr("table.command"), tr("help.command"))
+        # the line's examples, made on this game (a fixed "rent boardwalk bob" named one board and one table)
+        shown = examples(self.state if self.state is not None else example_game(tr), tr)
+        keys.add_row(": /", tr("table.command"), tr("help.command", examples=", ".join(command_examples(shown))))
         keys.add_row("ctrl+p", tr("help.palette"), "")
         keys.add_row("?", tr("help.title"), "")
         keys.add_row("ctrl+q", tr("help.quit"), "")
@@ -97,9 +109,8 @@ class HelpScreen(Dialog[None]):
             rules.append("• " + tr(f"help.rule{i}", railroads=railroads, utilities=utilities) + "\n")
         with VerticalScroll(classes="dialog help"):
             yield dialog_title(tr("help.title"))
-            yield Static(keys)
+            yield Static(keys, id="help-keys")
             yield Label(tr("help.quick_title"), classes="section")
-            shown = examples(self.state if self.state is not None else example_game(tr), tr)
             yield Static(quick_help(tr("help.quick"), [e.line for e in shown]), id="help-quick")
             yield Label(tr("help.rules_title"), classes="section")
             yield Static(rules)
