@@ -609,3 +609,30 @@ async def test_while_a_debt_is_open_raising_cash_asks_for_the_debtor_first(midga
         await b.settle()
         options = app.screen.query_one(OptionList)
         assert str(options.get_option_at_index(options.highlighted).prompt).startswith("Bob"), key
+
+
+@pytest.mark.parametrize("edition,lang,line,player", [
+    ("ru", "ru", "карточка аня освобод", "Аня"), ("kyiv", "uk", "картка аня звільн", "Аня"),
+    ("uk", "en", "card ann jail free", "Ann"),
+])
+async def test_a_card_the_lines_words_fit_in_both_decks_is_asked_among_those_two(tmp_path: Path, edition, lang,
+                                                                                   line, player) -> None:
+    """Found playing in tmux: 'картка олена звільн' on a Kyiv game (both decks print the Get Out of Jail Free text)
+    asked "Which card?" among every card of both decks, the words typed forgotten: the banker scrolled some thirty
+    cards to find the two. The card is asked among those the words fit, one of each deck, and the one picked is
+    recorded."""
+    path = make_session(tmp_path / "game.json", (player, "Bob"), edition=edition)
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.command(line)
+        await b.settle()
+        shown = b.options()
+        assert len(shown) == 2, shown
+        decks = app.session.state.edition.decks
+        assert shown[0].startswith(decks["chance"] + ":") and shown[1].startswith(decks["chest"] + ":"), shown
+        await b.key("down", "enter")
+        await b.settle()
+        await b.confirm()
+    assert file_entries(path)[-1]["command"] == {"op": "card", "player": player, "card": "cc-jail-free"}

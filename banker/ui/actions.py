@@ -628,9 +628,10 @@ class Flow:
     async def ask_card(self, cmd: dict[str, Any]) -> str:
         state = self.state
         only_deck = cmd.get("_deck")  # the card drawn instead of paying (a card's choice)
+        typed = cmd.get("_cards")  # the cards the command line's words fit ("карточка аня освобод": either deck's)
         choices = []
         for card in state.edition.cards.values():
-            if only_deck and card.deck != only_deck:
+            if only_deck and card.deck != only_deck or typed and card.id not in typed:
                 continue
             holder = state.jail_cards.get(card.id)
             deck = state.edition.decks[card.deck]
@@ -944,6 +945,7 @@ class Flow:
         state = self.state
         await self.ask_missing(cmd, title)  # who drew, the card, passed GO on an advance, a printed choice
         cmd.pop("_deck", None)
+        cmd.pop("_cards", None)
         card = state.edition.cards.get(cmd["card"])
         entry = await self.confirm_and_commit(cmd, title)
         if entry and card and card.choices and cmd.get("choice") == "draw":

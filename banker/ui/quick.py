@@ -514,6 +514,12 @@ def _build(state: GameState, op: str, players: list[str], spaces: list[int], num
     for n in items or []:
         if n.players[:1] and n.players[0] in players or n.spaces[:1] and n.spaces[0] in spaces:
             _raise("unused", word=n.raw, verb=op)
+    if "card" not in cmd and text_words and any(f.kind == "card" for f in fields):
+        # words that fit several cards ("освобод": the Get Out of Jail Free card of either deck): the card is asked
+        # among those, not among every card of both decks
+        several = card_matches(state, " ".join(text_words))
+        if len(several) > 1:
+            cmd["_cards"] = several
     for f in fields:
         if f.key in cmd or f.default is None:
             continue
@@ -577,21 +583,26 @@ def _take_only(state: GameState, f: FieldSpec) -> int | None:
     return only[0] if len(only) == 1 else None
 
 
-def find_card(state: GameState, text: str) -> str | None:
-    """A card by id, or by words of its text and of its deck's name (unambiguous): ``освобо казна`` is the Community
-    Chest's Get Out of Jail Free card where both decks print the same text (UK, RU, Kyiv)."""
+def card_matches(state: GameState, text: str) -> list[str]:
+    """The cards whose text, id or deck's name hold every word of ``text``: one id for each distinct card (two
+    "nearest railroad" cards of one deck are the same card; the same text in the other deck is another card)."""
     if text in state.edition.cards:
-        return text
+        return [text]
     words = normalize(text).split()
     decks = {deck: normalize(name) for deck, name in state.edition.decks.items()}
-    found = [c.id for c in state.edition.cards.values()
-             if all(w in normalize(c.text) or w in c.id or w in decks.get(c.deck, "") for w in words)]
-    # duplicates of one card in one deck (two "nearest railroad") are the same card; the same text in the other deck is
-    # another card (a Get Out of Jail Free card goes back under its own deck): the deck is asked, never guessed
-    distinct = {(state.edition.cards[c].deck, state.edition.cards[c].text) for c in found}
-    if len(distinct) == 1:
-        return found[0]
-    return None
+    found: dict[tuple[str, str], str] = {}
+    for c in state.edition.cards.values():
+        if all(w in normalize(c.text) or w in c.id or w in decks.get(c.deck, "") for w in words):
+            found.setdefault((c.deck, c.text), c.id)
+    return list(found.values())
+
+
+def find_card(state: GameState, text: str) -> str | None:
+    """A card by id, or by words of its text and of its deck's name (unambiguous): ``освобо казна`` is the Community
+    Chest's Get Out of Jail Free card where both decks print the same text (UK, RU, Kyiv). A Get Out of Jail Free
+    card goes back under its own deck: where the words fit both decks' card, the deck is asked, never guessed."""
+    found = card_matches(state, text)
+    return found[0] if len(found) == 1 else None
 
 
 def completions(state: GameState, line: str) -> list[str]:
