@@ -252,6 +252,42 @@ async def test_a_full_disk_at_the_deal_asks_again_with_the_same_deal(tmp_path: P
     assert all(line in shown for line in recorded), (recorded, shown)
 
 
+async def test_a_deed_of_the_deal_refused_after_the_first_ends_the_deal_there(tmp_path: Path, monkeypatch) -> None:
+    """The disk refuses the deal's third deed only (a shorter line still fits after it): the deal stops there, the
+    deeds recorded are the first two of the deal shown, in its order, and none after the gap (before: the loop went
+    on, and the deal was recorded with the third deed missing from its middle)."""
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob", "Cid"), variant="short")
+    before = len(file_entries(path))
+    app = BankerApp(path, lang="en", seed=7)
+    real = ledger_writer.write_all
+    writes: list[int] = []
+
+    def third_refused(fd, data):  # the journal line of the third deed dealt (each line names its op)
+        if b'"op":"deal"' in bytes(data):
+            writes.append(len(data))
+            if len(writes) == 3:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data)
+
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("n")
+        assert isinstance(app.screen, ConfirmScreen)
+        shown = screen_text(app.screen.query_one("#confirm-body")).splitlines()
+        monkeypatch.setattr(ledger_writer, "write_all", third_refused)
+        await b.key("enter")
+        await b.settle()
+        monkeypatch.undo()
+        assert isinstance(app.screen, TableScreen)
+        spaces = app.session.state.edition.spaces
+    deals = ops_of(path, "deal")
+    assert len(file_entries(path)) == before + 2 == before + len(deals)
+    dealt = [line for line in shown if " for " in line]
+    assert [f"{d['player']}: {spaces[d['space']].name} for " for d in deals] == [line[:line.index(" for ") + 5].strip()
+                                                                               + " " for line in dealt[:2]]
+
+
 async def test_a_full_disk_in_the_raise_cash_view_keeps_the_choice_and_enter_tries_again(tmp_path: Path,
                                                                                          monkeypatch) -> None:
     """The raise-cash view confirms and records a mortgage or a sale itself (no flow): refused by the disk, its

@@ -923,7 +923,11 @@ class Flow:
             if not await self.confirm(title, lines):
                 raise Cancelled
             for c in plan:
-                self.commit(c)
+                # a deed not recorded (the disk filled after the first) ends the deal there: the next deed, a
+                # shorter line, could still fit, and the deal be recorded with a deed missing from its middle; the
+                # deeds left are dealt by the next `n`
+                if self.commit(c) is None:
+                    break
             return None
         return await self.flow_simple(cmd, title)
 
