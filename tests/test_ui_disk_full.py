@@ -252,6 +252,26 @@ async def test_a_full_disk_at_the_deal_asks_again_with_the_same_deal(tmp_path: P
     assert all(line in shown for line in recorded), (recorded, shown)
 
 
+async def test_no_pop_up_covers_the_confirmation_asked_again(tmp_path: Path, monkeypatch) -> None:
+    """Found by a probe: each refused try also put up a pop-up notification, and they stacked over the right half of
+    the confirmation asked again, hiding "Enter tries again" for five seconds. The confirmation says why itself (and
+    the message line too): no pop-up is left over it."""
+    path = make_session(tmp_path / "g.json", ("Ann", "Bob"))
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.command("pay ann bob 75 lunch")
+        assert isinstance(app.screen, ConfirmScreen)
+        disk_full(monkeypatch)
+        for _ in range(2):
+            await b.key("enter")
+            await b.settle()
+            assert isinstance(app.screen, ConfirmScreen) and "no space left on the disk" in said_on_dialog(app)
+            assert not app.screen.query("Toast"), "a pop-up covers the confirmation"
+        assert "no space left on the disk" in b.message()  # still said on the message line
+
+
 async def test_a_deed_of_the_deal_refused_after_the_first_ends_the_deal_there(tmp_path: Path, monkeypatch) -> None:
     """The disk refuses the deal's third deed only (a shorter line still fits after it): the deal stops there, the
     deeds recorded are the first two of the deal shown, in its order, and none after the gap (before: the loop went

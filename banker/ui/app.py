@@ -414,7 +414,9 @@ class BankerApp(App[None]):
         try:
             entry = session.apply(cmd)
         except (Refused, SessionError) as e:  # refused; or read-only, or the disk refused: nothing recorded
-            self.refuse(e)
+            # a write the disk refused, asked again with why on it (Flow.commit, the raise-cash view): no pop-up,
+            # which covered the confirmation asked again (found by a probe)
+            self.refuse(e, pop_up=not self.write_refused(e))
             raise
         self.show_message(self.tr.entry(entry))
         self.version += 1
@@ -449,16 +451,17 @@ class BankerApp(App[None]):
         if gc.get_count()[2] >= due - IDLE_GC_MARGIN:
             gc.collect()
 
-    def refuse(self, error: Exception) -> None:
+    def refuse(self, error: Exception, pop_up: bool = True) -> None:
+        """Say why an action was refused, with the bell (``pop_up``: also as a notification)."""
         text = (self.tr.console_refusal(error) if isinstance(error, Refused)
                 else self.tr.session(error) if isinstance(error, SessionError | FileRefused) else str(error))
-        self.show_message(text, error=True)
+        self.show_message(text, error=True, pop_up=pop_up)
         self.bell()
 
-    def show_message(self, text: str, error: bool = False) -> None:
-        """Say ``text`` on the table's message line (an error also as a notification)."""
+    def show_message(self, text: str, error: bool = False, pop_up: bool = True) -> None:
+        """Say ``text`` on the table's message line (an error also as a notification, unless not ``pop_up``)."""
         self.status = Status(text, error)
-        if error:
+        if error and pop_up:
             self.notify(text, severity="error", timeout=6)
 
     # ----------------------------------------------------------------- what the screens ask
