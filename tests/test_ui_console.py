@@ -250,6 +250,25 @@ def test_the_command_lines_example_is_one_it_takes_on_this_table(edition, lang, 
     assert parse(g, example).command == {"op": "rent", "space": 39, "payer": players[-1]}, example
 
 
+#: a Kyiv table whose names are none of the catalogs' (a player named with a symbol too)
+KYIV_TABLE = ("Олена", "Борис 🎩", "Ярема")
+
+
+async def help_text(tmp_path: Path, lang: str, part: str, size: tuple[int, int]) -> str:
+    """The words of the help's ``part`` opened on a new Kyiv game of :data:`KYIV_TABLE`, in ``lang``."""
+    from banker.ui.screens.help import HelpScreen
+
+    path = make_session(tmp_path / "g.json", KYIV_TABLE, edition="kyiv")
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.action_help()
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        return " ".join(screen_text(app.screen.query_one(part)).split())
+
+
 @pytest.mark.parametrize("lang", ["en", "ru", "uk"])
 async def test_the_helps_command_line_examples_are_lines_this_table_takes(tmp_path: Path, lang: str) -> None:
     """The help's examples named one board and its players ("аренда арбат боря", "оренда хрещатик богдан"): typed on
@@ -260,18 +279,9 @@ async def test_the_helps_command_line_examples_are_lines_this_table_takes(tmp_pa
     from banker.i18n import Translator
     from banker.ui.examples import examples
     from banker.ui.quick import parse, typed_verb
-    from banker.ui.screens.help import HelpScreen
 
-    players = ("Олена", "Борис 🎩", "Ярема")
-    path = make_session(tmp_path / "g.json", players, edition="kyiv")
-    app = BankerApp(path, lang=lang)
-    async with app.run_test(size=(160, 60)) as pilot:
-        await pilot.pause()
-        app.action_help()
-        for _ in range(5):
-            await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
-        shown = " ".join(screen_text(app.screen.query_one("#help-quick")).split())
+    players = KYIV_TABLE
+    shown = await help_text(tmp_path, lang, "#help-quick", (160, 60))
     g = new_game("kyiv", "classic", players, None)
     made = examples(g, Translator(lang))
     ops = ["rent", "rent", "build", "sell_building", "mortgage", "buy", "auction", "tax", "card", "transfer", "undo",
@@ -299,18 +309,9 @@ async def test_the_helps_command_key_row_names_this_tables_board_and_players(tmp
     from banker.i18n import Translator
     from banker.ui.examples import examples
     from banker.ui.quick import parse
-    from banker.ui.screens.help import HelpScreen
 
-    players = ("Олена", "Борис 🎩", "Ярема")
-    path = make_session(tmp_path / "g.json", players, edition="kyiv")
-    app = BankerApp(path, lang=lang)
-    async with app.run_test(size=(200, 80)) as pilot:
-        await pilot.pause()
-        app.action_help()
-        for _ in range(5):
-            await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
-        keys = " ".join(screen_text(app.screen.query_one("#help-keys")).split())  # the key rows
+    players = KYIV_TABLE
+    keys = await help_text(tmp_path, lang, "#help-keys", (200, 80))  # the key rows
     for stale in ("боря", "богдан", "аня", "bob", "ann", "boardwalk", "park,", "арбат", "flat"):
         assert stale not in keys.casefold().split(), (stale, keys)
     g = new_game("kyiv", "classic", players, None)
