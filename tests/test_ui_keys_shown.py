@@ -123,7 +123,7 @@ async def test_while_a_debt_is_open_the_footer_offers_the_debtors_keys(tmp_path:
         b = Banker(app, pilot)
         await pilot.pause()
         assert footer_keys(app)[:6] == ["b", "r", "h", "m", "d", "u"]
-        app.commit({"op": "rent", "payer": "Bob", "space": 6})  # more than Bob has: a debt opens
+        app.record({"op": "rent", "payer": "Bob", "space": 6})  # more than Bob has: a debt opens
         await b.settle()
         assert footer_keys(app)[:5] == ["w", "k", "m", "d", "u"]
         shown = {k.description: k.region for k in app.screen.query("FooterKey")}

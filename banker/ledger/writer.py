@@ -403,16 +403,13 @@ class SessionWriter(SessionLog):
             check_text(UNDO, "reason", reason)  # today's input limits, as for every new command
         if not isinstance(reason, str) or not reason.strip():
             raise Refused("undo-reason", Msg("undo.reason"))
-        self._undo_slot(seq)  # refused: nothing left to undo, or entry ``seq`` does not stand
+        index = self._undo_slot(seq)  # refused: nothing left to undo, or entry ``seq`` does not stand
         reason = reason.strip()
         with self._all_or_stop():
-            if seq is None or seq == self._standing[-1]:
-                index = len(self._standing) - 1
-                undone = self._standing[-1]
+            undone = self._standing[index]
+            if index == len(self._standing) - 1:
                 move = self.state.pop()
             else:
-                index = self._standing.index(seq)
-                undone = seq
                 move = self.state.take_out(index, self._standing)  # refused when later entries depend on it
             return self._record_undo(reason, ts, seq, index, undone, move)
 

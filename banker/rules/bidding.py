@@ -47,9 +47,8 @@ def bid_refusal(state: GameState, bidding: Bidding, bidder: str, amount: int) ->
     closed and every bid lost. A bid above the cash but within that is allowed (the console flags it)."""
     if bidder in bidding.passed:
         return "has_passed", {}
-    owed = state.debts.get(bidder)
-    if owed:
-        return "owes", {"amount": sum(claim.amount for claim in owed)}
+    if state.debts.get(bidder):
+        return "owes", {"amount": state.debt_total(bidder)}
     if amount < bidding.lowest_next:
         return "too_low", {"amount": bidding.lowest_next}
     return beyond_reach(state, bidder, amount)

@@ -813,7 +813,7 @@ def name_problem(edition: Edition) -> tuple[str, str] | None:
         if space.kind in ("street", "railroad", "utility"):
             other = seen.setdefault(name_key(space.name), space.position)
             if other != space.position:
-                return (f"space {space.position} ({space.name})",
+                return (_space_place(space.position, space.name),
                         f"name is also the name of space {other}: each deed needs a name of its own")
     named: dict[str, str] = {}
     for group in edition.groups.values():
@@ -919,7 +919,7 @@ def number_problem(edition: Edition) -> tuple[str, str] | None:
 
     dearest = max((s.price for s in edition.spaces if s.is_property), default=0)
     for space in edition.spaces:
-        where = f"space {space.position} ({space.name})"
+        where = _space_place(space.position, space.name)
         problems = []
         if space.is_property:
             problems += [too_much("price", space.price),

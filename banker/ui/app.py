@@ -393,18 +393,10 @@ class BankerApp(App[None]):
         return self._random.randrange(2**31)
 
     # ----------------------------------------------------------------- actions
-    def commit(self, cmd: dict[str, Any]) -> Entry | None:
-        """Apply through the session log (durable before this returns), then show it; None when nothing was recorded
-        (the refusal, or why the session could not record it, said)."""
-        try:
-            return self.record(cmd)
-        except (Refused, SessionError):
-            return None
-
     def record(self, cmd: dict[str, Any]) -> Entry:
-        """:meth:`commit`, raising what kept ``cmd`` from being recorded, once it is said: :class:`Refused`, or a
-        :class:`SessionError` (read-only, or the disk refused: :meth:`write_refused` tells whether the same action
-        may be recorded again)."""
+        """Apply through the session log (durable before this returns), then show it; raising what kept ``cmd`` from
+        being recorded, once it is said: :class:`Refused`, or a :class:`SessionError` (read-only, or the disk refused:
+        :meth:`write_refused` tells whether the same action may be recorded again)."""
         session = self.current_session
         if not isinstance(session, SessionWriter):  # a damaged session, opened read-only
             error = SessionError(self.tr("table.readonly_refused", file=str(session.path)), key="readonly",
