@@ -440,8 +440,9 @@ def _follow_line(state: GameState, tr: Translator) -> str:
             where = tr("cli.in_jail", n=state.jail_turns[p])
         tokens.append(f"{p} {where}")
     line = tr("cli.follow", player=state.current)
-    if doubles_to_roll_on(state):
-        line += f" ({tr('cli.follow_doubles', n=doubles_to_roll_on(state))})"
+    doubles = doubles_to_roll_on(state)
+    if doubles:
+        line += f" ({tr('cli.follow_doubles', n=doubles)})"
     line += "; " + tr("cli.follow_tokens", tokens=", ".join(tokens))
     if state.pending is not None:
         line += "; " + tr("cli.follow_settle", what=tr.msg(describe(state, state.pending)))

@@ -311,6 +311,7 @@ def parse(state: GameState, line: str) -> Parsed:
     space_slots = sum(1 for f in fields if f.kind == "space" and f.fill is None)
     tokens = [normalize(t) for t in rest]
     numbers: list[int] = []
+    limit = amount_limit(state.edition)  # the most an amount may be at this table
     number_words: list[str] = []  # the numbers as typed, in the line's order
     items: list[_Name] = []  # the names, in the line's order
     keywords: set[str] = set()
@@ -344,8 +345,8 @@ def parse(state: GameState, line: str) -> Parsed:
         if re.fullmatch(r"[0-9]+", tok) and kw not in choice_words:  # "200" is the flat income tax, not an amount
             if len(tok) > MAX_DIGITS:  # keeps int() safe
                 _raise("too_many_digits", start=tok[:12], n=len(tok))
-            if int(tok) > amount_limit(state.edition):  # said here: the engine's refusal names the script's op and key
-                _raise("too_large", word=rest[i], limit=state.edition.fmt(amount_limit(state.edition)))
+            if int(tok) > limit:  # said here: the engine's refusal names the script's op and key
+                _raise("too_large", word=rest[i], limit=state.edition.fmt(limit))
             numbers.append(int(tok))
             number_words.append(rest[i])
             i += 1
