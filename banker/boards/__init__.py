@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
+
+from msgspec.structs import replace
 
 from banker.datacache import parsed
 from banker.rules.edition import (

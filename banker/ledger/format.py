@@ -34,7 +34,6 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ParamSpec, TypeGuard, TypeVar, overload
@@ -78,8 +77,7 @@ class SessionError(Exception):
         return cls(said.text, key=said.key, **said.params)
 
 
-@dataclass
-class Damage:
+class Damage(msgspec.Struct):
     """Something found on open that is neither a crash leftover nor to be dropped silently."""
 
     #: "journal-line": a complete last journal line that fails its check;
@@ -604,8 +602,7 @@ def why(e: OSError) -> str:
 
 
 # --------------------------------------------------------------------------- reading
-@dataclass
-class Loaded:
+class Loaded(msgspec.Struct):
     """One consistent read of a session: the setup doc and the entries 1..n."""
 
     doc: dict[str, Any]
@@ -619,7 +616,7 @@ class Loaded:
     #: (offset just after, bytes) of the journal line holding the last entry, or of
     #: the header when the last entry came from FILE: where a reader reads on from
     anchor: tuple[int, bytes] = (0, b"")
-    damage: list[Damage] = field(default_factory=list)
+    damage: list[Damage] = msgspec.field(default_factory=list)
     #: the chained checksum after the last entry (None: a version 1 file, no checksums)
     last_sum: int | None = None
     #: the checkpoint's snapshot, checked against the entries 1..file_seq (None: none to use)
@@ -632,7 +629,7 @@ class Loaded:
     file_table: tuple[Table, list[int]] | None = None
     #: FILE's tables that are not banker's (added with TinyDB: its ``_default``...), which every write of FILE
     #: keeps as they are
-    others: dict[str, Any] = field(default_factory=dict)
+    others: dict[str, Any] = msgspec.field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -723,8 +720,7 @@ def _parse_file(path: Path, raw: bytes) -> tuple[dict[str, Any], Setup, list[dic
 _ENTRIES_KEY = b',"entries":'
 
 
-@dataclass
-class _Quick:
+class _Quick(msgspec.Struct):
     doc: dict[str, Any]
     setup: Setup
     snapshot: snapshots.Snapshot

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import zlib
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -133,8 +132,7 @@ def _reason(error: ValueError) -> str:
     return said if isinstance(said, Said) else str(error)
 
 
-@dataclass
-class Damaged:
+class Damaged(msgspec.Struct):
     """A complete line (it has its newline) that fails its check: damage, not a crash leftover."""
 
     line_no: int
@@ -143,13 +141,12 @@ class Damaged:
     reason: str
 
 
-@dataclass
-class Scan:
+class Scan(msgspec.Struct):
     """What a journal (or the part of it after ``start``) holds."""
 
-    records: list[dict[str, Any]] = field(default_factory=list)
+    records: list[dict[str, Any]] = msgspec.field(default_factory=list)
     #: byte offset just after each record's line (same order as ``records``)
-    ends: list[int] = field(default_factory=list)
+    ends: list[int] = msgspec.field(default_factory=list)
     #: byte offset after the last good line: everything beyond is a damaged last line or a torn tail
     end: int = 0
     #: the torn tail's reason (an unfinished last line, no newline), or None when there is none

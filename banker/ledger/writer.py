@@ -15,12 +15,12 @@ import os
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import msgspec
 from msgspec import UnsetType
+from msgspec.structs import replace
 
 from banker.boards import board_setup, game_from_setup
 from banker.rules import BoardError, GameState, Refused, Setup

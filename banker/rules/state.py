@@ -16,11 +16,11 @@ applies their inverses in reverse order. Which handler runs a command is
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import Any, overload
 
 import msgspec
 from msgspec import Struct, field
+from msgspec.structs import replace
 
 from .edition import Edition, HouseRules, Space, Variant
 from .effects import (
@@ -86,8 +86,7 @@ class Lot(Struct):
     mortgaged: bool = False
 
 
-@dataclass(frozen=True)  # a dataclass still: the session log's writer changes it with dataclasses.replace
-class Setup:
+class Setup(Struct, frozen=True):
     edition: str
     variant: str
     players: tuple[str, ...]
