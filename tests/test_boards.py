@@ -625,6 +625,23 @@ BOARDWALK = "rent = [50, 200, 600, 1400, 1700, 2000]\nhouse_cost = 200\nmortgage
      "rules: nearest_utility_multiplier 1000 is more than 100"),
     ('effect = { type = "repairs", house = 25, hotel = 100 }', 'effect = { type = "repairs", house = 25, hotel = 100000 }',
      "card ch-repairs: effect.hotel 100000 is more than 30000"),
+    # the upper limits a probe found missing: each of these was taken for a new game
+    ("max_players = 11", "max_players = 1000000000",
+     "header: max_players 1000000000 is more than 12: the table screen shows every player's card side by side"),
+    ("min_players = 2\nmax_players = 11", "min_players = 13\nmax_players = 13", "header: max_players 13 is more than 12"),
+    ("jail_attempts = 3", "jail_attempts = 1000000000000",
+     "rules: jail_attempts 1000000000000 is more than 10: a jailed player rolls for doubles on a few turns"),
+    ("jail_fine_turns = 2", "jail_fine_turns = 1000000000000",
+     "rules: jail_fine_turns 1000000000000 is more than jail_attempts 3: the fine may be paid before rolling on at most "
+     "every turn in jail"),
+    ("jail_attempts = 3\njail_fine_turns = 2", "jail_attempts = 2\njail_fine_turns = 3",
+     "rules: jail_fine_turns 3 is more than jail_attempts 2"),
+    ('effect = { type = "back", spaces = 3 }', 'effect = { type = "back", spaces = 1000000000 }',
+     "card ch-back-3: effect.spaces 1000000000: a card moves a token back 1 to 39 spaces, fewer than the board's 40"),
+    ('effect = { type = "back", spaces = 3 }', 'effect = { type = "back", spaces = 40 }',
+     "card ch-back-3: effect.spaces 40: a card moves a token back 1 to 39 spaces"),
+    ('effect = { type = "back", spaces = 3 }', 'effect = { type = "back", spaces = 0 }',
+     "card ch-back-3: effect.spaces 0: a card moves a token back 1 to 39 spaces"),
 ])
 def test_a_number_no_board_prints_is_refused_for_a_new_game(tmp_path, old, new, said):
     """Found by a probe: a copy of a shipped board with edited numbers was taken for a new game and the game did nonsense
@@ -778,6 +795,24 @@ def test_a_player_count_below_two_is_refused(tmp_path):
     path = _broken(tmp_path, "us-players2.toml", "max_players = 11\n", "max_players = 1\n")
     with pytest.raises(BoardError, match=r"^us-players2\.toml: header: max_players must be a whole number >= 2, not 1"):
         load_edition(path)
+
+
+def test_more_players_at_least_than_at_most_is_refused_naming_both(tmp_path):
+    """Found by a probe: min_players = 1000000000 with max_players = 11 was refused as "max_players must be a whole number
+    >= 1000000000, not 11", blaming the right number and asking for the wrong one."""
+    path = _broken(tmp_path, "us-players.toml", "min_players = 2\n", "min_players = 1000000000\n")
+    with pytest.raises(BoardError, match=r"^us-players\.toml: header: min_players 1000000000 is more than max_players 11: "
+                                         r"a game is for min_players to max_players players"):
+        load_edition(path)
+
+
+def test_a_board_for_as_many_players_as_the_table_shows_is_taken(tmp_path):
+    """The players' limit (12) is generous: a board seating twelve is taken, and a game of twelve is created on it."""
+    path = _broken(tmp_path, "us-twelve.toml", "max_players = 11\n", "max_players = 12\n")
+    check_board(path)
+    players = tuple(f"P{i}" for i in range(1, 13))
+    with Session.create(tmp_path / "g.json", Setup(path, "classic", players)) as s:
+        assert s.state.players == players
 
 
 # The schema: every value of a board file is checked for its type, its range and its place when the file is

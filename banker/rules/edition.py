@@ -845,6 +845,13 @@ MULTIPLIER_LIMIT = 100
 BUILDINGS_LIMIT = 1000
 #: a street's six rents, as a refusal names them
 RENT_NAMES = ("bare lot rent", "1-house rent", "2-house rent", "3-house rent", "4-house rent", "hotel rent")
+#: the most players a board may seat (``max_players``): the largest box holds 11 tokens (us-classic-rules.txt "11 MONOPOLY
+#: tokens"; UK, RU and Kyiv 8), and the table screen puts every player's card side by side: at 120 columns twelve cards
+#: still show each cash amount on one line, sixteen split it and cut every name to a letter
+PLAYERS_LIMIT = 12
+#: the most rolls for doubles a jailed player may have (``jail_attempts``; printed: 3 in every book): a few turns, not
+#: a game spent in jail
+JAIL_ATTEMPTS_LIMIT = 10
 
 
 def _n(value: int) -> str:
@@ -863,7 +870,10 @@ def number_problem(edition: Edition) -> tuple[str, str] | None:
     100%, more houses before a hotel than a deed has rents for (the rent of a fifth house was looked up past the deed's
     six rents, and banker crashed), a start cash no table counts (:data:`START_CASH_LIMIT`), an amount of more than
     :data:`AMOUNT_TIMES_START` times the start cash, a salary above the start cash, a house dearer than every deed, more
-    than :data:`BUILDINGS_LIMIT` houses or hotels, a multiplier above :data:`MULTIPLIER_LIMIT`. The limits are generous:
+    than :data:`BUILDINGS_LIMIT` houses or hotels, a multiplier above :data:`MULTIPLIER_LIMIT`, more players than
+    :data:`PLAYERS_LIMIT` (a max_players of 10**9 was taken), more than :data:`JAIL_ATTEMPTS_LIMIT` rolls in jail or more
+    turns to pay the fine before rolling than rolls (10**12 was taken), a card moving a token back 0 spaces or a whole
+    lap or more (10**9 was taken). The limits are generous:
     every shipped board and a house rule's board (dearer rents, no interest, as many houses as wanted) pass. Checked with
     :func:`name_problem` where a board file is taken for a new game or listed, never when a recorded session opens."""
     start = edition.start_cash
@@ -891,6 +901,9 @@ def number_problem(edition: Edition) -> tuple[str, str] | None:
     header += [f"{name} {_n(count)} is more than {BUILDINGS_LIMIT}: the bank's stock (32 houses and 12 hotels in a box; "
                f"write 999 for as many as wanted)" for name, count in (("houses", edition.houses), ("hotels", edition.hotels))
                if count > BUILDINGS_LIMIT]
+    header.append(f"max_players {_n(edition.max_players)} is more than {PLAYERS_LIMIT}: the table screen shows every "
+                  f"player's card side by side (the largest box holds 11 tokens)" if edition.max_players > PLAYERS_LIMIT
+                  else None)
     rules = edition.rules
     rents = len(RENT_NAMES) - 2
     railroad_names = [f"rent for {n} railroad{'s' if n > 1 else ''}" for n in range(1, len(rules.railroad_rent) + 1)]
@@ -899,6 +912,11 @@ def number_problem(edition: Edition) -> tuple[str, str] | None:
         f"{rents} houses, then a hotel's" if rules.houses_before_hotel > rents else None,
         f"interest_percent {_n(rules.interest_percent)} is more than {PERCENT_LIMIT}: lifting a mortgage costs at most "
         "twice the mortgage (printed: 10)" if rules.interest_percent > PERCENT_LIMIT else None,
+        f"jail_attempts {_n(rules.jail_attempts)} is more than {JAIL_ATTEMPTS_LIMIT}: a jailed player rolls for doubles "
+        "on a few turns, then pays the fine (printed: 3)" if rules.jail_attempts > JAIL_ATTEMPTS_LIMIT else None,
+        f"jail_fine_turns {_n(rules.jail_fine_turns)} is more than jail_attempts {_n(rules.jail_attempts)}: the fine may "
+        "be paid before rolling on at most every turn in jail (printed: 2 or 3 of 3)"
+        if rules.jail_fine_turns > rules.jail_attempts else None,
         too_much("property_auction_min_bid", rules.property_auction_min_bid),
         falls("railroad_rent", rules.railroad_rent, railroad_names, "more railroads are held"),
         *(too_much(f"railroad_rent {_ns(rules.railroad_rent)}: the {name}", rent)
@@ -939,7 +957,12 @@ def number_problem(edition: Edition) -> tuple[str, str] | None:
         problem = next((p for p in problems if p), None)
         if problem:
             return where, problem
+    last = len(edition.spaces) - 1
     for card in edition.cards.values():
+        back = card.effect.get("spaces") if card.kind == "back" else None
+        if isinstance(back, int) and not 1 <= back <= last:
+            return f"card {card.id}", (f"effect.spaces {_n(back)}: a card moves a token back 1 to {last} spaces, fewer "
+                                       f"than the board's {last + 1} (printed: 3)")
         for key in ("amount", "house", "hotel"):
             value = card.effect.get(key)
             if isinstance(value, int):
@@ -961,7 +984,8 @@ def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Editio
     if problem:
         raise fail("money", problem)
     if file.max_players < file.min_players:
-        raise fail("header", f"max_players must be a whole number >= {file.min_players}, not {file.max_players}")
+        raise fail("header", f"min_players {_n(file.min_players)} is more than max_players {_n(file.max_players)}: a game "
+                             f"is for min_players to max_players players (printed: 2 to 8, or to 11)")
 
     groups: dict[str, Group] = {}
     for group in file.groups:
