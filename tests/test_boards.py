@@ -935,6 +935,38 @@ VARIANT_REFUSALS = {
         "start_cash_bonus = 1000\nspeed_die = true", "start_cash_bonus = 1000\n[variant.speed_die]\non = true",
         r"variant speed-die: speed_die must be true or false, not a table"),
     "an id used twice": ('id = "timed"', 'id = "short"', r"variant short: id used twice"),
+    "a negative number": ("deal_deeds = 2\nhouses_before_hotel = 3", "deal_deeds = -1\nhouses_before_hotel = 3",
+                          r"variant short: deal_deeds must be a whole number >= 0, not -1"),
+    # the ranges a probe found missing: each of these was taken
+    "more deeds dealt than a board has": (
+        "deal_deeds = 2\nhouses_before_hotel = 3", "deal_deeds = 1000000000\nhouses_before_hotel = 3",
+        r"variant short: deal_deeds 1000000000 is more than 14: a board's 28 deeds dealt between two players \(printed: 2\)"),
+    "more houses before a hotel than a deed has rents for": (
+        "houses_before_hotel = 3", "houses_before_hotel = 6",
+        r"variant short: houses_before_hotel 6 is more than 4: a deed prints the rent for 1 to 4 houses, then a hotel's "
+        r"\(printed: 3 in the short game\)"),
+    "a start cash bonus no table counts": (
+        "start_cash_bonus = 1000", "start_cash_bonus = 10000000000000",
+        r"variant speed-die: start_cash_bonus 10000000000000 is more than 1,000,000,000,000: no table counts that much "
+        r"\(printed: 1000 with the Speed Die\)"),
+    "an end at more bankruptcies than players": (
+        "end_at_bankruptcy = 2", "end_at_bankruptcy = 99",
+        r"variant short: end_at_bankruptcy 99 is more than 11: of at most 12 players, one is left at the 11th bankruptcy "
+        r"\(printed: 2; 0 ends the game when one is left\)"),
+    "a name that drives the terminal": (
+        'name = "Short game"', 'name = "Short\\u001b[2J game"',
+        r"variant short: name 'Short\\x1b\[2J game' holds a control character \(U\+001B\): remove it"),
+    "a name written right to left": (
+        'name = "Short game"', 'name = "Short \\u202egame"',
+        r"variant short: name holds a control or invisible character \(U\+202E\): a name is one line of plain text"),
+    "an id with a zero-width space": (
+        'id = "timed"', 'id = "ti\\u200bmed"',
+        r"variant 3 in the file: id holds a control or invisible character \(U\+200B\): an id is one line of plain text"),
+    "a huge name": ('name = "Short game"', 'name = "' + "S" * 100000 + '"',
+                    r"variant short: name has 100000 characters, at most 48"),
+    "a huge description": ('description = "The standard game: the last player left wins."',
+                           'description = "' + "d" * 100000 + '"',
+                           r"variant classic: description has 100000 characters, at most 400"),
 }
 
 
@@ -946,6 +978,26 @@ def test_variants_are_checked_by_the_schema_too(case):
     with pytest.raises(BoardError) as e:
         variants_from_dict(tomllib.loads(text.replace(old, new)), "variants.toml")
     assert re.fullmatch(r"variants\.toml: " + message, str(e.value)), str(e.value)
+
+
+def test_a_hostile_variants_file_is_refused_where_banker_reads_it(tmp_path, monkeypatch):
+    """variants.toml is read by load_variants from banker's own folder: an edited copy there with an absurd number is
+    refused as the boards are, naming the file, the variant, the key and what is allowed (it was taken, and a short game
+    of 1000000000 deeds dealt had the deal's plan count through a billion rounds)."""
+    import banker.boards as boards
+
+    text = (resources.files("banker.boards") / "variants.toml").read_text(encoding="utf-8")
+    (tmp_path / "variants.toml").write_text(text.replace("deal_deeds = 2\nhouses", "deal_deeds = 1000000000\nhouses"),
+                                            encoding="utf-8")
+    monkeypatch.setattr(boards, "HERE", tmp_path)
+    boards.load_variants.cache_clear()
+    try:
+        with pytest.raises(BoardError, match=r"^variants\.toml: variant short: deal_deeds 1000000000 is more than 14"):
+            load_variant("short")
+    finally:
+        monkeypatch.undo()
+        boards.load_variants.cache_clear()
+    assert load_variant("short").deal_deeds == 2
 
 
 def test_variants_must_be_a_list_of_tables():

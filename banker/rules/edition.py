@@ -1051,12 +1051,66 @@ def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Editio
     )
 
 
+#: the most deeds a variant may deal each player at the start (``deal_deeds``; printed: 2): a board's 28 deeds dealt
+#: between two players
+DEAL_LIMIT = 14
+#: the longest description of a variant (the longest shipped: some 190 characters)
+DESCRIPTION_LIMIT = 400
+
+
+def variant_problem(variant: Variant) -> str | None:
+    """Why ``variant`` (a ``[[variant]]`` of variants.toml) cannot be played, or None: its id or name not one line of
+    plain text of at most :data:`NAME_LIMIT` characters (each is said in messages and typed on the command line), a
+    description of more than :data:`DESCRIPTION_LIMIT` characters, or a number no rule book prints and the game would do
+    nonsense with: more than :data:`DEAL_LIMIT` deeds dealt (10**9 had the deal's plan count through a billion rounds),
+    more than 4 houses before a hotel (the rent of a sixth house was looked up past a deed's six rents), a start cash
+    bonus no table counts (:data:`START_CASH_LIMIT`), an end at more bankruptcies than :data:`PLAYERS_LIMIT` players can
+    have. Checked on every read of variants.toml (:func:`variants_from_dict`): the file is banker's own."""
+    for key, article in (("id", "an"), ("name", "a")):
+        text = getattr(variant, key)
+        bad = forbidden_char(text)
+        if bad:
+            return f"{key} holds a control or invisible character ({bad}): {article} {key} is one line of plain text"
+        if len(text) > NAME_LIMIT:
+            return f"{key} has {len(text)} characters, at most {NAME_LIMIT}"
+    if len(variant.description) > DESCRIPTION_LIMIT:
+        return f"description has {len(variant.description)} characters, at most {DESCRIPTION_LIMIT}"
+    rents = len(RENT_NAMES) - 2
+    hbh = variant.houses_before_hotel
+    most_bankrupt = PLAYERS_LIMIT - 1
+    problems = [
+        f"deal_deeds {_n(variant.deal_deeds)} is more than {DEAL_LIMIT}: a board's 28 deeds dealt between two players "
+        "(printed: 2)" if variant.deal_deeds > DEAL_LIMIT else None,
+        f"houses_before_hotel {_n(hbh)} is more than {rents}: a deed prints the rent for 1 to {rents} houses, then a "
+        "hotel's (printed: 3 in the short game)" if hbh is not None and hbh > rents else None,
+        f"start_cash_bonus {_n(variant.start_cash_bonus)} is more than {START_CASH_LIMIT:,}: no table counts that much "
+        "(printed: 1000 with the Speed Die)" if variant.start_cash_bonus > START_CASH_LIMIT else None,
+        f"end_at_bankruptcy {_n(variant.end_at_bankruptcy)} is more than {most_bankrupt}: of at most {PLAYERS_LIMIT} "
+        f"players, one is left at the {most_bankrupt}th bankruptcy (printed: 2; 0 ends the game when one is left)"
+        if variant.end_at_bankruptcy > most_bankrupt else None,
+    ]
+    return next((p for p in problems if p), None)
+
+
 def variants_from_dict(data: Mapping[str, Any], source: str = "<data>") -> dict[str, Variant]:
-    """The variants of a variants file (``[[variant]]`` tables) by id; raises :class:`BoardError`."""
+    """The variants of a variants file (``[[variant]]`` tables) by id; raises :class:`BoardError` naming the file, the
+    variant and the problem: a mistake of the schema, a text holding a control character (:func:`control_text`), a
+    name or a number the game cannot play with (:func:`variant_problem`), an id used twice."""
+    def fail(where: str, problem: str) -> BoardError:
+        return BoardError(f"{source}: {where}: {problem}", "invalid", source=source, where=where, problem=problem)
+
     out: dict[str, Variant] = {}
-    for variant in _convert(data, _VariantsFile, source).variant:
+    variants = _convert(data, _VariantsFile, source).variant
+    control = control_text(data)
+    if control:
+        raise fail(*control)
+    for i, variant in enumerate(variants):
+        readable = not forbidden_char(variant.id) and len(variant.id) <= NAME_LIMIT
+        where = f"variant {variant.id}" if readable else f"variant {i + 1} in the file"
+        problem = variant_problem(variant)
+        if problem:
+            raise fail(where, problem)
         if variant.id in out:
-            raise BoardError(f"{source}: variant {variant.id}: id used twice", "invalid", source=source,
-                             where=f"variant {variant.id}", problem="id used twice")
+            raise fail(where, "id used twice")
         out[variant.id] = variant
     return out
