@@ -12,6 +12,7 @@ from collections import Counter
 from importlib import resources
 
 import pytest
+from msgspec.structs import replace
 
 from banker.boards import EDITIONS, check_board, load_edition, load_variant
 from banker.ledger import Session, SessionError
@@ -658,13 +659,53 @@ def test_a_number_no_board_prints_is_refused_for_a_new_game(tmp_path, old, new, 
     assert not (tmp_path / "g.json").exists()
 
 
+@pytest.mark.parametrize("old,new,said", [
+    ('position = 10\nkind = "jail"', 'position = 10\nkind = "free_parking"',
+     'spaces: no space is the jail (kind = "jail"): a token sent to jail needs one (printed: space 10)'),
+    ('position = 20\nkind = "free_parking"', 'position = 20\nkind = "jail"',
+     "space 20 (Free Parking): is a second jail (the first is space 10): a board has one jail"),
+    ('position = 20\nkind = "free_parking"', 'position = 20\nkind = "go"',
+     "space 20 (Free Parking): is a second GO: GO is space 0 alone"),
+    ('deck = "chest"', 'deck = "chance"',
+     "space 2 (Community Chest): draws a chest card (Community Chest), but the file has none: give the deck its cards"),
+])
+def test_a_board_the_game_cannot_play_on_is_refused_for_a_new_game(tmp_path, old, new, said):
+    """Found by a probe: a board with no jail was taken for a new game, and the first `place` of a token (and every "go
+    to jail") stopped banker (StopIteration looking the jail up); a board whose Community Chest cards were all made
+    Chance cards left a landing on Community Chest waiting for a card that could never be given."""
+    text = board_text(US)
+    assert old in text
+    path = tmp_path / "us-layout.toml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(BoardError) as e:
+        check_board(str(path))
+    assert str(e.value).startswith(f"us-layout.toml: {said}"), str(e.value)
+    with pytest.raises(SessionError, match=re.escape(said.split(": ", 1)[1][:30])):
+        Session.create(tmp_path / "g.json", Setup(str(path), "classic", ("Ann", "Bob"), follow=True))
+    assert not (tmp_path / "g.json").exists()
+
+
+def test_a_choice_card_drawing_from_an_empty_deck_is_refused(tmp_path):
+    """The UK's "pay a £10 fine or take a Chance" on a board whose Chance cards (and spaces) are gone: the card it may
+    draw could never be given."""
+    from banker.rules.edition import layout_problem
+
+    edition = load_edition("uk")
+    spaces = tuple(replace(s, kind="free_parking") if s.kind == "chance" else s for s in edition.spaces)
+    cards = {k: c for k, c in edition.cards.items() if c.deck != "chance"}
+    assert layout_problem(replace(edition, spaces=spaces, cards=cards)) == (
+        "card cc-fine-or-chance", "may draw a chance card (Chance), but the file has none: give the deck its cards "
+        "(printed: 16)")
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_every_shipped_board_and_variant_passes_the_number_checks(tmp_path, edition):
     """The limits are generous: each edition banker ships, copied to a board file, is taken for a new game of each of
     its variants."""
-    from banker.rules.edition import number_problem
+    from banker.rules.edition import layout_problem, number_problem
 
     assert number_problem(load_edition(edition)) is None
+    assert layout_problem(load_edition(edition)) is None
     path = tmp_path / f"{edition}-copy.toml"
     path.write_text(board_text(edition), encoding="utf-8")
     check_board(str(path))

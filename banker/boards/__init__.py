@@ -24,6 +24,7 @@ from banker.rules.edition import (
     Variant,
     control_text,
     edition_from_dict,
+    layout_problem,
     name_problem,
     number_problem,
     variants_from_dict,
@@ -143,7 +144,8 @@ def check_board(name: str) -> None:
     """A board file taken for a new game or listed (``banker new``, ``banker cards``) checked beyond its schema: no text
     holds a character that drives a terminal, every name of a space or a group is one readable line of its own
     (:func:`banker.rules.edition.name_problem`), no number is one the game would do nonsense with (a mortgage above the
-    price, rents that fall as houses are added: :func:`banker.rules.edition.number_problem`), and every variant it lists
+    price, rents that fall as houses are added: :func:`banker.rules.edition.number_problem`), the board has one jail, one
+    GO and a card in each deck a space draws from (:func:`banker.rules.edition.layout_problem`), and every variant it lists
     is one banker knows (a board listing ["nope"] passed, and `banker new` then said "the rule book has no classic; choose
     one of: nope"). Not on every read: a session recorded on a board opens as it was."""
     if not name.endswith(".toml"):
@@ -151,7 +153,7 @@ def check_board(name: str) -> None:
     path = Path(name)
     data = _read_toml(path, str(path))
     edition = load_edition(name)
-    control = control_text(data) or name_problem(edition) or number_problem(edition)
+    control = control_text(data) or name_problem(edition) or layout_problem(edition) or number_problem(edition)
     if control:
         where, problem = control
         raise BoardError(f"{path.name}: {where}: {problem}", "invalid", source=path.name, where=where, problem=problem)

@@ -972,6 +972,35 @@ def number_problem(edition: Edition) -> tuple[str, str] | None:
     return None
 
 
+def layout_problem(edition: Edition) -> tuple[str, str] | None:
+    """The first space of a board the game cannot play on, and where: no jail or two (every ``place`` of a token, every
+    "go to jail", looks the one jail up: a board without one stopped banker at the first), a second GO (a token is paid
+    for passing space 0 alone), a Chance or Community Chest space (or a card's "or draw") whose deck has no card (the
+    card it asks for could never be given). Checked with :func:`number_problem` where a board file is taken for a new
+    game or listed, never when a recorded session opens."""
+    jails = [s for s in edition.spaces if s.kind == "jail"]
+    if not jails:
+        return "spaces", 'no space is the jail (kind = "jail"): a token sent to jail needs one (printed: space 10)'
+    if len(jails) > 1:
+        return (_space_place(jails[1].position, jails[1].name),
+                f"is a second jail (the first is space {jails[0].position}): a board has one jail")
+    second_go = next((s for s in edition.spaces[1:] if s.kind == "go"), None)
+    if second_go is not None:
+        return (_space_place(second_go.position, second_go.name),
+                "is a second GO: GO is space 0 alone (a token passing it is paid the salary)")
+    for deck in ("chance", "chest"):
+        if edition.deck_cards(deck):
+            continue
+        space = next((s for s in edition.spaces if s.kind == deck), None)
+        card = next((c for c in edition.cards.values() if c.effect.get("deck") == deck), None)
+        none = f"a {deck} card ({edition.decks[deck]}), but the file has none: give the deck its cards (printed: 16)"
+        if space is not None:
+            return _space_place(space.position, space.name), f"draws {none}"
+        if card is not None:
+            return f"card {card.id}", f"may draw {none}"
+    return None
+
+
 def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Edition:
     """Build and validate an edition; raises :class:`BoardError` naming the problem."""
     file = _convert(data, _EditionFile, source)
