@@ -577,11 +577,65 @@ def test_a_name_the_table_cannot_read_or_tell_apart_is_refused_for_a_new_game(tm
     assert str(e.value).startswith(f"us-names.toml: {said}"), str(e.value)
 
 
+US_NAME = 'name = "Monopoly — US classic (Atlantic City)"'
+
+
+@pytest.mark.parametrize("old,new,said", [
+    (US_NAME, 'name = "Mono\\u202epoly"',
+     r"header: name holds a control or invisible character \(U\+202E\): it is one line of plain text$"),
+    (US_NAME, 'name = "Mono\\npoly"', r"header: name holds a control or invisible character \(U\+000A\)"),
+    (US_NAME, 'name = "' + "M" * 100000 + '"', r"header: name has 100000 characters, at most 80$"),
+    ('id = "classic-us"', 'id = "' + "i" * 100000 + '"', r"header: id has 100000 characters, at most 48$"),
+    ('language = "en"', 'language = "' + "e" * 100000 + '"', r"header: language has 100000 characters, at most 48$"),
+    ('rule_book = "us-classic-rules.txt"', 'rule_book = "' + "r" * 100000 + '"',
+     r"header: rule_book has 100000 characters, at most 80$"),
+    ('chance = "Chance"', 'chance = "Cha\\u200bnce"',
+     r"decks: chance holds a control or invisible character \(U\+200B\): it is one line of plain text$"),
+    ('chance = "Chance"', 'chance = "' + "C" * 100000 + '"', r"decks: chance has 100000 characters, at most 48$"),
+    ('"brown"', '"' + "b" * 100000 + '"', r"group 1 in the file: id has 100000 characters, at most 48$"),
+    ('id = "ch-boardwalk"', 'id = "' + "c" * 100000 + '"', r"card \d+ in the file: id has 100000 characters, at most 48$"),
+    ('text = "Take a walk on the Boardwalk. Advance token to Boardwalk"', 'text = "' + "A" * 500000 + '"',
+     r"card ch-boardwalk: text has 500000 characters, at most 400$"),
+    ("[rules]", '[words.en.railroad]\nforms = ["' + "x" * 100000 + '", "y"]\ngroup = "g"\n\n[rules]',
+     r"words\.en\.railroad: forms item 1 has 100000 characters, at most 48$"),
+    ('color = "#8b4513"', 'color = "aliceblue"',
+     r"group brown: color 'aliceblue' is not a colour the console can draw: write #rrggbb \(as the shipped boards do\) "
+     r"or a terminal colour name \(red, dark_blue, grey50\)$"),
+    ('variants = ["classic", "short", "timed"]', 'variants = ["classic", "timed", "classic"]',
+     r"variants: 'classic' listed twice: each variant once$"),
+])
+def test_a_board_text_the_table_cannot_show_is_refused_for_a_new_game(tmp_path, old, new, said):
+    """Found by a probe: only the names of spaces and groups were checked for what the table can show. An edition name
+    of 100,000 characters (or with a line break or a right-to-left override), a deck name with a zero-width space, a
+    card's text of 500,000 characters, a card or group id of 100,000 were taken for a new game; a group colour Rich does
+    not know ("aliceblue", a CSS name) was taken and stopped the table screen as soon as a deed of the group was owned;
+    a board listing a variant twice offered it twice. Each is refused naming the place, the key and what is allowed."""
+    text = board_text(US)
+    assert old in text, old
+    path = tmp_path / "us-texts.toml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(BoardError) as e:
+        check_board(str(path))
+    assert re.match(r"us-texts\.toml: " + said, str(e.value)), str(e.value)[:300]
+    assert len(str(e.value)) < 400
+
+
+def test_a_refusal_naming_the_groups_is_one_line_even_when_an_id_is_huge(tmp_path):
+    """A street in an unknown group is refused naming the groups there are; a group id of 100,000 characters made that
+    message 100 KB long."""
+    path = _broken(tmp_path, "us-group.toml", 'id = "brown"', 'id = "' + "b" * 100000 + '"')
+    with pytest.raises(BoardError) as e:
+        load_edition(path)
+    assert str(e.value).startswith("us-group.toml: space 1 (Mediterranean Avenue): unknown group 'brown'; groups are bbb")
+    assert len(str(e.value)) < 400
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_every_shipped_board_names_its_spaces_and_groups_readably(edition):
-    from banker.rules.edition import name_problem
+    from banker.rules.edition import name_problem, text_problem
 
     assert name_problem(load_edition(edition)) is None
+    assert text_problem(load_edition(edition)) is None
 
 
 BOARDWALK = "rent = [50, 200, 600, 1400, 1700, 2000]\nhouse_cost = 200\nmortgage = 200"

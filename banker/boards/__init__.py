@@ -27,6 +27,8 @@ from banker.rules.edition import (
     layout_problem,
     name_problem,
     number_problem,
+    quoted,
+    text_problem,
     variants_from_dict,
 )
 from banker.rules.errors import BoardError
@@ -153,17 +155,36 @@ def check_board(name: str) -> None:
     path = Path(name)
     data = _read_toml(path, str(path))
     edition = load_edition(name)
-    control = control_text(data) or name_problem(edition) or layout_problem(edition) or number_problem(edition)
+    control = (control_text(data) or name_problem(edition) or text_problem(edition) or _color_problem(edition)
+               or layout_problem(edition) or number_problem(edition))
     if control:
         where, problem = control
         raise BoardError(f"{path.name}: {where}: {problem}", "invalid", source=path.name, where=where, problem=problem)
     known = load_variants()
     unknown = [v for v in edition.variants if v not in known]
-    if unknown or not edition.variants:
-        problem = (f"unknown variant {unknown[0]!r}; variants: {', '.join(known)}" if unknown
+    twice = next((v for i, v in enumerate(edition.variants) if v in edition.variants[:i]), None)
+    if unknown or not edition.variants or twice:
+        problem = (f"unknown variant {quoted(unknown[0])}; variants: {', '.join(known)}" if unknown
+                   else f"{twice!r} listed twice: each variant once" if twice
                    else f"at least one of {', '.join(known)}")
         raise BoardError(f"{path.name}: variants: {problem}", "invalid", source=path.name, where="variants",
                          problem=problem)
+
+
+def _color_problem(edition: Edition) -> tuple[str, str] | None:
+    """The first colour group whose ``color`` the console cannot draw, and where (Rich reads it: a colour it does not know
+    stopped the table screen as soon as a deed of the group was owned). Here, not in banker.rules, which knows nothing of
+    the terminal; Rich only imported when a board file is taken or listed."""
+    from rich.color import Color, ColorParseError
+
+    for group in edition.groups.values():
+        try:
+            Color.parse(group.color)
+        except ColorParseError:
+            return (f"group {group.id}", f"color {quoted(group.color)} is not a colour the console can draw: write "
+                                         "#rrggbb (as the shipped boards do) or a terminal colour name (red, dark_blue, "
+                                         "grey50)")
+    return None
 
 
 def board_setup(setup: Setup) -> Setup:

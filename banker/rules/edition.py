@@ -62,7 +62,7 @@ class Group(_Schema, frozen=True, kw_only=True):
 
     id: Text
     name: Text
-    #: a CSS colour for the interface
+    #: a colour for the interface: ``#rrggbb`` or a terminal colour name (Rich reads it; checked by banker.boards)
     color: str = "white"
 
 
@@ -742,7 +742,7 @@ def _terminal_control(text: str) -> str | None:
     return None
 
 
-def _quoted(text: str, bad: int = 0, limit: int = 60) -> str:
+def quoted(text: str, bad: int = 0, limit: int = 60) -> str:
     """``text`` quoted as a refusal of a board file shows it: its letters as they are («Троєщина» is not
     ``\\u0422\\u0440...``), only a control or invisible character escaped (``\\x1b``, ``\\u202e``, ``\\n``), and a long
     text cut to ``limit`` characters around the character at index ``bad`` (the one the refusal is about)."""
@@ -756,7 +756,7 @@ def control_text(data: Any) -> tuple[str, str] | None:
     """The first text of a board file's data (a space's name, a card's text...) holding a character that drives a
     terminal, and where, said as the file's other mistakes are (``space 1``, ``card cc-bank-error``, ``decks``): it would
     reach the terminal with every line that names it (``banker cards``, the log). The text is quoted readably
-    (:func:`_quoted`). Checked where a board file is taken for a new game or listed (banker.boards.check_board), not on
+    (:func:`quoted`). Checked where a board file is taken for a new game or listed (banker.boards.check_board), not on
     every read: a session recorded on a board opens as it was."""
     stack: list[tuple[list[str | int], Any]] = [([], data)]
     while stack:
@@ -782,7 +782,7 @@ def _control_found(data: Any, segs: list[str | int], text: str, is_key: bool = F
     where, key = _place(segs, data) if segs and isinstance(data, Mapping) else ("header", "")
     what = f"{key} key" if is_key and key else "key" if is_key else key
     fine = " (a line break or a tab in a card's text is fine)" if segs[:1] == ["cards"] and not is_key else ""
-    return where, f"{what + ' ' if what else ''}{_quoted(text, bad)} holds a control character ({_terminal_control(text)}): " \
+    return where, f"{what + ' ' if what else ''}{quoted(text, bad)} holds a control character ({_terminal_control(text)}): " \
                   f"remove it{fine}"
 
 
@@ -824,6 +824,53 @@ def name_problem(edition: Edition) -> tuple[str, str] | None:
         if first != group.id:
             return (f"group {group.id} ({group.name})",
                     f"name is also the name of group {first}: each group needs a name of its own")
+    return None
+
+
+#: the longest edition name or rule book's file name a board file taken for a new game may give (the longest shipped: 37
+#: characters, "Monopoly — US classic (Atlantic City)"): the name heads the table screen and starts the refusal of a
+#: player count
+TITLE_LIMIT = 80
+#: the longest text of a card (the longest printed: 161 characters, the US "Advance token to the nearest Railroad...")
+CARD_TEXT_LIMIT = 400
+
+
+def text_problem(edition: Edition) -> tuple[str, str] | None:
+    """The first text of a board besides the names of its spaces and groups (:func:`name_problem`) that the table could
+    not read, and where: the edition's name, id, language or rule book, a deck's name, a group's or a card's id, or the
+    edition's words holding a control or invisible character (a line break, a right-to-left override, a zero-width
+    space: each is said on one line, in headings and sentences), or longer than a name (:data:`NAME_LIMIT`;
+    :data:`TITLE_LIMIT` for the edition's name and rule book), or a card's text longer than :data:`CARD_TEXT_LIMIT`
+    (a 100,000-character edition name, deck name or card text was taken). Checked with :func:`control_text` where a
+    board file is taken for a new game or listed."""
+    def fault(key: str, text: str, limit: int = NAME_LIMIT) -> str | None:
+        bad = forbidden_char(text)
+        if bad:
+            return f"{key} holds a control or invisible character ({bad}): it is one line of plain text"
+        if len(text) > limit:
+            return f"{key} has {len(text)} characters, at most {limit}"
+        return None
+
+    header = [fault("name", edition.name, TITLE_LIMIT), fault("id", edition.id), fault("language", edition.language),
+              fault("rule_book", edition.rule_book, TITLE_LIMIT)]
+    places: list[tuple[str, list[str | None]]] = [("header", header),
+                                                  ("decks", [fault(k, v) for k, v in edition.decks.items()])]
+    places += [(f"group {i + 1} in the file", [fault("id", gid)]) for i, gid in enumerate(edition.groups)]
+    for i, card in enumerate(edition.cards.values()):
+        problem = fault("id", card.id)
+        places.append((f"card {card.id}" if problem is None else f"card {i + 1} in the file",
+                       [problem, f"text has {len(card.text)} characters, at most {CARD_TEXT_LIMIT}"
+                        if len(card.text) > CARD_TEXT_LIMIT else None]))
+    for lang, words in edition.words.items():
+        for kind in ("railroad", "utility"):
+            word = getattr(words, kind)
+            if word is not None:
+                places.append((f"words.{lang}.{kind}", [fault(f"forms item {n + 1}", form) for n, form in
+                                                         enumerate(word.forms)] + [fault("group", word.group)]))
+    for where, problems in places:
+        problem = next((p for p in problems if p), None)
+        if problem:
+            return where, problem
     return None
 
 
@@ -1028,7 +1075,8 @@ def edition_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Editio
         if s.position != i:
             raise fail(_space_place(s.position, s.name), f"listed at place {i}: positions must run 0-39 in order")
         if s.kind == "street" and s.group not in groups:
-            raise fail(_space_place(s.position, s.name), f"unknown group {s.group!r}; groups are {', '.join(groups)}")
+            known = ", ".join(g if len(g) <= NAME_LIMIT else g[:NAME_LIMIT] + "…" for g in groups)  # one line, not 100 KB
+            raise fail(_space_place(s.position, s.name), f"unknown group {s.group!r}; groups are {known}")
     if spaces[0].kind != "go":
         raise fail("space 0", "must be GO")
     for gid in groups:
