@@ -12,7 +12,7 @@ import pytest
 import banker.i18n
 from banker.boards import new_game
 from banker.rules import Refused
-from banker.rules.messages import EN, Msg, nest_quotes, plural_index, render_parts
+from banker.rules.messages import EN, LISTS, Msg, form_index, nest_quotes, render_parts
 
 I18N = Path(banker.i18n.__file__).parent
 LANGS = ("ru", "uk")
@@ -31,8 +31,8 @@ def forms(template) -> list[str]:
     return template if isinstance(template, list) else [template]
 
 
-def form_for(template, lang: str, n: int) -> str:
-    return template[plural_index(lang, n)] if isinstance(template, list) else template
+def form_for(template, lang: str, n: int, key: str = "") -> str:
+    return template[form_index(lang, template, n, key in LISTS)] if isinstance(template, list) else template
 
 
 def fields(form: str) -> set[str]:
@@ -64,11 +64,13 @@ def test_every_english_key_is_translated_and_nothing_else(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_templates_are_strings_or_three_plural_forms(lang):
+    """[one, few, many] agreeing with the number said; a list's [one, several] (banker.rules.messages.LISTS)."""
     for key, template in CATALOGS[lang].items():
+        wanted = 2 if key in LISTS else 3
         if isinstance(EN[key], list):
-            assert isinstance(template, list) and len(template) == 3, key
+            assert isinstance(template, list) and len(template) == wanted, key
         if isinstance(template, list):
-            assert len(template) == 3 and all(isinstance(f, str) and f for f in template), key
+            assert len(template) == wanted and all(isinstance(f, str) and f for f in template), key
             if not isinstance(EN[key], list):  # a plural the English does not need: chosen by its own {n}
                 assert "n" in english_fields(key), f"{key}: a plural list needs the parameter n"
         else:
@@ -92,9 +94,9 @@ def test_every_template_renders_in_its_language(lang):
             params = dummy_params(key, n)
             english = Msg(key, **params).render()
             text = Msg(key, **params).render(cat, lang)
-            form = form_for(cat[key], lang, n)
+            form = form_for(cat[key], lang, n, key)
             assert text == form.format(**{k: str(v) for k, v in params.items()}), f"{lang} {key}: fell back to English"
-            if has_words(form_for(EN[key], "en", n)):
+            if has_words(form_for(EN[key], "en", n, key)):
                 assert text != english, f"{lang} {key}: not translated"
             if has_words(form):  # the words, where there are any, are Russian/Ukrainian ones
                 assert cyrillic.search(form), f"{lang} {key}: {text!r}"
@@ -108,6 +110,60 @@ def test_every_template_renders_in_its_language(lang):
 ])
 def test_house_counts_agree_with_the_number(lang, n, expected):
     assert Msg("level.houses", n=n).render(CATALOGS[lang], lang) == expected
+
+
+DEPENDS = {
+    "ru": ("Запись 2 нельзя отменить отдельно: от неё зависит запись {entries} (сначала отмените её)",
+           "Запись 2 нельзя отменить отдельно: от неё зависят записи {entries} (сначала отмените их)"),
+    "uk": ("Запис 2 не можна скасувати окремо: від нього залежить запис {entries} (спершу скасуйте його)",
+           "Запис 2 не можна скасувати окремо: від нього залежать записи {entries} (спершу скасуйте їх)"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("n", [1, 2, 5, 21])
+def test_a_list_of_entries_is_plural_whenever_it_holds_more_than_one(lang, n):
+    """Undoing entry 2 that 21 entries depend on said "от неё зависит запись 3, 4, …" (the singular a count of 21
+    takes: 21 запись): a list of entries agrees with the list, one or several, not with Slavic count agreement."""
+    entries = list(range(3, 3 + n))
+    one, several = DEPENDS[lang]
+    expected = (one if n == 1 else several).format(entries=", ".join(map(str, entries)))
+    msg = Msg("undo.depends", seq=2, entries=entries, n=n)
+    assert msg.render(CATALOGS[lang], lang) == expected
+    assert render_parts([msg.to_json()], CATALOGS[lang], lang) == expected  # as a stored message is said
+    assert render_parts([msg.to_json()], CATALOGS[lang], lang, strict=True) == expected
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("n", [2, 5, 21, 22, 25])
+def test_every_list_message_takes_its_plural_for_several_things(lang, n):
+    """Every message that says a list (banker.rules.messages.LISTS: mortgaged lots, debtors, a bankrupt's deeds and
+    jail cards, the entries an undo waits for) says several things in its plural whatever the last digit."""
+    for key in LISTS:
+        params = dummy_params(key, n)
+        assert Msg(key, **params).render(CATALOGS[lang], lang) == CATALOGS[lang][key][1].format(**params), key
+        params = dummy_params(key, 1)
+        assert Msg(key, **params).render(CATALOGS[lang], lang) == CATALOGS[lang][key][0].format(**params), key
+
+
+def test_a_plural_says_its_number_or_is_a_list():
+    """A plural template that does not say its number as {n} says a list: it is one of LISTS, whose forms agree with
+    the list; a number said by another name (build-group.stock's {stock}) would take a list's forms unnoticed."""
+    for key, template in EN.items():
+        if isinstance(template, list):
+            says_n = any("{n}" in form for form in template)
+            assert says_n != (key in LISTS), key
+    for lang in LANGS:
+        for key, template in CATALOGS[lang].items():
+            if isinstance(template, list) and key not in LISTS:
+                assert any("{n}" in form for form in template), f"{lang} {key}"
+
+
+def test_a_count_still_agrees_with_its_number():
+    assert [Msg("build-group.houses", n=n).render(CATALOGS["ru"], "ru") for n in (1, 2, 5, 21, 22)] == [
+        "1 дом", "2 дома", "5 домов", "21 дом", "22 дома"]
+    assert Msg("build-group.stock", n=21, group="Синие", need=24).render(CATALOGS["uk"], "uk") == (
+        "У банку лишився 21 будинок, а для групи «Синие» треба 24: будуйте менше")
 
 
 def test_nested_messages_render_in_the_same_language():

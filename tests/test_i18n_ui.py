@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from banker.i18n import LANGS, Translator, _flatten, catalog, detect_lang
+from banker.i18n import LANGS, LISTS, Translator, _flatten, catalog, detect_lang
 
 I18N = Path(__file__).parent.parent / "banker" / "i18n"
 UI = Path(__file__).parent.parent / "banker" / "ui"
@@ -45,7 +45,11 @@ def test_plurals_have_three_forms_and_strings_are_really_translated(lang):
     for key, value in english.items():
         if isinstance(value, list):
             assert len(value) == 2, f"en.toml {key}: English has [one, other]"
-            assert isinstance(other[key], list) and len(other[key]) == 3, f"{lang}.toml {key}: [one, few, many]"
+            if key in LISTS:  # forms agreeing with a list they say: one or several
+                assert isinstance(other[key], list) and len(other[key]) == 2, f"{lang}.toml {key}: [one, several]"
+            else:  # forms agreeing with the number they say
+                assert isinstance(other[key], list) and len(other[key]) == 3, f"{lang}.toml {key}: [one, few, many]"
+                assert any("{n}" in form for form in value), f"en.toml {key}: says no {{n}}; a list belongs in LISTS"
         for form in forms(other[key]):
             words = PLACEHOLDER.sub("", form)
             if re.search(r"[A-Za-z]{3,}", words) and not re.search(r"[А-Яа-яІіЇїЄєҐґ]", words):
@@ -64,6 +68,17 @@ def test_plural_forms_follow_the_number():
     assert len({uk("player.jail_cards", n=n) .split(" ", 1)[1] for n in (1, 2, 5)}) == 3
     assert ru("table.divergent", n=1, seqs="7").startswith("Запис") and "7" in ru("table.divergent", n=1, seqs="7")
     assert ru("table.divergent", n=1, seqs="7") != ru("table.divergent", n=2, seqs="7, 9")
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+@pytest.mark.parametrize("n", [1, 2, 5, 21])
+def test_a_list_of_divergent_entries_is_plural_whenever_it_holds_more_than_one(lang, n):
+    """21 divergent entries were said "Запись 1, 2, … 21 сделана": the singular a count of 21 takes, for a list."""
+    seqs = ", ".join(str(i) for i in range(1, n + 1))
+    said = Translator(lang)("table.divergent", seqs=seqs, n=n)
+    one, several = catalog(lang)["ui"]["table.divergent"]
+    assert said == (one if n == 1 else several).format(seqs=seqs)
+    assert said.startswith(("Запись " if lang == "ru" else "Запис ") if n == 1 else "Записи ")
 
 
 def test_the_code_asks_only_for_keys_the_catalog_has():

@@ -18,11 +18,14 @@ from typing import Any
 from banker.datacache import parsed
 from banker.rules.edition import Edition
 from banker.rules.errors import BoardError, Refused
-from banker.rules.messages import UNSAYABLE, Msg, nest_quotes, one_stop, plural_index, render_parts
+from banker.rules.messages import UNSAYABLE, Msg, form_index, nest_quotes, one_stop, render_parts
 from banker.rules.names import forbidden_char
 from banker.rules.state import BANK, POT
 
 LANGS = ("en", "ru", "uk")
+#: the interface strings whose plural forms agree with a list they say, not with a number: ``[one, several]`` in every
+#: language (as :data:`banker.rules.messages.LISTS` for the engine's)
+LISTS = frozenset({"table.divergent"})
 
 
 def detect_lang(environ: Mapping[str, str] | None = None) -> str:
@@ -100,13 +103,13 @@ class Translator:
         if template is None:
             raise KeyError(f"no interface string {key!r}")
         if isinstance(template, list):
-            template = template[min(plural_index(self.lang, params.get("n", 0)), len(template) - 1)]
+            template = template[form_index(self.lang, template, params.get("n", 0), key in LISTS)]
         try:
             return nest_quotes(one_stop(template, params).format(**params))
         except (KeyError, IndexError):
             english = self._en[key]
             if isinstance(english, list):
-                english = english[plural_index("en", params.get("n", 0))]
+                english = english[form_index("en", english, params.get("n", 0), key in LISTS)]
             return nest_quotes(english.format(**params))
 
     def get(self, key: str, default: str, **params: Any) -> str:

@@ -128,8 +128,8 @@ def _build_group(state: GameState, tx: Tx, player: str, space: Space, cmd: Build
     stock_before = state.bank_houses
     need = _houses_needed(state, steps)
     if need > stock_before:
-        raise Refused("house-stock", Msg("build-group.stock", stock=stock_before, n=stock_before,
-                                         group=state.group_name(space), need=need))
+        raise Refused("house-stock", Msg("build-group.stock", n=stock_before, group=state.group_name(space),
+                                         need=need))
     others = [p for p in building_demand(state, "house") if p != player]
     if others and need and stock_before - need < len(others):
         raise Refused("building-shortage", Msg("build-group.shortage", stock=stock_before, need=need,

@@ -9,7 +9,9 @@ Parameters are plain values (names, formatted amounts, numbers), lists, nested
 :class:`Msg` objects (rendered in the same language), or the edition's own words: a kind of
 deed (:class:`Named`, "станція метро") and a number of them (:class:`Counted`). A template may be a list of plural
 forms chosen by the parameter ``n``: English ``[one, other]``; Russian and Ukrainian
-``[one, few, many]``.
+``[one, few, many]``, which agree with the number said (``{n}``: "21 запись", "22 записи"). A template that says
+a list and not its number (``{entries}``: "зависят записи 3, 5, …"; :data:`LISTS`) agrees with the list: in every
+language ``[one, several]``, the first only when ``n`` is 1 (:func:`form_index`).
 """
 
 from __future__ import annotations
@@ -33,10 +35,27 @@ def plural_index(lang: str, n: int) -> int:
     return 0 if n == 1 else 1
 
 
-def _form(template: Template, lang: str, n: int) -> str:
-    """``template`` itself, or of its plural forms the one ``n`` takes in ``lang`` (the last when a catalog gives
-    fewer forms than the language has)."""
-    return template if isinstance(template, str) else template[min(plural_index(lang, n), len(template) - 1)]
+#: The messages whose plural forms agree with a list they say (``{entries}``, ``{spaces}``, ``{players}``) and not with a
+#: number: ``n`` is how many things the list holds, never said. Their forms are ``[one, several]`` in every language
+#: (:func:`form_index`). A form that says a number says it as ``{n}`` (tests/test_i18n_engine.py checks both).
+LISTS = frozenset({"build.mortgaged", "end.debt", "log.bankrupt-deeds", "log.bankrupt-jail-cards",
+                   "log.bankrupt-jail-cards-back", "undo.depends"})
+
+
+def form_index(lang: str, forms: Sequence[str], n: int, listed: bool = False) -> int:
+    """Which of plural ``forms`` ``n`` takes in ``lang``: the language's plural class (:func:`plural_index`: "{n}
+    дом" agrees with its numeral, 21 дом, 22 дома; the last form when a catalog gives fewer forms than the language
+    has); or, ``listed`` (forms that say a list of ``n`` things, :data:`LISTS`), the first for one thing and the
+    second for several, in every language: entries 3, 5, … 41 depend on it, "от неё зависят записи 3, 5, …", never
+    the singular that a count of 21 takes."""
+    if listed:
+        return 0 if abs(int(n)) == 1 else min(1, len(forms) - 1)
+    return min(plural_index(lang, n), len(forms) - 1)
+
+
+def _form(template: Template, lang: str, n: int, listed: bool = False) -> str:
+    """``template`` itself, or of its plural forms the one ``n`` takes in ``lang`` (:func:`form_index`)."""
+    return template if isinstance(template, str) else template[form_index(lang, template, n, listed)]
 
 
 class Msg:
@@ -52,7 +71,7 @@ class Msg:
 
     def render(self, catalog: Mapping[str, Template] | None = None, lang: str = "en") -> str:
         catalog = catalog or EN
-        template = _form(catalog.get(self.key) or EN[self.key], lang, self.params.get("n", 0))
+        template = _form(catalog.get(self.key) or EN[self.key], lang, self.params.get("n", 0), self.key in LISTS)
         values = {k: _render(v, catalog, lang) for k, v in self.params.items()}
         try:
             return nest_quotes(one_stop(template, values).format(**values))
@@ -96,7 +115,7 @@ class Counted:
     def render(self, catalog: Mapping[str, Template] | None = None, lang: str = "en") -> str:
         words = self.forms.get(lang)
         if words:
-            return f"{self.n} {_form(words, lang, self.n)}"
+            return f"{self.n} {words[min(plural_index(lang, self.n), len(words) - 1)]}"  # said after its number
         return Msg(self.key, n=self.n).render(catalog, lang)
 
     def __str__(self) -> str:
@@ -162,7 +181,7 @@ class _Blanks(dict[str, Any]):
 
 
 def EN_render(msg: Msg, values: Mapping[str, str]) -> str:
-    return _form(EN[msg.key], "en", msg.params.get("n", 0)).format_map(_Blanks(values))
+    return _form(EN[msg.key], "en", msg.params.get("n", 0), msg.key in LISTS).format_map(_Blanks(values))
 
 
 def _said_as_far_as_can(data: Any, catalog: Mapping[str, Template], lang: str) -> str:
@@ -186,7 +205,7 @@ def _said_as_far_as_can(data: Any, catalog: Mapping[str, Template], lang: str) -
         if not template:  # a catalog without it: the English
             continue
         try:
-            return _form(template, in_lang, n).format_map(values)
+            return _form(template, in_lang, n, key in LISTS).format_map(values)
         except UNSAYABLE:
             continue
     return MISSING
@@ -306,12 +325,12 @@ def _render_msg_json(data: Mapping[str, Any], catalog: Mapping[str, Template], l
         raise KeyError(f"no English template for message {key!r}")
     params = data.get("params", {})
     n = _from_json(params["n"]) if "n" in params else 0
-    template = _form(catalog.get(key) or EN[key], lang, n)
+    template = _form(catalog.get(key) or EN[key], lang, n, key in LISTS)
     values = {k: _render_json(v, catalog, lang) for k, v in params.items()}
     try:
         return one_stop(template, values).format(**values)
     except (KeyError, IndexError):  # a broken translation falls back to English
-        return _form(EN[key], "en", n).format(**values)
+        return _form(EN[key], "en", n, key in LISTS).format(**values)
 
 
 def _render_json(value: Any, catalog: Mapping[str, Template], lang: str) -> str:
@@ -698,8 +717,8 @@ EN: dict[str, Template] = {
                             "too; build one at a time, or hold the shortage auction",
     "build-group.shortage-hotels": "The bank has {stock}: building {need} would leave {left} while {players} may build a "
                                    "hotel too; build one at a time, or hold the shortage auction",
-    "build-group.stock": ["The bank has {stock} house left and building on the {group} group needs {need}: build fewer",
-                          "The bank has {stock} houses left and building on the {group} group needs {need}: build fewer"],
+    "build-group.stock": ["The bank has {n} house left and building on the {group} group needs {need}: build fewer",
+                          "The bank has {n} houses left and building on the {group} group needs {need}: build fewer"],
     "build-group.lot": "{space}: {what}",
     "build-group.houses": ["{n} house", "{n} houses"],
     "build-group.hotel": "a hotel",
