@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from banker.i18n import LANGS, Translator, detect_lang
-from banker.rules.state import forbidden_char
+from banker.rules.names import escape_forbidden
 
 EXIT_USAGE = 2
 
@@ -121,10 +121,7 @@ def terminal_safe(text: str, keep_newlines: bool = False) -> str:
     """``text`` with every control or invisible character (ESC, CR, LF, NUL, bidi overrides, bytes that
     were not UTF-8...) written as a ``\\uXXXX`` escape: what an old log holds never drives the
     terminal nor splits a line. The escape is also valid inside a JSON string."""
-    if text.isprintable():
-        return text
-    return "".join(f"\\u{ord(c):04x}" if forbidden_char(c) and not (keep_newlines and c == "\n") else c
-                   for c in text)
+    return escape_forbidden(text, "\n" if keep_newlines else "")  # an emoji ZWJ sequence ("👩‍🚀 Ann") stays one glyph
 
 
 def one_line(text: str) -> str:

@@ -13,15 +13,16 @@ import unicodedata
 
 import pytest
 
+from banker import cliparse
 from banker.boards import new_game
 from banker.cli import main
 from banker.i18n import LANGS, Translator
 from banker.ledger import Session
 from banker.rules import Refused, Setup
 from banker.rules import parse as parse_module
-from banker.rules.messages import Msg
+from banker.rules.messages import Msg, shown
 from banker.rules.parse import AMOUNT_FACTOR, DEPTH_LIMIT, amount_limit
-from banker.rules.state import NAME_LIMIT, RESERVED_NAMES, TEXT_LIMIT, name_key
+from banker.rules.state import NAME_LIMIT, RESERVED_NAMES, TEXT_LIMIT, forbidden_char, name_key
 
 LIMIT = 1_200_000  # AMOUNT_FACTOR (800) x 1,500 starting cash, in every edition shipped
 HUGE = int("9" * 4300)  # the issue's 4,300-digit transfer: the most digits json.loads still reads
@@ -226,6 +227,47 @@ def refused_name(*players: str) -> str:
 @pytest.mark.parametrize("label", list(CONTROLS))
 def test_a_name_with_a_control_or_invisible_character_is_refused(label) -> None:
     assert "holds a control or invisible character (U+" in refused_name("Ann", "B" + CONTROLS[label] + "ob")
+
+
+EMOJI_NAMES = {
+    "an astronaut": "👩\u200d🚀 Ann",
+    "a family": "👨\u200d👩\u200d👧",
+    "a rainbow flag (presentation selector before the joiner)": "🏳\ufe0f\u200d🌈",
+    "a skin tone before the joiner": "🧑\U0001F3FD\u200d🚀 Bo",
+    "a heart on fire": "Cid ❤\ufe0f\u200d🔥",
+    "a red heart with its presentation selector": "❤\ufe0f Dee",
+}
+
+
+@pytest.mark.parametrize("label", list(EMOJI_NAMES))
+def test_a_name_that_is_an_emoji_zwj_sequence_is_accepted(label) -> None:
+    """ "👩‍🚀 Ann" was refused for holding an invisible character (U+200D): a zero-width joiner between two emoji makes
+    them one glyph (a visible astronaut), so it is part of what the name shows."""
+    name = EMOJI_NAMES[label]
+    state = Setup("classic-us", "classic", ("Zed", name)).for_new_game()
+    assert name in state.players and forbidden_char(name) is None
+    assert Translator("en").entry(type("Entry", (), {"text": name})()) == name  # shown as it is, not \u200d
+    assert cliparse.terminal_safe(name) == name and shown(name) == f'"{name}"'
+
+
+@pytest.mark.parametrize("name, code", [
+    ("A\u200dnn", "U+200D"),           # a joiner between letters
+    ("\u200d", "U+200D"),              # alone
+    ("Ann\u200d", "U+200D"),           # after a letter, at the end
+    ("\u200d👩", "U+200D"),             # before an emoji, with nothing to join it to
+    ("👩\u200d", "U+200D"),             # after an emoji, at the end
+    ("👩 \u200d🚀", "U+200D"),          # beside a space
+    ("👩\u200d\u200d🚀", "U+200D"),      # two joiners
+    ("👩\u200c🚀", "U+200C"),           # a zero-width non-joiner between emoji
+    ("👩\u200b🚀", "U+200B"),           # a zero-width space between emoji
+    ("👩\u200d\u202e🚀", "U+200D"),      # a joiner before a bidi override
+    ("👩\u202e🚀", "U+202E"),           # a bidi override between emoji
+    ("\u2066👩\u200d🚀\u2069", "U+2066"),  # an isolate around a sequence
+])
+def test_a_joiner_outside_an_emoji_sequence_and_every_other_invisible_character_is_still_refused(name, code) -> None:
+    said = refused_name("Ann", name)
+    assert said.endswith(f"holds a control or invisible character ({code}); type it in plain letters"), said
+    assert forbidden_char(name) == code
 
 
 @pytest.mark.parametrize("name", ["bank", "Bank", "BANK", "the bank", "The  Bank", "pot", "the pot",

@@ -4,6 +4,7 @@ resume list of recent sessions."""
 from __future__ import annotations
 
 import os
+import re
 from datetime import date
 from pathlib import Path
 
@@ -277,3 +278,31 @@ async def test_a_file_that_cannot_be_made_is_said_in_the_tables_language_and_kep
         assert error == tr("start.cannot_create", path=under_file, error=tr("session.os_ENOTDIR")), error
         assert "File exists" not in error and path.value == under_file
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+async def test_a_name_that_is_an_emoji_zwj_sequence_starts_a_game_and_shows_as_one_glyph(tmp_path: Path) -> None:
+    """ "👩‍🚀 Ann" (woman, zero-width joiner, rocket: one astronaut) was refused as holding an invisible character. Pasted
+    into the form (Textual's Input drops a typed U+200D key; a paste keeps it), it starts the game, and the table shows
+    it whole: each panel as wide as the others by Textual's cell widths (the sequence is one glyph of two cells, as
+    tmux draws it), the joiner never written out as \\u200d."""
+    from rich.cells import cell_len
+    from textual import events
+
+    app = BankerApp(lang="en", data_dir=tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        field = app.screen.query_one("#player-names", Input)
+        field.value = ""
+        field.post_message(events.Paste("👩\u200d🚀 Ann, 👨\u200d👩\u200d👧, Bob"))
+        await pilot.pause()
+        await b.key("ctrl+n")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen), screen_text(app.screen.query_one("#start-error"))
+        assert app.session.state.players == ("👩\u200d🚀 Ann", "👨\u200d👩\u200d👧", "Bob")
+        lines = ["".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips()]
+        assert "\\u200d" not in "".join(lines) and all(cell_len(line) == 120 for line in lines)
+        titles = next(line for line in lines if "╭─ 👨\u200d👩\u200d👧 ─" in line)  # the three players' panels
+        assert "═ ▶ 👩\u200d🚀 Ann ═" in titles and "╭─ Bob ─" in titles  # Ann's turn first: her panel stands out
+        panels = [cell_len(part) for part in re.split("[╗╮]", titles)[:3]]
+        assert len(set(panels)) == 1, titles  # three panels of one width

@@ -19,7 +19,7 @@ from banker.datacache import parsed
 from banker.rules.edition import Edition
 from banker.rules.errors import BoardError, Refused
 from banker.rules.messages import UNSAYABLE, Msg, form_index, nest_quotes, one_stop, render_parts
-from banker.rules.names import forbidden_char
+from banker.rules.names import escape_forbidden
 from banker.rules.state import BANK, POT
 
 LANGS = ("en", "ru", "uk")
@@ -87,9 +87,7 @@ def visible(text: str, keep: str = "") -> str:
     today's name rules (or a hand-edited file) holds never drives the terminal it is shown on (ESC ] 0 ; ... set
     the terminal's title from a session's name). The characters of ``keep`` are left as they are: the players'
     page's own isolates around a right-to-left name (the name itself made visible first)."""
-    if not forbidden_char(text):
-        return text
-    return "".join(f"\\u{ord(ch):04x}" if forbidden_char(ch) and ch not in keep else ch for ch in text)
+    return escape_forbidden(text, keep)  # an emoji ZWJ sequence ("👩‍🚀 Ann") stays as it is: one glyph
 
 class Translator:
     def __init__(self, lang: str = "en") -> None:

@@ -21,6 +21,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .emoji import joins_emoji
+
 Template = str | list[str]
 
 
@@ -260,8 +262,8 @@ def shown(value: Any, limit: int = 40) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
         text = repr(value)
-    if not text.isprintable():
-        text = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
+    if not text.isprintable():  # but an emoji ZWJ sequence ("👩‍🚀"): one glyph
+        text = "".join(c if c.isprintable() or joins_emoji(text, i) else f"\\u{ord(c):04x}" for i, c in enumerate(text))
     if len(text) <= limit:
         return text
     if isinstance(value, str) and text.startswith('"') and text.endswith('"'):  # a text: cut within its quotes

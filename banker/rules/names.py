@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from .emoji import joins_emoji
 from .errors import Refused
 from .messages import Msg, shown
 
@@ -32,20 +33,37 @@ RESERVED_NAMES = frozenset({
 })
 #: Unicode categories no name or text of a command may hold: controls (ESC, CR, LF, NUL, DEL, C1),
 #: format characters (zero-width spaces and joiners, bidi overrides), lone surrogates (bytes that
-#: were not UTF-8), and line / paragraph separators
+#: were not UTF-8), and line / paragraph separators; but a zero-width joiner inside an emoji ZWJ
+#: sequence ("👩‍🚀", "👨‍👩‍👧": one glyph on screen) is part of what the name shows (:func:`forbidden_at`)
 FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 #: the longest text a command or a setup may carry (a memo, an undo reason, a session's name...), in characters
 TEXT_LIMIT = 200
 
 
+def forbidden_at(text: str, i: int) -> bool:
+    """Whether ``text[i]`` is a character no name or memo may hold there: one of :data:`FORBIDDEN_CATEGORIES`, but
+    not a zero-width joiner between two emoji (:func:`banker.rules.emoji.joins_emoji`). A joiner alone, between
+    letters or beside a space, a zero-width space or non-joiner, and every bidi control stay forbidden."""
+    return unicodedata.category(text[i]) in FORBIDDEN_CATEGORIES and not joins_emoji(text, i)
+
+
 def forbidden_char(text: str) -> str | None:
-    """The first character of ``text`` that no name or memo may hold, as ``U+XXXX``; else None."""
+    """The first character of ``text`` that no name or memo may hold (:func:`forbidden_at`), as ``U+XXXX``; else
+    None."""
     if text.isprintable():  # every forbidden category is one ``str.isprintable`` refuses (Other, Separator)
         return None
-    for ch in text:
-        if unicodedata.category(ch) in FORBIDDEN_CATEGORIES:
+    for i, ch in enumerate(text):
+        if forbidden_at(text, i):
             return f"U+{ord(ch):04X}"
     return None
+
+
+def escape_forbidden(text: str, keep: str = "") -> str:
+    """``text`` with every character no name or memo may hold (:func:`forbidden_at`) written as ``\\uXXXX``, but those
+    of ``keep``: what a file holds never drives the terminal, and an emoji ZWJ sequence stays one glyph."""
+    if text.isprintable():
+        return text
+    return "".join(f"\\u{ord(ch):04x}" if ch not in keep and forbidden_at(text, i) else ch for i, ch in enumerate(text))
 
 
 def text_fault(text: str) -> tuple[str, dict[str, Any]] | None:
