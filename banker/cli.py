@@ -37,6 +37,7 @@ from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
 from banker.ledger.storage import FileRefused, read_regular
 from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
+from banker.rules.messages import quoted
 from banker.rules.names import text_fault, typed_players
 
 loading.done()  # the command's modules are loaded: the collector back on (banker.ui.loading)
@@ -740,7 +741,7 @@ def build_parser(lang: str | None = None) -> Parser:
 
     def port(text: str) -> int:
         if not (text.isascii() and text.isdigit()) or int(text) > 65535:
-            raise parser.refuse("port", value=repr(text))
+            raise parser.refuse("port", value=quoted(text))
         return int(text)
 
     p = command("new", cmd_new, h("new_file"))

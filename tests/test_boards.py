@@ -824,7 +824,7 @@ def test_a_session_on_a_board_checked_more_strictly_since_still_opens(tmp_path, 
                                   'text = "Bank error in your favor.\\tCollect $200"')
     variants_line = next(ln for ln in text.splitlines() if ln.startswith("variants = "))
     path.write_text(text.replace(variants_line, 'variants = ["classic", "house-special"]'), encoding="utf-8")
-    with pytest.raises(BoardError, match="unknown variant 'house-special'"):
+    with pytest.raises(BoardError, match='unknown variant "house-special"'):
         check_board(str(path))  # a new game on it is refused
     with monkeypatch.context() as m:  # recorded by an earlier banker, which did not check
         m.setattr(writer, "board_setup", lambda setup: setup)
@@ -839,7 +839,7 @@ def test_a_money_format_with_no_break_spaces_and_words_is_taken(tmp_path):
     assert load_edition(path).fmt(1500) == "1,500\u00a0$ (cash)"
 
 
-@pytest.mark.parametrize("line,said", [('variants = ["nope"]', "variants: unknown variant 'nope'; variants: classic"),
+@pytest.mark.parametrize("line,said", [('variants = ["nope"]', 'variants: unknown variant "nope"; variants: classic'),
                                        ("variants = []", "variants: at least one of classic")])
 def test_a_board_files_variants_are_checked_when_it_is_taken(tmp_path, line, said):
     """Found by a probe: a board with variants ["nope"] passed `banker cards`, and `banker new` then said "the rule
@@ -1121,7 +1121,7 @@ def test_house_rules_are_true_or_false_and_known(rules, message):
 
 
 def test_unknown_edition_is_refused():
-    with pytest.raises(BoardError, match=r"unknown edition 'monaco'; editions: classic-us, uk, ru, kyiv"):
+    with pytest.raises(BoardError, match=r'unknown edition "monaco"; editions: classic-us, uk, ru, kyiv'):
         load_edition("monaco")
 
 

@@ -296,9 +296,9 @@ def test_new_refuses_an_existing_file_and_bad_setups(capsys, tmp_path, session_p
     other = tmp_path / "other.json"
     for argv, words in [
         (["--players", "Ann"], "is for 2 to 11 players"),  # us-classic-rules.txt: "11 MONOPOLY tokens"
-        (["--players", "Ann,ann"], "'ann'"),
-        (["--players", "Ann,Bob", "--edition", "atlantis"], "unknown edition 'atlantis'"),
-        (["--players", "Ann,Bob", "--variant", "marathon"], "unknown variant 'marathon'"),
+        (["--players", "Ann,ann"], '"ann"'),
+        (["--players", "Ann,Bob", "--edition", "atlantis"], 'unknown edition "atlantis"'),
+        (["--players", "Ann,Bob", "--variant", "marathon"], 'unknown variant "marathon"'),
         (["--players", "Ann,Bob", "--house-rule", "double_salary"], "unknown house rule double_salary"),
     ]:
         code, out, err = run(capsys, "new", str(other), *argv)
@@ -717,7 +717,7 @@ def test_a_hand_edited_description_is_never_a_traceback(capsys, tmp_path, lang):
 
 @pytest.mark.parametrize(("change", "said"), [
     (lambda entry: entry["effects"][0].update(amount=-5), "Expected `int` >= 0"),  # was taken as it was
-    (lambda entry: entry["effects"][0].update({"from": "Zed"}), "(it names 'Zed', which this game does not have)"),
+    (lambda entry: entry["effects"][0].update({"from": "Zed"}), '(it names "Zed", which this game does not have)'),
 ])
 def test_a_hand_edited_amount_or_name_is_said_in_words(capsys, tmp_path, change, said):
     """Found by the review probe on a hand-edited log: a negative payment opened without a word (the export then gave
@@ -826,7 +826,7 @@ def test_banker_open_refuses_in_one_line_a_damaged_session_that_cannot_be_opened
     monkeypatch.setitem(sys.modules, "banker.ui.app", fake)
     code, out, err = run(capsys, "open", str(session_path))
     assert_one_line_error(code, err)
-    assert "unknown edition 'classic-zz'" in err and calls == []
+    assert 'unknown edition "classic-zz"' in err and calls == []
 
 
 def test_a_session_behind_a_folder_that_cannot_be_entered_is_not_called_missing(capsys, monkeypatch, session_path):

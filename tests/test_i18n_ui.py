@@ -172,3 +172,26 @@ def test_the_bank_keeps_its_capital_as_a_label_and_is_written_as_the_catalogs_do
     assert tr.account(BANK) == label and tr.account(BANK, in_text=True) == in_text
     assert tr("player.bankrupt", creditor=tr.account(BANK, in_text=True)) == bankrupt
     assert tr.account("Ann", in_text=True) == "Ann"
+
+
+#: placeholders a sentence quotes as a script or a file writes them, in every language: a key of a command or of a
+#: JSON line ("{key}", "{label}", "{figure}", the op), code, not prose
+CODE_QUOTED = {"key", "label", "figure", "op"}
+QUOTED = re.compile(r"""(['"«“‘])\{(\w+)\}(['"»”’])""")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_a_quoted_word_has_one_quoting_style_per_language(lang):
+    """A name or a word typed was quoted 'ann' by the console and "ann" by the engine in English, and 'Банк' in
+    Russian: English quotes with straight double quotes, as its sentences mostly did; Russian and Ukrainian with
+    «» (nested „“: banker.rules.messages.nest_quotes). A script's own keys stay as the script writes them."""
+    from banker.rules.messages import EN
+
+    cat = catalog(lang)
+    templates = [*cat["ui"].items(), *cat["engine"].items(), *(EN.items() if lang == "en" else [])]
+    wanted = '""' if lang == "en" else "«»"
+    for key, value in templates:
+        for form in forms(value):
+            for opening, name, closing in QUOTED.findall(form):
+                code = name in CODE_QUOTED or key == "cli_json.twice"  # the JSON key given twice
+                assert opening + closing == ('""' if code else wanted), f"{lang} {key}: {form!r}"

@@ -295,9 +295,40 @@ def test_the_reserved_words_cover_what_every_catalog_calls_the_bank_and_the_pot(
 def test_names_equal_after_normalisation_are_the_same_name(a, b) -> None:
     said = refused_name(a, b)
     if a == unicodedata.normalize("NFC", b):  # the very same once composed
-        assert said == f"Two players are called {a!r}; names must differ"
+        assert said == f'Two players are called "{a}"; names must differ'
     else:
-        assert said == f"{b!r} and {a!r} are the same name written differently; names must differ"
+        assert said == f'"{b}" and "{a}" are the same name written differently; names must differ'
+
+
+def refused_names(lang: str, *players) -> str:
+    with pytest.raises(Refused) as e:
+        Setup("classic-us", "classic", players).for_new_game()
+    return Translator(lang).refusal(e.value)
+
+
+@pytest.mark.parametrize("players, lang, said", [
+    (("Ann", "ann"), "en", 'Two players are called "ann"; names must differ'),
+    (("O'Neil", "o'neil"), "en", "Two players are called \"o'neil\"; names must differ"),
+    (("Ann", "ＡＮＮ"), "en", '"ＡＮＮ" and "Ann" are the same name written differently; names must differ'),
+    (("Ann", "Bank"), "en", '"Bank" is reserved for the bank; choose another player name'),
+    (("Ann", " Bob"), "en", 'Player name " Bob" must be non-empty text without outer spaces'),
+    (("Ann", 7), "en", "A player name is text, not 7"),
+    (("Ann", "ann"), "ru", "Двух игроков зовут «ann»; имена должны различаться"),
+    (("O'Neil", "o'neil"), "ru", "Двух игроков зовут «o'neil»; имена должны различаться"),
+    (("Аня «Туз»", "аня «туз»"), "ru", "Двух игроков зовут «аня „туз“»; имена должны различаться"),
+    (("Аня", "Банк"), "ru", "Имя «Банк» зарезервировано за банком; выберите другое имя игрока"),
+    (("Аня", "ＡＮＹＡ", "Anya"), "ru", "«Anya» и «ＡＮＹＡ» — одно и то же имя, записанное по-разному; "
+                                      "имена должны различаться"),
+    (("Аня", "B\u200bob"), "uk", "В імені гравця «B\\u200bob» є керівний або невидимий символ (U+200B); введіть ім’я "
+                                 "звичайними літерами"),
+    (("Аня", "Х" * 40), "uk", f"В імені гравця «{'Х' * 37}…» 40 символів, а допустимо не більше {NAME_LIMIT}"),
+    (("Аня", 7), "uk", "Ім’я гравця — це текст, а не 7"),
+])
+def test_a_refused_name_is_quoted_as_its_language_quotes(players, lang, said) -> None:
+    """Refusals quoted a name with Python's repr: 'ann' but "O'Neil", and the same marks in Russian and Ukrainian
+    ("Имя 'Банк' зарезервировано"). A name is quoted as the sentence's language quotes: "…" in English, «…» in
+    Russian and Ukrainian, with „…“ inside («аня „туз“»); a control shown escaped, a long name cut within its quotes."""
+    assert refused_names(lang, *players) == said
 
 
 def test_a_name_is_bounded_and_stored_composed() -> None:

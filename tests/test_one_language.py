@@ -452,9 +452,9 @@ def _typed_words() -> set[str]:
 
 def _help_words(text: str) -> set[str]:
     """Latin words of a help or an error, outside what is typed as it is: options (--players, -h), a choice list
-    ({en,ru,uk}), a quoted value ('nwe'), file names and paths (docs/commands.md, friday.export.json)."""
+    ({en,ru,uk}), a quoted value ('nwe', «kiev»), file names and paths (docs/commands.md, friday.export.json)."""
     text = re.sub(r"\{[^}]*\}", " ", text)
-    text = re.sub(r"'[^']*'", " ", text)
+    text = re.sub(r"'[^']*'|«[^»]*»", " ", text)
     text = re.sub(r"(?<![\w-])--?[A-Za-z][\w-]*", " ", text)
     text = re.sub(r"\S*[./]\S*", " ", text)
     return latin_words(text) - _typed_words()
@@ -520,7 +520,7 @@ def _usage_cases(lang: str) -> list[tuple[str, list[str], str, str, dict]]:
          {"value": "'nwe'", "choices": commands}),
         ("invalid choice (option)", ["export", "k.json", "--format", "xml"], "banker export", "invalid_choice",
          {"value": "'xml'", "choices": "'csv', 'markdown', 'json'"}),
-        ("a port", ["serve", "k.json", "--port", "abc"], "banker serve", "port", {"value": "'abc'"}),
+        ("a port", ["serve", "k.json", "--port", "abc"], "banker serve", "port", {"value": "abc"}),
         ("unrecognized", ["log", "k.json", "--bogus"], "banker log", "unrecognized", {"args": "--bogus"}),
         ("expected one argument", ["new", "y.json", "--players"], "banker new", "expected_one", {}),
         ("ambiguous", ["new", "y.json", "--e", "kyiv", "--players", "A,B"], "banker new", "ambiguous",
@@ -561,7 +561,7 @@ def test_english_usage_errors_read_as_before(capsys) -> None:
     code, out, err = run(capsys, "--lang", "en", "log", "k.json", "--bogus")
     assert err == "banker log: unrecognized arguments: --bogus (see banker log --help)\n"  # the subcommand's help
     code, out, err = run(capsys, "--lang", "en", "serve", "k.json", "--port", "x")
-    assert err == ("banker serve: argument --port: not a port number: 'x' (0 to 65535; 0 takes any free port) "
+    assert err == ("banker serve: argument --port: not a port number: \"x\" (0 to 65535; 0 takes any free port) "
                    "(see banker serve --help)\n")
 
 
@@ -679,8 +679,8 @@ def test_a_board_error_inside_a_session_error_keeps_its_english() -> None:
         load_variant("long")
     wrapped = SessionError(f"cannot create x.json: {e.value}", key="cannot_create", path="x.json", reason=e.value)
     assert Translator("en").session(wrapped) == str(wrapped) == \
-        "cannot create x.json: unknown variant 'long'; variants: classic, short, timed, speed-die"
-    assert "неизвестный вариант 'long'" in Translator("ru").session(wrapped)
+        'cannot create x.json: unknown variant "long"; variants: classic, short, timed, speed-die'
+    assert "неизвестный вариант «long»" in Translator("ru").session(wrapped)
 
 
 JSON_LINES = [("xx", "value", 1), ('{"op" "buy"}', "colon", 7), ('{"op": "buy" "x"}', "comma", 14),
@@ -749,7 +749,7 @@ async def test_the_start_screen_says_a_board_error_in_the_bankers_language(tmp_p
         await b.key("ctrl+n")
         assert isinstance(app.screen, StartScreen)
         error = screen_text(app.screen.query_one("#start-error"))
-    assert error.startswith("невідомий варіант 'marathon'; варіанти: classic"), error
+    assert error.startswith("невідомий варіант «marathon»; варіанти: classic"), error
     assert list(tmp_path.iterdir()) == []
 
 

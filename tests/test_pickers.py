@@ -149,8 +149,8 @@ def test_the_op_narrows_an_ambiguous_space(request, board, owner, owned, line, s
 
 @pytest.mark.parametrize("board,line,key,shown", [
     ("us", "rent ve", "ambiguous", "Vermont Avenue, Ventnor Avenue"),
-    ("us", "salary ann bob", "unused", "'bob'"),  # a name the action has no room for is refused, not dropped
-    ("us", "rent bal park bob", "unused", "'park'"),
+    ("us", "salary ann bob", "unused", '"bob"'),  # a name the action has no room for is refused, not dropped
+    ("us", "rent bal park bob", "unused", '"park"'),
     ("ru", "аренда железн", "ambiguous", "Рижская железная дорога, Курская железная дорога"),
     ("kyiv", "оренда станція", "ambiguous", "Станція метро «Вокзальна», Станція метро «Арсенальна»"),
 ])
@@ -332,7 +332,7 @@ async def test_the_player_picker_puts_a_name_that_begins_so_first(tmp_path, edit
         assert b.options()[0].startswith(first)
 
 
-@pytest.mark.parametrize("lang,typed,said", [("en", "xyz", "No match for 'xyz'."), ("ru", "щщ", "Ничего не найдено по «щщ»."),
+@pytest.mark.parametrize("lang,typed,said", [("en", "xyz", 'No match for "xyz".'), ("ru", "щщ", "Ничего не найдено по «щщ»."),
                                              ("uk", "щщ", "Нічого не знайдено за «щщ».")])
 async def test_a_filter_with_no_hits_says_so_not_every_deed_is_owned(session, lang, typed, said):
     """"Every deed is owned" while 26 are free (issue #11): a filter that hides every deed said it."""
@@ -521,7 +521,7 @@ async def test_a_bid_typed_with_a_letter_is_refused_not_cut_short(session):
         await b.type("8o")
         await b.key("enter")
         assert isinstance(app.screen, AskScreen)
-        assert screen_text(app.screen.query_one("#ask-error")) == "'8o' is not a whole number: type digits only."
+        assert screen_text(app.screen.query_one("#ask-error")) == '"8o" is not a whole number: type digits only.'
         await b.key("backspace")
         await b.key("0")
         await b.key("enter")
@@ -543,7 +543,7 @@ async def test_a_trade_cash_typed_with_a_letter_or_a_minus_is_refused(session):
         app.screen.query_one("#give-cash").focus()
         await b.type("8o")
         await pilot.pause()
-        assert "'8o' is not a whole number" in screen_text(app.screen.query_one("#trade-preview"))
+        assert '"8o" is not a whole number' in screen_text(app.screen.query_one("#trade-preview"))
         await b.key("ctrl+s")
         assert isinstance(app.screen, TradeScreen)
         # a negative amount: said in the dialog's words (it was the engine's, naming the script's key give.cash)
@@ -551,7 +551,7 @@ async def test_a_trade_cash_typed_with_a_letter_or_a_minus_is_refused(session):
         await b.type("-5")
         await pilot.pause()
         said = screen_text(app.screen.query_one("#trade-preview"))
-        assert said == "'-5': an amount is never negative; type what this player gives", said
+        assert said == '"-5": an amount is never negative; type what this player gives', said
         await b.key("ctrl+s")
         assert isinstance(app.screen, TradeScreen)
 
@@ -586,7 +586,7 @@ async def test_up_and_down_recall_earlier_lines(session):
 
 
 @pytest.mark.parametrize("lang,line,said", [
-    ("en", "rnet boardwalk bob", "unknown action 'rnet': did you mean rent?"),
+    ("en", "rnet boardwalk bob", 'unknown action "rnet": did you mean rent?'),
     ("ru", "аренла бордвок боб", "может быть, аренда?"),
 ])
 async def test_did_you_mean_on_screen(session, lang, line, said):

@@ -77,23 +77,23 @@ def test_incomplete_lines_name_what_is_missing(g):
 
 @pytest.mark.parametrize("line,message", [
     ("rent st cid", "could be St. Charles Place, States Avenue, St. James Place"),
-    ("zap ann", "unknown action 'zap'"),
+    ("zap ann", 'unknown action "zap"'),
     ("rent boardwalk zed", "neither a player nor a space"),
     ("de ann", "could be deal, debt"),
     # a minus sign is refused, never dropped with the hyphen: "-5" was read as 5, from the first player named
-    ("pay ann bob -5 lunch", "'-5': an amount is never negative; for money the other way round, name who pays first"),
+    ("pay ann bob -5 lunch", '"-5": an amount is never negative; for money the other way round, name who pays first'),
     ("pay ann bob \u22125", "an amount is never negative"),
     # "1 000", as the table writes amounts in Russian and Ukrainian: refused, not 1 with "000" for the memo
-    ("pay ann bob 1 000 lunch", "'1 000' looks like one amount with a space in it: type it in one piece \\(1000\\)"),
+    ("pay ann bob 1 000 lunch", '"1 000" looks like one amount with a space in it: type it in one piece \\(1000\\)'),
     ("pay ann bob 12 500", "type it in one piece \\(12500\\)"),
     # a number the action has no room for is refused, never dropped: "40 50" recorded a bid of 40, and "buy ... 40"
     # bought at the printed price without a word about the 40
-    ("auction baltic cid 40 50", "'50' is one number too many for this action: take it out"),
-    ("buy cid baltic 40", "'40' is one number too many for this action"),
-    ("rent boardwalk bob 7 8", "'8' is one number too many for this action"),
-    ("rent elec ann 7 9", "'9' is one number too many for this action"),
+    ("auction baltic cid 40 50", '"50" is one number too many for this action: take it out'),
+    ("buy cid baltic 40", '"40" is one number too many for this action'),
+    ("rent boardwalk bob 7 8", '"8" is one number too many for this action'),
+    ("rent elec ann 7 9", '"9" is one number too many for this action'),
     # over the table's limit: said in the console's words, not the engine's "transfer: "amount" ..." for scripts
-    ("pay ann bob 1200001", "'1200001' is more than a table ever moves at once: at most \\$1,200,000"),
+    ("pay ann bob 1200001", '"1200001" is more than a table ever moves at once: at most \\$1,200,000'),
     ("auction baltic cid 9999999", "at most \\$1,200,000"),
 ])
 def test_ambiguous_or_unknown(g, line, message):

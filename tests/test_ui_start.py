@@ -30,7 +30,7 @@ async def test_a_bad_player_list_is_refused_and_nothing_is_written(tmp_path: Pat
         await b.key("ctrl+n")
         assert isinstance(app.screen, StartScreen)
         error = screen_text(app.screen.query_one("#start-error"))
-        assert error == "Two players are called 'ann'; names must differ"
+        assert error == 'Two players are called "ann"; names must differ'
         assert list(tmp_path.iterdir()) == []
         await b.key("ctrl+a", "ctrl+k")
         await b.type("Solo")
@@ -54,7 +54,7 @@ async def test_a_refusal_goes_when_the_banker_edits_a_field(tmp_path: Path, fiel
         await b.type("Ann, ann")
         await b.key("ctrl+n")
         error = app.screen.query_one("#start-error")
-        assert screen_text(error) == "Two players are called 'ann'; names must differ"
+        assert screen_text(error) == 'Two players are called "ann"; names must differ'
         if field == "player-names":
             await b.key("backspace", "backspace", "backspace")
             await b.type("Bob")
@@ -71,7 +71,7 @@ async def test_a_refusal_goes_when_the_banker_edits_a_field(tmp_path: Path, fiel
         assert list(tmp_path.iterdir()) == []
         if field != "player-names":  # still two Anns: said again by ctrl+n
             await b.key("ctrl+n")
-            assert screen_text(error) == "Two players are called 'ann'; names must differ"
+            assert screen_text(error) == 'Two players are called "ann"; names must differ'
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk"])
@@ -111,7 +111,7 @@ async def test_the_start_screen_refuses_a_name_a_new_game_cannot_take(tmp_path: 
         await b.key("ctrl+n")
         assert isinstance(app.screen, StartScreen)
         error = screen_text(app.screen.query_one("#start-error"))
-        assert error == "Имя 'Банк' зарезервировано за банком; выберите другое имя игрока"
+        assert error == "Имя «Банк» зарезервировано за банком; выберите другое имя игрока"
         app.screen.query_one("#player-names", Input).value = "Аня, Бо\u200bря"  # pasted: a key cannot type it
         await b.key("ctrl+n")
         error = screen_text(app.screen.query_one("#start-error"))

@@ -27,11 +27,12 @@ from banker.rules.edition import (
     layout_problem,
     name_problem,
     number_problem,
-    quoted,
+    file_quoted,
     text_problem,
     variants_from_dict,
 )
 from banker.rules.errors import BoardError
+from banker.rules.messages import quoted
 from banker.rules.state import GameState, Setup
 
 EDITIONS = ("classic-us", "uk", "ru", "kyiv")
@@ -98,7 +99,8 @@ def load_edition(name: str) -> Edition:
         path = Path(name)
         return edition_from_dict(_read_toml(path, str(path)), source=path.name)
     if name not in EDITIONS:
-        raise BoardError(f"unknown edition {name!r}; editions: {', '.join(EDITIONS)}", "unknown_edition", name=repr(name),
+        said = quoted(name)  # as typed (--edition), every control escaped
+        raise BoardError(f'unknown edition "{said}"; editions: {", ".join(EDITIONS)}', "unknown_edition", name=said,
                          editions=", ".join(EDITIONS))
     file = HERE / f"{name}.toml"
     return edition_from_dict(parsed(file, partial(_read_toml, file, f"{name}.toml")), source=f"{name}.toml")
@@ -113,7 +115,8 @@ def load_variants() -> dict[str, Variant]:
 def load_variant(name: str) -> Variant:
     variants = load_variants()
     if name not in variants:
-        raise BoardError(f"unknown variant {name!r}; variants: {', '.join(variants)}", "unknown_variant", name=repr(name),
+        said = quoted(name)  # as typed (--variant) or as a board file names it, every control escaped
+        raise BoardError(f'unknown variant "{said}"; variants: {", ".join(variants)}', "unknown_variant", name=said,
                          variants=", ".join(variants))
     return variants[name]
 
@@ -164,8 +167,8 @@ def check_board(name: str) -> None:
     unknown = [v for v in edition.variants if v not in known]
     twice = next((v for i, v in enumerate(edition.variants) if v in edition.variants[:i]), None)
     if unknown or not edition.variants or twice:
-        problem = (f"unknown variant {quoted(unknown[0])}; variants: {', '.join(known)}" if unknown
-                   else f"{twice!r} listed twice: each variant once" if twice
+        problem = (f'unknown variant "{quoted(unknown[0])}"; variants: {", ".join(known)}' if unknown
+                   else f'"{quoted(twice)}" listed twice: each variant once' if twice
                    else f"at least one of {', '.join(known)}")
         raise BoardError(f"{path.name}: variants: {problem}", "invalid", source=path.name, where="variants",
                          problem=problem)
@@ -181,7 +184,7 @@ def _color_problem(edition: Edition) -> tuple[str, str] | None:
         try:
             Color.parse(group.color)
         except ColorParseError:
-            return (f"group {group.id}", f"color {quoted(group.color)} is not a colour the console can draw: write "
+            return (f"group {group.id}", f"color {file_quoted(group.color)} is not a colour the console can draw: write "
                                          "#rrggbb (as the shipped boards do) or a terminal colour name (red, dark_blue, "
                                          "grey50)")
     return None

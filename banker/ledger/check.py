@@ -19,7 +19,7 @@ import msgspec
 
 from banker.boards import game_from_setup
 from banker.rules import BoardError, GameState, Refused, Setup
-from banker.rules.messages import Msg, render_parts
+from banker.rules.messages import Msg, quoted, render_parts
 from banker.rules.snapshot import to_plain
 from banker.rules.state import invert
 
@@ -83,7 +83,8 @@ def _not_followed(e: Exception) -> Said:
     if isinstance(e, Refused):  # the engine's own sentence ("a logged effect cannot be read ..."), in any language
         return Said(str(e), "follow_refused", refusal=e)
     if isinstance(e, KeyError) and e.args and isinstance(e.args[0], str):  # a player or space the setup does not have
-        return Said(f"it names {e.args[0]!r}, which this game does not have", "follow_unknown", name=e.args[0])
+        name = quoted(e.args[0])  # as a hand edit wrote it, every control escaped
+        return Said(f'it names "{name}", which this game does not have', "follow_unknown", name=name)
     error = str(e) or type(e).__name__  # what the state could not take ("Bob's cash went below zero"), not Python's class
     return Said(error, "follow_error", error=error)
 

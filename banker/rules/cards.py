@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from . import parse
 from .debts import bank_account, charge
 from .errors import Refused
-from .messages import Msg
+from .messages import Msg, shown
 from .names import BANK
 from .ops import Card as CardCommand
 from .ops import JailCard
@@ -53,7 +53,7 @@ def run_card(state: GameState, tx: Tx, cmd: CardCommand) -> None:
     player = parse.player(state, cmd.player, "card")
     card = state.edition.cards.get(cmd.card)
     if card is None:
-        raise Refused("input", Msg("input.unknown-card", card=repr(cmd.card), edition=state.edition.id))
+        raise Refused("input", Msg("input.unknown-card", card=shown(cmd.card), edition=state.edition.id))
     fmt = state.edition.fmt
     e = card.effect
     t = card.kind
@@ -63,7 +63,7 @@ def run_card(state: GameState, tx: Tx, cmd: CardCommand) -> None:
         # a card that predates its choice in the logs (no "choice") was recorded as the payment
         choice = card.choices[0] if choice is None else choice
         if choice not in card.choices:
-            raise Refused("input", Msg("input.card-choice", card=card.id, choices=list(card.choices), value=repr(choice)))
+            raise Refused("input", Msg("input.card-choice", card=card.id, choices=list(card.choices), value=shown(choice)))
         tx.info.update(choice=choice)
     elif choice is not None:
         raise Refused("input", Msg("input.card-no-choice", card=card.id))
@@ -139,14 +139,14 @@ def held_jail_cards(state: GameState, player: str, wanted: int | list[str], op: 
         if key in cards and cards[key].kind == "jail_card":
             found = key if key in held else None
             if found is None:
-                raise Refused("jail-card-none", Msg("jail-card.not-held", player=player, card=repr(name)))
+                raise Refused("jail-card-none", Msg("jail-card.not-held", player=player, card=shown(name)))
         elif key in state.edition.decks:
             found = next((c for c in held if cards[c].deck == key and c not in out), None)
             if found is None:
                 raise Refused("jail-card-none", Msg("jail-card.not-held-deck", player=player,
                                                     deck=state.edition.decks[key]))
         if found is None:
-            raise Refused("input", Msg("input.jail-cards", op=op, value=repr(name)))
+            raise Refused("input", Msg("input.jail-cards", op=op, value=shown(name)))
         if found in out:
             raise Refused("input", Msg("input.jail-card-twice", op=op, card=jail_card_name(state, found)))
         out.append(found)

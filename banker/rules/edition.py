@@ -742,7 +742,7 @@ def _terminal_control(text: str) -> str | None:
     return None
 
 
-def quoted(text: str, bad: int = 0, limit: int = 60) -> str:
+def file_quoted(text: str, bad: int = 0, limit: int = 60) -> str:
     """``text`` quoted as a refusal of a board file shows it: its letters as they are («Троєщина» is not
     ``\\u0422\\u0440...``), only a control or invisible character escaped (``\\x1b``, ``\\u202e``, ``\\n``), and a long
     text cut to ``limit`` characters around the character at index ``bad`` (the one the refusal is about)."""
@@ -756,7 +756,7 @@ def control_text(data: Any) -> tuple[str, str] | None:
     """The first text of a board file's data (a space's name, a card's text...) holding a character that drives a
     terminal, and where, said as the file's other mistakes are (``space 1``, ``card cc-bank-error``, ``decks``): it would
     reach the terminal with every line that names it (``banker cards``, the log). The text is quoted readably
-    (:func:`quoted`). Checked where a board file is taken for a new game or listed (banker.boards.check_board), not on
+    (:func:`file_quoted`). Checked where a board file is taken for a new game or listed (banker.boards.check_board), not on
     every read: a session recorded on a board opens as it was."""
     stack: list[tuple[list[str | int], Any]] = [([], data)]
     while stack:
@@ -782,7 +782,7 @@ def _control_found(data: Any, segs: list[str | int], text: str, is_key: bool = F
     where, key = _place(segs, data) if segs and isinstance(data, Mapping) else ("header", "")
     what = f"{key} key" if is_key and key else "key" if is_key else key
     fine = " (a line break or a tab in a card's text is fine)" if segs[:1] == ["cards"] and not is_key else ""
-    return where, f"{what + ' ' if what else ''}{quoted(text, bad)} holds a control character ({_terminal_control(text)}): " \
+    return where, f"{what + ' ' if what else ''}{file_quoted(text, bad)} holds a control character ({_terminal_control(text)}): " \
                   f"remove it{fine}"
 
 

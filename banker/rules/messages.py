@@ -262,13 +262,29 @@ def shown(value: Any, limit: int = 40) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
         text = repr(value)
-    if not text.isprintable():  # but an emoji ZWJ sequence ("👩‍🚀"): one glyph
-        text = "".join(c if c.isprintable() or joins_emoji(text, i) else f"\\u{ord(c):04x}" for i, c in enumerate(text))
+    text = _printable(text)
     if len(text) <= limit:
         return text
     if isinstance(value, str) and text.startswith('"') and text.endswith('"'):  # a text: cut within its quotes
         return text[: limit - 2] + '…"'
     return text[: limit - 1] + "…"
+
+
+def quoted(text: str, limit: int = 38) -> str:
+    """A name (or a word typed) as a sentence quotes it, without the quotes: the catalog writes them as its language
+    does ("{name}" in English, «{name}» in Russian and Ukrainian; a name was quoted by Python's ``repr``, 'ann' but
+    "O'Neil", in every language). Every character that is not printable escaped as :func:`shown` does (an emoji ZWJ
+    sequence left whole), cut to ``limit`` characters with "…" (within the quotes, as :func:`shown` cuts a text)."""
+    text = _printable(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable (a control, a bidi override, a zero-width space) written as
+    ``\\uXXXX``, but a zero-width joiner within an emoji ZWJ sequence ("👩‍🚀": one glyph)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or joins_emoji(text, i) else f"\\u{ord(c):04x}" for i, c in enumerate(text))
 
 
 def render_parts(parts: Sequence[Mapping[str, Any]], catalog: Mapping[str, Template] | None = None,
@@ -371,7 +387,7 @@ EN: dict[str, Template] = {
     "input.no-op": "A command names its op (\"op\": ...); ops are: {ops}",
     "input.missing": "{op}: missing \"{key}\"",
     "input.player-type": "{op}: \"{key}\" must be a player's name, not {value}",
-    "input.unknown-player": "Unknown player {name}; players are: {players}",
+    "input.unknown-player": "Unknown player \"{name}\"; players are: {players}",
     "input.space": "{op}: \"{key}\" must be a board position 0-39, not {value}",
     "input.whole": "{op}: \"{key}\" must be a whole number, not {value}",
     "input.at-least": "{op}: \"{key}\" must be at least {minimum}, not {value}",
@@ -404,13 +420,14 @@ EN: dict[str, Template] = {
     # --- setup
     "setup.variant": "The {edition} rule book has no {variant}; choose one of: {variants}",
     "setup.count": "{edition} is for {low} to {high} players (one token each), not {n}",
-    "setup.name": "Player name {name} must be non-empty text without outer spaces",
-    "setup.reserved": "{name} is reserved for the bank; choose another player name",
-    "setup.same": "Two players are called {name}; names must differ",
-    "setup.same-as": "{name} and {other} are the same name written differently; names must differ",
-    "setup.name-char": "Player name {name} holds a control or invisible character ({char}); type it in plain letters",
-    "setup.name-long": ["Player name {name} is {n} character long; the limit is {limit}",
-                        "Player name {name} is {n} characters long; the limit is {limit}"],
+    "setup.name": "Player name \"{name}\" must be non-empty text without outer spaces",
+    "setup.name-text": "A player name is text, not {value}",
+    "setup.reserved": "\"{name}\" is reserved for the bank; choose another player name",
+    "setup.same": "Two players are called \"{name}\"; names must differ",
+    "setup.same-as": "\"{name}\" and \"{other}\" are the same name written differently; names must differ",
+    "setup.name-char": "Player name \"{name}\" holds a control or invisible character ({char}); type it in plain letters",
+    "setup.name-long": ["Player name \"{name}\" is {n} character long; the limit is {limit}",
+                        "Player name \"{name}\" is {n} characters long; the limit is {limit}"],
     # --- general refusals
     "bankrupt.out": "{player} is bankrupt and out of the game",
     "not-a-deed": "{space} (space {pos}) is not a property: it has no title deed",

@@ -14,7 +14,7 @@ from typing import Any
 
 from .emoji import joins_emoji
 from .errors import Refused
-from .messages import Msg, shown
+from .messages import Msg, quoted, shown
 
 BANK = "bank"
 POT = "pot"  # the Free Parking pot (house rule)
@@ -109,21 +109,23 @@ def new_players(names: Iterable[Any]) -> tuple[str, ...]:
     out: list[str] = []
     seen: dict[str, str] = {}
     for name in players:
-        if not isinstance(name, str) or not name.strip() or name != name.strip():
-            raise Refused("players", Msg("setup.name", name=shown(name)))
+        if not isinstance(name, str):  # a script's player list (JSON): said as the script wrote it
+            raise Refused("players", Msg("setup.name-text", value=shown(name)))
+        if not name.strip() or name != name.strip():
+            raise Refused("players", Msg("setup.name", name=quoted(name)))
         bad = forbidden_char(name)
         if bad:
-            raise Refused("players", Msg("setup.name-char", name=shown(name), char=bad))
+            raise Refused("players", Msg("setup.name-char", name=quoted(name), char=bad))
         name = unicodedata.normalize("NFC", name)
         if len(name) > NAME_LIMIT:
-            raise Refused("players", Msg("setup.name-long", name=shown(name), n=len(name), limit=NAME_LIMIT))
+            raise Refused("players", Msg("setup.name-long", name=quoted(name), n=len(name), limit=NAME_LIMIT))
         key = name_key(name)
         if key in RESERVED_NAMES or key.removeprefix("the ") in RESERVED_NAMES:
-            raise Refused("players", Msg("setup.reserved", name=repr(name)))
+            raise Refused("players", Msg("setup.reserved", name=quoted(name)))
         if key in seen:
             if name.lower() == seen[key].lower():  # the same letters (once composed)
-                raise Refused("players", Msg("setup.same", name=repr(name)))
-            raise Refused("players", Msg("setup.same-as", name=repr(name), other=repr(seen[key])))
+                raise Refused("players", Msg("setup.same", name=quoted(name)))
+            raise Refused("players", Msg("setup.same-as", name=quoted(name), other=quoted(seen[key])))
         seen[key] = name
         out.append(name)
     return tuple(out)

@@ -19,7 +19,7 @@ from msgspec import UnsetType
 
 from .edition import Edition, Space
 from .errors import Refused
-from .messages import Msg, Named, shown
+from .messages import Msg, Named, quoted, shown
 from .names import BANK, TEXT_LIMIT, check_text, forbidden_char, name_key
 from .ops import FIELD_KEYS
 
@@ -147,7 +147,7 @@ def player(state: GameState, name: str, op: str, key: str = "player", *, bank: b
         found = matches[0] if matches else None
     if found is None:
         who = list(state.players) + (["bank"] if bank else [])
-        raise Refused("input", Msg("input.unknown-player", name=shown(name), players=who))
+        raise Refused("input", Msg("input.unknown-player", name=quoted(name), players=who))
     if active and found in state.bankrupt:
         raise Refused("bankrupt", Msg("bankrupt.out", player=found))
     return found

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from . import parse
 from .debts import charge
 from .errors import Refused
-from .messages import Counted, Msg
+from .messages import Counted, Msg, shown
 from .ops import Rent
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,7 +38,7 @@ def rent_due(state: GameState, pos: int, dice: int | None = None, card: str | No
     if lot.mortgaged:
         raise Refused("rent-mortgaged", Msg("rent.mortgaged", space=space.name))
     if card is not None and card not in CARD_CASES:
-        raise Refused("input", Msg("input.rent-card", cards=list(CARD_CASES), value=repr(card)))
+        raise Refused("input", Msg("input.rent-card", cards=list(CARD_CASES), value=shown(card)))
     wanted = {"nearest-railroad": "railroad", "nearest-utility": "utility"}.get(card or "")
     if wanted and wanted not in state.edition.nearest_cards():
         raise Refused("rent-card", Msg("rent.no-card", wanted=parse.kind_word(state.edition, wanted)))
@@ -78,7 +78,7 @@ def rent_due(state: GameState, pos: int, dice: int | None = None, card: str | No
     if dice is None:
         raise Refused("rent-dice", Msg("rent.dice", space=space.name, low=low, high=high))
     if not isinstance(dice, int) or isinstance(dice, bool) or not low <= dice <= high:
-        raise Refused("input", Msg("input.dice", low=low, high=high, value=repr(dice)))
+        raise Refused("input", Msg("input.dice", low=low, high=high, value=shown(dice)))
     if card == "nearest-utility":
         m = rules.nearest_utility_multiplier
         return m * dice, Msg("how.utility-card", m=m, dice=dice)

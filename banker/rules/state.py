@@ -53,7 +53,7 @@ from .effects import (
 )
 from .engine import read, run
 from .errors import Refused
-from .messages import Msg, render_parts, shown
+from .messages import Msg, quoted, render_parts, shown
 from .names import (
     BANK,
     FORBIDDEN_CATEGORIES,
@@ -408,12 +408,14 @@ class GameState:
                                          high=edition.max_players, n=len(players)))
         seen: set[str] = set()
         for name in players:
-            if not isinstance(name, str) or not name.strip() or name != name.strip():
-                raise Refused("players", Msg("setup.name", name=repr(name)))
+            if not isinstance(name, str):
+                raise Refused("players", Msg("setup.name-text", value=shown(name)))
+            if not name.strip() or name != name.strip():
+                raise Refused("players", Msg("setup.name", name=quoted(name)))
             if name.lower() in RESERVED:
-                raise Refused("players", Msg("setup.reserved", name=repr(name)))
+                raise Refused("players", Msg("setup.reserved", name=quoted(name)))
             if name.casefold() in seen:
-                raise Refused("players", Msg("setup.same", name=repr(name)))
+                raise Refused("players", Msg("setup.same", name=quoted(name)))
             seen.add(name.casefold())
         self.setup = setup
         self.edition = edition
