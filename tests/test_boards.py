@@ -602,7 +602,7 @@ US_NAME = 'name = "Monopoly — US classic (Atlantic City)"'
      r"group brown: color 'aliceblue' is not a colour the console can draw: write #rrggbb \(as the shipped boards do\) "
      r"or a terminal colour name \(red, dark_blue, grey50\)$"),
     ('variants = ["classic", "short", "timed"]', 'variants = ["classic", "timed", "classic"]',
-     r"variants: 'classic' listed twice: each variant once$"),
+     r'variants: "classic" listed twice: each variant once$'),
 ])
 def test_a_board_text_the_table_cannot_show_is_refused_for_a_new_game(tmp_path, old, new, said):
     """Found by a probe: only the names of spaces and groups were checked for what the table can show. An edition name

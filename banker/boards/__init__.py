@@ -24,10 +24,10 @@ from banker.rules.edition import (
     Variant,
     control_text,
     edition_from_dict,
+    file_quoted,
     layout_problem,
     name_problem,
     number_problem,
-    file_quoted,
     text_problem,
     variants_from_dict,
 )

@@ -782,8 +782,8 @@ def _control_found(data: Any, segs: list[str | int], text: str, is_key: bool = F
     where, key = _place(segs, data) if segs and isinstance(data, Mapping) else ("header", "")
     what = f"{key} key" if is_key and key else "key" if is_key else key
     fine = " (a line break or a tab in a card's text is fine)" if segs[:1] == ["cards"] and not is_key else ""
-    return where, f"{what + ' ' if what else ''}{file_quoted(text, bad)} holds a control character ({_terminal_control(text)}): " \
-                  f"remove it{fine}"
+    said = file_quoted(text, bad)
+    return where, f"{what + ' ' if what else ''}{said} holds a control character ({_terminal_control(text)}): remove it{fine}"
 
 
 #: the longest name of a space or a group a board file taken for a new game may give (the longest printed: 35 characters,

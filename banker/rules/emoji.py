@@ -5,6 +5,11 @@ A joiner between two emoji ("👩‍🚀": woman, ZWJ, rocket) makes them one gl
 joiner anywhere else (alone, between letters, beside a space) shows nothing and only makes two names that look alike
 differ. This module is at the very bottom of the engine: it imports nothing of it (:mod:`.messages` and :mod:`.names`
 use it).
+
+The property's ranges are written here, from Unicode's emoji-data.txt, rather than taken from a library (the ``regex``
+package's ``\\p{Extended_Pictographic}``, the ``emoji`` package): the engine needs this one property, for one check of a
+name, and a dependency of a few hundred kilobytes loaded before the console's first frame would cost more than a
+sorted table of 156 ranges and a bisection. Python's ``unicodedata`` does not have the property.
 """
 
 from __future__ import annotations
