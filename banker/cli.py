@@ -35,6 +35,7 @@ from banker.i18n import LANGS, Translator
 from banker.ledger import Session, SessionError, SessionLog, SessionWriter, read_session
 from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
+from banker.ledger.lock import WriterLock
 from banker.ledger.storage import FileRefused, read_regular
 from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
 from banker.rules.messages import quoted
@@ -128,6 +129,8 @@ def cmd_new(args: argparse.Namespace) -> int:
                   follow=args.follow)
     tr = translator(args)
     with Session.create(args.file, setup, name=args.name) as session:
+        if session.lock_unnamed is not None:  # said on stderr, as `banker apply` says it; the session is made
+            say_error("banker new: " + tr.session(session.lock_unnamed))
         state = session.state
         on = [r for r, v in rules.to_mapping().items() if v]
         said = [tr("cli.created", file=args.file, edition=state.edition.name, variant=_variant_text(tr, state),
@@ -575,17 +578,30 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
+    from banker.ledger.format import resolve
+    from banker.ledger.writer import repair_lock, unnamed
+
+    tr = translator(args)
+    # the writer lock first, held to the end: a session open for writing elsewhere is refused before its damage is
+    # said or a question asked, and nothing is recorded in it between the report and the repair
+    with repair_lock(args.file) as lock:
+        said = unnamed(resolve(args.file), lock)
+        if said is not None:  # said on stderr, as `banker apply` says it
+            say_error("banker repair: " + tr.session(said))
+        return _repair_locked(args, tr, lock)
+
+
+def _repair_locked(args: argparse.Namespace, tr: Translator, lock: WriterLock) -> int:
     from banker.ledger.check import damage_lines
     from banker.ledger.writer import refuse_unopenable, snapshot_wrong
 
-    tr = translator(args)
     read = read_session(args.file)
     if not read.damage:
         wrong = snapshot_wrong(read.path, read.setup, read.entries, read.snapshot, read.snapshot_problem)
         if wrong is None:
             print(tr("session.repair_nothing", path=str(read.path)))
             return EXIT_OK
-        for done in repair_session(args.file):  # the snapshot is a copy of what the entries give: made anew
+        for done in repair_session(args.file, lock=lock):  # the snapshot is a copy of what the entries give: made anew
             print(tr.session(done))
         return EXIT_OK
     print(tr("session.repair_damaged", path=str(read.path)))
@@ -613,7 +629,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
         if answer.strip().lower() not in ("y", "yes", tr("session.repair_yes_short"), tr("session.repair_yes")):
             print(tr("session.repair_unchanged"))
             return EXIT_REFUSED
-    for done in repair_session(args.file, accept_changes=args.accept_changes):
+    for done in repair_session(args.file, accept_changes=args.accept_changes, lock=lock):
         print(tr.session(done))
     return EXIT_OK
 

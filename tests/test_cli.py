@@ -318,6 +318,111 @@ def test_new_refuses_an_existing_file_and_bad_setups(capsys, tmp_path, session_p
     assert f"{session_path} is a file, not a folder" in err and file_bytes(session_path) == before
 
 
+# --------------------------------------------------------------------------- new and repair: the writer lock
+def _tamper_entry(path: Path) -> bytes:
+    """A session whose entry 1 was edited after it was written (damage `repair --accept-changes` resolves)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["entries"]["1"]["text"] = "Ann collects $200 salary, edited by hand"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_new_over_a_session_open_elsewhere_says_it_is_being_played(capsys, session_path, file_bytes, lang):
+    """`banker new` over a session a console has open said "already exists; choose another name or `banker open`
+    it", and `banker open` was then refused as locked. It now says the file is open for writing, by whom, and to
+    choose another name; the session is untouched."""
+    from banker.i18n import Translator
+
+    new_session(capsys, session_path)
+    holder = Session.open(session_path)
+    try:
+        holder.apply({"op": "salary", "player": "Bob"})
+        before = file_bytes(session_path)
+        code, out, err = run(capsys, "--lang", lang, "new", str(session_path), "--players", "Ann,Bob")
+        assert_one_line_error(code, err)
+        tr = Translator(lang)
+        who = tr("session.holder_pid_host", pid=os.getpid(), host=os.uname().nodename)
+        assert tr("session.exists_open", path=str(session_path), holder=who) in err, err
+        assert "banker open" not in err and file_bytes(session_path) == before
+    finally:
+        holder.close()
+    code, out, err = run(capsys, "new", str(session_path), "--players", "Ann,Bob")  # let go: the old words again
+    assert "already exists; choose another name or `banker open` it" in err
+
+
+@pytest.mark.parametrize("damaged", [True, False])
+def test_repair_of_a_session_open_elsewhere_is_refused_before_anything_is_said(capsys, session_path, file_bytes,
+                                                                               damaged):
+    """`banker repair` read the session without the lock, said its damage and its plan (or "no damage found,
+    nothing to repair" about a game being recorded at that moment), and only then met the lock. It now takes the
+    lock first, as `banker open` and `apply` do: held elsewhere, it is refused in their words, before a word of
+    the damage; nothing is written."""
+    from banker.ledger.lock import WriterLock
+
+    new_session(capsys, session_path)
+    with Session.open(session_path) as s:
+        s.apply({"op": "salary", "player": "Ann"})
+    if damaged:
+        _tamper_entry(session_path)
+    before = file_bytes(session_path)
+    lock = WriterLock.acquire(session_path)  # a console elsewhere (a damaged session cannot be opened for writing)
+    try:
+        code, out, err = run(capsys, "repair", str(session_path), "--accept-changes", "--yes")
+    finally:
+        lock.release()
+    assert_one_line_error(code, err)
+    assert out == "" and f"session game.json is open for writing by process {os.getpid()}" in err, (out, err)
+    assert file_bytes(session_path) == before
+    code, out, err = run(capsys, "repair", str(session_path), "--accept-changes", "--yes")  # let go: repaired
+    assert code == 0 and ("accepted game.json as it is now" if damaged else "nothing to repair") in out, (out, err)
+
+
+def test_repair_holds_the_lock_while_it_asks(capsys, session_path, monkeypatch):
+    """Between the damage said and the banker's "y", a console could open the session and record in it, and the
+    repair then resolved a file other than the one it had described. The lock is held from the read to the end."""
+    from banker.ledger import lock_holder
+
+    new_session(capsys, session_path)
+    with Session.open(session_path) as s:
+        s.apply({"op": "salary", "player": "Ann"})
+    _tamper_entry(session_path)
+    asked: list[object] = []
+
+    def answer(prompt: str) -> str:
+        asked.append(lock_holder(session_path))
+        with pytest.raises(SessionError, match="is open for writing by process"):
+            Session.open(session_path)
+        return "y"
+
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(isatty=lambda: True))
+    monkeypatch.setattr("builtins.input", answer)
+    code, out, err = run(capsys, "repair", str(session_path), "--accept-changes")
+    assert code == 0 and "accepted game.json as it is now" in out, (out, err)
+    assert asked and asked[0] is not None and asked[0].get("pid") == os.getpid()
+    assert lock_holder(session_path) is None  # let go at the end
+
+
+@pytest.mark.parametrize("command", ["new", "repair"])
+def test_new_and_repair_say_when_their_name_could_not_go_in_the_lock_file(capsys, session_path, monkeypatch, command):
+    """The console and `banker apply` say once, on stderr, that this banker's name could not be written in FILE.lock
+    (a full disk: another banker is then told only that "some process" holds it); `new` and `repair`, which hold
+    the lock too, said nothing. They say it the same way; the command still does its work."""
+    import errno
+
+    from banker.i18n import Translator
+
+    if command == "repair":
+        new_session(capsys, session_path)
+    monkeypatch.setattr("banker.ledger.lock._write_note", lambda fd, data: OSError(errno.ENOSPC, "No space left"))
+    argv = ["new", str(session_path), "--players", "Ann,Bob"] if command == "new" else ["repair", str(session_path)]
+    code, out, err = run(capsys, *argv)
+    said = Translator("en")("session.lock_unnamed", lock="game.json.lock", name="game.json",
+                            reason=Translator("en")("session.os_ENOSPC"))
+    assert code == 0 and err == f"banker {command}: {said}\n", err
+    assert ("created" if command == "new" else "nothing to repair") in out
+
+
 def test_a_missing_script_is_refused_before_the_session_is_touched(capsys, session_path, file_bytes):
     new_session(capsys, session_path)
     before = file_bytes(session_path)

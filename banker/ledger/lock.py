@@ -434,5 +434,17 @@ def describe_holder(name: str, holder: dict[str, Any] | None) -> Said:
                 name=name, lock=lock)
 
 
-__all__ = ["LockBusy", "LockUnsafe", "WriterLock", "describe_holder", "guard_journal", "lock_holder", "lock_path",
-           "soft_marker_path"]
+def holder_clause(name: str, holder: dict[str, Any]) -> Said:
+    """Who holds the lock (``holder``: :func:`lock_holder`'s answer, not None), as a clause of another sentence:
+    "process 4242 on host vm", or another process that has not said who it is."""
+    if holder.get("pid"):
+        if holder.get("host"):
+            return Said(f"process {holder['pid']} on host {holder['host']}", "holder_pid_host", pid=holder["pid"],
+                        host=holder["host"])
+        return Said(f"process {holder['pid']} on host unknown", "holder_pid", pid=holder["pid"])
+    lock = f"{name}.lock"
+    return Said(f"another process, which has not written its name in {lock}", "holder_unnamed", lock=lock)
+
+
+__all__ = ["LockBusy", "LockUnsafe", "WriterLock", "describe_holder", "guard_journal", "holder_clause", "lock_holder",
+           "lock_path", "soft_marker_path"]

@@ -59,7 +59,7 @@ from .format import (
     why,
 )
 from .journal import encode_payload, encode_stored, frame, header_line, json_copy
-from .lock import LockBusy, LockUnsafe, WriterLock, describe_holder, guard_journal, lock_path
+from .lock import LockBusy, LockUnsafe, WriterLock, describe_holder, guard_journal, holder_clause, lock_holder, lock_path
 from .log import SessionLog
 from .storage import fsync_dir, is_temp_of, write_all, write_at, write_durably
 
@@ -111,13 +111,7 @@ class SessionWriter(SessionLog):
         """Why this writer could not write its name in ``FILE.lock`` when it took the lock (a full disk), or None:
         the session is open all the same, but another opener is told only that some process holds it. For the
         console and ``banker apply`` to say once, on opening."""
-        error = self._lock.unnamed if self._lock is not None else None
-        if error is None:
-            return None
-        lock = lock_path(self.path).name
-        return Said(f"could not write this banker's name in {lock} ({why(error)}): the game goes on and is saved, but "
-                    f"another banker opening {self.path.name} cannot be told who holds it; free some space on the disk",
-                    "lock_unnamed", lock=lock, name=self.path.name, reason=why(error))
+        return unnamed(self.path, self._lock)
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -134,6 +128,11 @@ class SessionWriter(SessionLog):
             raise SessionError(f"{path} is a link to {target}, which leads nowhere (it is missing, or the links loop); "
                                "remove the link or choose another name", key="broken_link", path=path, target=target)
         if os.path.lexists(path):
+            holder = lock_holder(path)
+            if holder is not None:  # the game being played there: "`banker open` it" would only be refused
+                who = holder_clause(resolve(path).name, holder)
+                raise SessionError(f"{path} already exists and is open for writing by {who}; choose another name for "
+                                   "the new game", key="exists_open", path=path, holder=who)
             raise SessionError(f"{path} already exists; choose another name or `banker open` it", key="exists", path=path)
         jpath = journal_path(path)
         if os.path.lexists(jpath):
@@ -644,6 +643,18 @@ def _refuse_other_names(path: Path) -> None:
                            key="hard_linked", name=path.name, n=st.st_nlink)
 
 
+def unnamed(path: Path, lock: WriterLock | None) -> Said | None:
+    """Why the holder of ``lock`` could not write its name in ``FILE.lock`` (a full disk), as its banker is told
+    once on taking it (the console, ``banker apply``, ``new`` and ``repair``), or None: it was written."""
+    error = lock.unnamed if lock is not None else None
+    if error is None:
+        return None
+    name = lock_path(path).name
+    return Said(f"could not write this banker's name in {name} ({why(error)}): the game goes on and is saved, but "
+                f"another banker opening {path.name} cannot be told who holds it; free some space on the disk",
+                "lock_unnamed", lock=name, name=path.name, reason=why(error))
+
+
 def _acquire(path: Path) -> WriterLock:
     try:
         return WriterLock.acquire(path)
@@ -675,7 +686,27 @@ def _aside_path(jpath: Path, seq: int | None) -> Path:
     return candidate
 
 
-def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> list[Said]:
+@contextmanager
+def repair_lock(path: str | os.PathLike[str]) -> Iterator[WriterLock]:
+    """The writer lock for the whole of ``banker repair``: the damage is read, said, asked about and resolved
+    under it, so that no console can record in the session between the report and the repair, and a session
+    open for writing elsewhere is refused before anything is said of it (:class:`SessionError`, as ``banker
+    open`` says it). A lock file this call made is removed again when the read refuses the file (a FIFO, a
+    device), as :meth:`SessionWriter.open` does."""
+    path = resolve(path)
+    if not os.path.lexists(path):
+        raise SessionError(f"no session file {path}", key="missing_repair", path=path)
+    check_path(path)
+    lock = _acquire(path)
+    try:
+        yield lock
+    except BaseException:
+        lock.release(discard=True)
+        raise
+    lock.release()
+
+
+def repair(path: str | os.PathLike[str], *, accept_changes: bool = False, lock: WriterLock | None = None) -> list[Said]:
     """Resolve a damaged session the way the banker chose; returns what was done, a line each.
 
     A checkpoint's snapshot that failed its checks, or that is not what its entries give, is made
@@ -685,13 +716,14 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> lis
     (``n``: the entry it would have been; written durably first), then cut from the journal.
     Changed entries, a changed setup or entries missing from the end are accepted only with
     ``accept_changes``: the checksums are then made anew over the file as it is now (and the
-    journal folded into it). Takes the writer lock; nothing is written when there is no damage.
+    journal folded into it). Takes the writer lock (``lock``: held already, :func:`repair_lock`, and kept);
+    nothing is written when there is no damage.
     """
     path = resolve(path)
     if not os.path.lexists(path):
         raise SessionError(f"no session file {path}", key="missing_repair", path=path)
     _refuse_read_only(path)
-    lock = _acquire(path)
+    held = lock if lock is not None else _acquire(path)
     try:
         loaded = load(path)
         if not loaded.damage:
@@ -732,7 +764,8 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False) -> lis
         raise SessionError(f"could not repair {path} ({why(e)}); the session is as it was, or with the damaged line "
                            "already kept aside; run the repair again", key="repair_failed", path=path, reason=why(e)) from None
     finally:
-        lock.release()
+        if lock is None:
+            held.release()
 
 
 def refuse_unopenable(path: Path, setup: Setup, entries: Sequence[Entry], setup_changed: bool = False) -> None:
