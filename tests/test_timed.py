@@ -28,14 +28,40 @@ NOW = datetime(2026, 11, 23, 19, 40, 12, tzinfo=TABLE)
     ("10:30pm", "2026-11-23T22:30+01:00"), ("7:30 am", "2026-11-24T07:30+01:00"),
     ("01:00", "2026-11-24T01:00+01:00"),  # before now: tomorrow's (a game past midnight)
     ("19:40", "2026-11-24T19:40+01:00"),  # the very minute it is said: tomorrow's, never at once
-    ("90m", "2026-11-23T21:10+01:00"), ("90 min", "2026-11-23T21:10+01:00"), ("90 minutes", "2026-11-23T21:10+01:00"),
-    ("1h30", "2026-11-23T21:10+01:00"), ("1h 30m", "2026-11-23T21:10+01:00"), ("1.5 h", "2026-11-23T21:10+01:00"),
-    ("1,5 часа", "2026-11-23T21:10+01:00"), ("2 hours", "2026-11-23T21:40+01:00"), ("2 часа", "2026-11-23T21:40+01:00"),
-    ("90 минут", "2026-11-23T21:10+01:00"), ("90 хвилин", "2026-11-23T21:10+01:00"), ("2 години", "2026-11-23T21:40+01:00"),
-    ("+45m", "2026-11-23T20:25+01:00"),
+    # a duration from the second it is said (19:40:12), to the whole minute at or after it: never sooner than asked
+    ("90m", "2026-11-23T21:11+01:00"), ("90 min", "2026-11-23T21:11+01:00"), ("90 minutes", "2026-11-23T21:11+01:00"),
+    ("1h30", "2026-11-23T21:11+01:00"), ("1h 30m", "2026-11-23T21:11+01:00"), ("1.5 h", "2026-11-23T21:11+01:00"),
+    ("1,5 часа", "2026-11-23T21:11+01:00"), ("2 hours", "2026-11-23T21:41+01:00"), ("2 часа", "2026-11-23T21:41+01:00"),
+    ("90 минут", "2026-11-23T21:11+01:00"), ("90 хвилин", "2026-11-23T21:11+01:00"), ("2 години", "2026-11-23T21:41+01:00"),
+    ("+45m", "2026-11-23T20:26+01:00"),
 ])
 def test_the_end_is_a_clock_time_or_how_long_to_play(said, end):
     assert stored(parse_end(said, NOW)) == end
+
+
+@pytest.mark.parametrize("second", range(60))
+@pytest.mark.parametrize("said,minutes", [("1m", 1), ("1 min", 1), ("90m", 90), ("1h30", 90), ("24h", 24 * 60)])
+def test_a_duration_is_never_cut_short(said, minutes, second):
+    """`--end-time 1m` ended at the start of the next minute: said at 19:40:59, the game had one second. A duration
+    counts from the second it is said and ends on the whole minute at or after it (the end is a clock minute, as the
+    table shows and stores it): never sooner than asked, at most 59 seconds later. Whatever the second (a frozen
+    clock, each of them, with a fraction of a second that does not count)."""
+    now = NOW.replace(second=second, microsecond=999_999)
+    end = parse_end(said, now)
+    assert end.second == 0 and end.microsecond == 0
+    asked = timedelta(minutes=minutes)
+    assert asked <= end - now.replace(microsecond=0) < asked + timedelta(minutes=1)
+
+
+@pytest.mark.parametrize("second,end", [(0, "19:41"), (1, "19:42"), (12, "19:42"), (59, "19:42")])
+def test_banker_new_end_time_1m(capsys, tmp_path, monkeypatch, second, end):
+    """`banker new --end-time 1m`, its clock frozen at 19:40:SS: a minute of play at least, said and stored as the
+    whole minute it ends on (at :59 it said 19:41, a second away)."""
+    monkeypatch.setattr(cli, "local_now", lambda: NOW.replace(second=second))
+    path = tmp_path / "t.json"
+    code, out, err = run(capsys, "new", str(path), "--players", "Ann,Bob", "--variant", "timed", "--end-time", "1m")
+    assert code == 0 and f"agreed end {end}" in out, err
+    assert json.loads(path.read_text(encoding="utf-8"))["session"]["1"]["end_time"] == f"2026-11-23T{end}+01:00"
 
 
 @pytest.mark.parametrize("said,key", [
@@ -97,8 +123,8 @@ def test_banker_new_end_time(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(cli, "local_now", lambda: NOW)
     path = tmp_path / "t.json"
     code, out, err = run(capsys, "new", str(path), "--players", "Ann,Bob", "--variant", "timed", "--end-time", "90 minutes")
-    assert code == 0 and "agreed end 21:10" in out, err
-    assert json.loads(path.read_text(encoding="utf-8"))["session"]["1"]["end_time"] == "2026-11-23T21:10+01:00"
+    assert code == 0 and "agreed end 21:11" in out, err
+    assert json.loads(path.read_text(encoding="utf-8"))["session"]["1"]["end_time"] == "2026-11-23T21:11+01:00"
     for args, message in [
         (("--variant", "timed", "--end-time", "banana"), '"banana" is not an end time: type a clock time such as 22:30'),
         (("--end-time", "22:30"), "the classic game has no time limit"),

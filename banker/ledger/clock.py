@@ -14,7 +14,10 @@ offset (``2026-11-23T22:30+01:00``, :func:`stored`); sessions recorded before ke
 (``"22:30"``), read back against the session's creation time (:func:`end_of`).
 
 Choices (docs/rules.md): a clock time at or before the moment it is said is tomorrow's (a game from
-23:00 to 01:00); the end is at least one minute and at most 24 hours away.
+23:00 to 01:00); a duration is counted from the second it is said, and its end is the whole minute at or
+after that (the end is always a clock minute, as the table shows it and the session stores it: never
+sooner than the time asked, at most 59 seconds later; "1m" said at 19:40:00 ends at 19:41, said at
+19:40:12 at 19:42); a duration is at least one minute and at most 24 hours.
 """
 
 from __future__ import annotations
@@ -108,6 +111,8 @@ def parse_end(text: str, now: datetime) -> datetime:
     '2026-11-23T22:30+01:00'
     >>> stored(parse_end("90 minutes", now))
     '2026-11-23T21:10+01:00'
+    >>> stored(parse_end("1m", now + timedelta(seconds=12)))  # never sooner than asked: the next whole minute
+    '2026-11-23T19:42+01:00'
     >>> stored(parse_end("1h30", now)) == stored(parse_end("1.5 h", now)) == stored(parse_end("90m", now))
     True
     """
@@ -122,7 +127,11 @@ def parse_end(text: str, now: datetime) -> datetime:
             raise Refused("end-time", Msg("end-time.unknown", value=shown(text)))
         if not SHORTEST <= length <= LONGEST:
             raise Refused("end-time", Msg("end-time.range", value=shown(text)))
-        end = now.replace(second=0, microsecond=0) + length
+        # from the second it is said, up to a whole minute (it was cut down to one: "1m" said at 19:40:59 ended
+        # at 19:41, a second later)
+        end = now.replace(microsecond=0) + length
+        if end.second:
+            end = end.replace(second=0) + timedelta(minutes=1)
     return end
 
 
