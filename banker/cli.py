@@ -19,6 +19,7 @@ from __future__ import annotations
 from banker.ui import loading  # isort: skip  (first: the collector paused while the command's modules load)
 
 import argparse
+import errno
 import io
 import json
 import math
@@ -35,6 +36,7 @@ from banker.i18n import LANGS, Translator
 from banker.ledger import Session, SessionError, SessionLog, SessionWriter, read_session
 from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
+from banker.ledger.format import why
 from banker.ledger.lock import WriterLock
 from banker.ledger.storage import FileRefused, read_regular
 from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
@@ -193,7 +195,8 @@ def _script_lines(source: str) -> Iterable[str | bytes]:
     except FileRefused as e:
         raise CliError(key="script_refused", why=e) from None
     except OSError as e:
-        raise CliError(key="cannot_read", file=source, reason=e.strerror) from None
+        key = "cannot_read_denied" if e.errno in (errno.EACCES, errno.EPERM) else "cannot_read"
+        raise CliError(key=key, file=source, reason=why(e)) from None
 
 
 def _lines_of(stream: Any) -> Iterator[str | bytes]:
@@ -293,7 +296,7 @@ def _write_line(text: str, tr: Translator) -> str | None:
         sys.stdout.flush()  # each line at once: a closed pipe is seen at the line it happens
     except OSError as e:
         _silence_stdout()
-        return tr("cli.pipe_closed") if isinstance(e, BrokenPipeError) else (e.strerror or str(e))
+        return tr("cli.pipe_closed") if isinstance(e, BrokenPipeError) else tr.session(why(e))
     return None
 
 
@@ -747,11 +750,18 @@ def build_parser(lang: str | None = None) -> Parser:
     sub = parser.add_subparsers(dest="command", metavar=h("command_metavar"), title=h("commands"))
     file = h("file_metavar")
 
+    def named(text: str) -> str:
+        """A file's name as typed: an empty one ("" from an unset shell variable) is a usage error (it was read as
+        the current folder, ".", or failed with "unexpected error ... has an empty name", status 70)."""
+        if not text:
+            raise parser.refuse("empty_name")
+        return text
+
     def command(name: str, func: object, file_help: str | None = None) -> Parser:
         p: Parser = sub.add_parser(name, help=h(f"cmd_{name}"), description=h(f"cmd_{name}"), tr=tr, own=parser.own)
         parser.commands[name] = p
         if file_help is not None:
-            p.arg("file", metavar=file, help=file_help)
+            p.arg("file", type=named, metavar=file, help=file_help)
         p.set_defaults(func=func)
         return p
 
@@ -773,7 +783,7 @@ def build_parser(lang: str | None = None) -> Parser:
     p.arg("--follow", action="store_true", help=h("new_follow"))
 
     p = command("apply", cmd_apply, h("file"))
-    p.arg("script", metavar=h("script_metavar"), help=h("apply_script"))
+    p.arg("script", type=named, metavar=h("script_metavar"), help=h("apply_script"))
 
     p = command("state", cmd_state, h("file"))
     p.arg("--json", action="store_true", help=h("state_json"))
@@ -844,7 +854,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except OSError as e:  # anything the session log did not turn into a sentence of its own
         where = f" ({e.filename})" if getattr(e, "filename", None) else ""
-        say_error(f"banker {args.command}: " + translator(args)("cli_said.os_error", error=e.strerror or e, where=where))
+        tr = translator(args)
+        say_error(f"banker {args.command}: " + tr("cli_said.os_error", error=tr.session(why(e)), where=where))
         return EXIT_REFUSED
     except RecursionError:
         say_error(f"banker {args.command}: " + translator(args)("cli_said.too_deep"))

@@ -949,7 +949,7 @@ def test_a_session_behind_a_folder_that_cannot_be_entered_is_not_called_missing(
     monkeypatch.setattr(os, "lstat", denied)
     code, out, err = run(capsys, "state", str(session_path))
     assert_one_line_error(code, err)
-    assert "Permission denied" in err and "banker new" not in err
+    assert "cannot read" in err and "permission denied; this user may not read it" in err and "banker new" not in err
 
 
 #: run the command as pyproject.toml's [project.scripts] names it, with Ctrl+C (a KeyboardInterrupt) arriving

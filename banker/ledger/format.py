@@ -255,8 +255,13 @@ _BRIEF = msgspec.json.Decoder(_Brief)
 
 
 def cannot_read(path: Path, e: OSError) -> SessionError:
-    """What a read of ``path`` that failed says (the system's own words for why)."""
-    return SessionError(f"cannot read {path}: {e.strerror}", key="cannot_read", path=path, reason=e.strerror)
+    """What a read of ``path`` that failed says (why, in the banker's language for the usual reasons); one this user may
+    not read says what to do about it."""
+    if e.errno in (errno.EACCES, errno.EPERM):
+        return SessionError(f"cannot read {path}: {e.strerror}; this user may not read it (`ls -l` shows who may): fix "
+                            "its permissions, or run banker as the user who owns it", key="cannot_read_denied", path=path,
+                            reason=why(e))
+    return SessionError(f"cannot read {path}: {e.strerror}", key="cannot_read", path=path, reason=why(e))
 
 
 def closed_error(path: Path) -> SessionError:

@@ -27,7 +27,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-from .format import FORMAT, journal_path
+from .format import FORMAT, journal_path, why
 from .journal import JOURNAL_FORMAT
 from .lock import lock_path
 from .said import Said
@@ -230,9 +230,9 @@ def write_new_files(files: Mapping[Path, bytes], *, protect: Mapping[Path, Prote
             except FileExistsError:  # appeared since the check
                 raise OutputExists(target) from None
             except OSError as e:
-                # the system's own words for the error (strerror) pass through as a parameter
+                # why, in the banker's language for the usual reasons (the system's own words otherwise)
                 raise OutputError(target, Said(f"cannot write {target}: {e.strerror}", "output.cannot_write", path=target,
-                                               error=e.strerror or str(e))) from None
+                                               error=why(e))) from None
             if not replacing[target]:
                 created.append(target)
     except BaseException:

@@ -157,6 +157,8 @@ def read_session(path: str | os.PathLike[str]) -> SessionRead:
     """The setup document, the setup, every committed entry and any damage found, read-only
     and without a state (an entry after a damaged journal line is not there to read)."""
     path = resolve(path)
+    check_path(path)  # missing, a folder, a path that cannot be entered: said of the session file as SessionReader
+    # says it (it named FILE.journal: "cannot read g.json/x.json.journal: Not a directory")
     loaded = load_for_reader(path)
     return SessionRead(path, loaded.doc, loaded.setup, loaded.entries.materialize(), loaded.damage, loaded.snapshot,
                        loaded.snapshot_problem, loaded.file_seq)

@@ -694,9 +694,7 @@ def repair_lock(path: str | os.PathLike[str]) -> Iterator[WriterLock]:
     open`` says it). A lock file this call made is removed again when the read refuses the file (a FIFO, a
     device), as :meth:`SessionWriter.open` does."""
     path = resolve(path)
-    if not os.path.lexists(path):
-        raise SessionError(f"no session file {path}", key="missing_repair", path=path)
-    check_path(path)
+    check_path(path)  # missing, a folder, a folder on the way that cannot be entered: said as the readers say it
     lock = _acquire(path)
     try:
         yield lock
