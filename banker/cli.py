@@ -36,7 +36,7 @@ from banker.i18n import LANGS, Translator
 from banker.ledger import Session, SessionError, SessionLog, SessionWriter, read_session
 from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
-from banker.ledger.format import why
+from banker.ledger.format import FORMAT, why
 from banker.ledger.lock import WriterLock
 from banker.ledger.storage import FileRefused, read_regular
 from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
@@ -327,6 +327,13 @@ def cmd_apply(args: argparse.Namespace) -> int:
     return status
 
 
+def _is_session_doc(command: object) -> bool:
+    """Whether a script line is a banker session file's document (its ``session`` table), not a command."""
+    if not isinstance(command, dict) or "op" in command or not isinstance(command.get("session"), dict):
+        return False
+    return any(isinstance(doc, dict) and doc.get("format") == FORMAT for doc in command["session"].values())
+
+
 def _apply_lines(session: SessionWriter, lines: Iterable[str | bytes], tr: Translator) -> int:
     """Apply the script's lines in order, each said as it is recorded; the first refusal stops it."""
     last = None  # the number of the last line applied
@@ -338,6 +345,10 @@ def _apply_lines(session: SessionWriter, lines: Iterable[str | bytes], tr: Trans
             return EXIT_REFUSED
         if command is _SKIP:
             continue
+        if _is_session_doc(command):  # `banker apply game.json other.json`: read as a command, it was refused as
+            # '"snapshot.1.table[1]" is more than a table can hold'
+            say_error(tr("cli.line", n=n, error=tr("cli.session_as_script")))
+            return EXIT_REFUSED
         try:
             entry = session.apply(command)
         except (Refused, SessionError) as e:

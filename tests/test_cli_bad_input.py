@@ -165,3 +165,21 @@ def test_an_os_error_no_sentence_was_made_for_is_said_in_the_bankers_language(ca
     code, out, err = run(capsys, "--lang", lang, "log", str(game))
     one_line(code, err)
     assert Translator(lang)("session.os_ENOSPC") in err and "No space left on device" not in err, err
+
+
+@pytest.mark.parametrize("lang", ["en", "uk"])
+@pytest.mark.parametrize("how", ["file", "stdin"])
+def test_a_session_file_given_as_the_script_is_named_for_what_it_is(capsys, tmp_path, game, monkeypatch, lang, how):
+    """`banker apply game.json other.json` (the session twice, or the arguments mixed up) read the other session's
+    document as a command and said 'line 1: command: "snapshot.1.table[1]" is more than a table can hold'. It says
+    the line is a session file, and which argument comes first; nothing is recorded."""
+    other = tmp_path / "other.json"
+    assert run(capsys, "new", str(other), "--players", "Cid,Dan")[0] == 0
+    before = files_in(tmp_path)
+    if how == "stdin":
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(other.read_bytes())))
+    code, out, err = run(capsys, "--lang", lang, "apply", str(game), str(other) if how == "file" else "-")
+    one_line(code, err)
+    tr = Translator(lang)
+    assert err == tr("cli.line", n=1, error=tr("cli.session_as_script")) + "\n", err
+    assert out == "" and files_in(tmp_path) == before
