@@ -535,10 +535,12 @@ async def test_a_refusal_on_the_message_line_goes_when_the_next_action_starts(mi
 async def test_at_80x24_the_undo_reason_box_stays_in_sight_under_a_long_entry(tmp_path: Path) -> None:
     """Found playing (uk, 80x24): undo of a bankruptcy that handed over 18 deeds quoted the entry in its question, which
     filled the dialog and pushed the reason's box off the screen: the reason was typed blind. The question scrolls
-    (PgDn), the box stays in sight, and the reason typed is recorded."""
-    from textual.widgets import Input
+    (PgDn), the box stays in sight, and the reason typed is recorded. The question quotes the entry where it is named by
+    its number on the command line; `u` lists it instead, under its box: the list scrolls (PgDn), the box stays in sight."""
+    from textual.widgets import Input, OptionList
 
     from banker.ui.screens.dialogs import AskScreen, DialogBody
+    from banker.ui.screens.undo import UndoScreen
 
     from .ui_helpers import make_session
 
@@ -577,7 +579,7 @@ async def test_at_80x24_the_undo_reason_box_stays_in_sight_under_a_long_entry(tm
     async with app.run_test(size=(80, 24)) as pilot:
         b = Banker(app, pilot)
         await pilot.pause()
-        await b.act("u")
+        await b.command(f"скасувати #{len(commands)}")
         await b.settle()
         assert isinstance(app.screen, AskScreen)
         box = app.screen.query_one("#answer", Input)
@@ -587,6 +589,18 @@ async def test_at_80x24_the_undo_reason_box_stays_in_sight_under_a_long_entry(tm
         await b.key("pagedown")
         await pilot.pause()
         assert body.scroll_y > 0
+        await b.key("escape")
+        await b.settle()
+        await b.act("u")
+        await b.settle()
+        assert isinstance(app.screen, UndoScreen)
+        box = app.screen.query_one("#answer", Input)
+        assert 0 < box.region.bottom <= app.size.height - 1, box.region
+        entries = app.screen.query_one("#undo-entries", OptionList)
+        assert entries.max_scroll_y > 0 and entries.region.bottom <= app.size.height - 1, entries.region
+        await b.key("pagedown")  # the entries under it, which ↓ does not reach (each one the bankruptcy depends on)
+        await pilot.pause()
+        assert entries.scroll_y > 0
         await b.answer("wrong player")
         await b.confirm()
         assert file_entries(path)[-1]["command"]["op"] == "undo"

@@ -432,8 +432,9 @@ async def test_the_bus_steps_back_to_the_roll_as_typed(tmp_path: Path) -> None:
 
 
 async def test_a_long_question_wraps_in_its_dialog_and_is_never_cut(tmp_path: Path) -> None:
-    """Undo asks "Why undo «…»?" quoting the entry: a long entry made the question run past the dialog's edge, cut
-    mid-word with its question mark lost. The question wraps inside the dialog."""
+    """Undo asks "Why undo «…»?" quoting the entry (an entry named by its number on the command line, without a
+    reason: `u` names the entry highlighted in its list instead): a long entry made the question run past the dialog's
+    edge, cut mid-word with its question mark lost. The question wraps inside the dialog."""
     path = make_session(tmp_path / "game.json", ("Аня", "Боря"), edition="ru",
                         commands=[{"op": "transfer", "from": "Аня", "to": "Боря", "amount": 50,
                                    "memo": "за проезд по улице и за чай с баранками у Бори на кухне"}])
@@ -441,9 +442,9 @@ async def test_a_long_question_wraps_in_its_dialog_and_is_never_cut(tmp_path: Pa
     async with app.run_test(size=(100, 36)) as pilot:
         b = Banker(app, pilot)
         await pilot.pause()
-        await b.act("u")
+        await b.command("отмена #1")
         await b.settle()
-        assert isinstance(b.screen, AskScreen)
+        assert isinstance(b.screen, AskScreen) and "чай с баранками" in b.screen.prompt_text
         prompt = b.screen.query_one(".dialog-prompt")
         dialog = b.screen.query_one(".dialog")
         assert prompt.size.width <= dialog.content_region.width

@@ -254,6 +254,19 @@ def test_auction(snap_compare, tmp_path: Path, lang: str) -> None:
     assert snap_compare(midgame(tmp_path, lang), terminal_size=(100, 30), run_before=run_before)
 
 
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_undo_lists_the_latest_entries(snap_compare, tmp_path: Path, lang: str) -> None:
+    """`u`'s question at 80x24: the reason's box over the latest entries, newest first, each with its number; the last
+    that stands highlighted and quoted above; the salary undone and the entries the open debt depends on dimmed, each
+    saying why."""
+    players = PLAYERS[lang]
+    path = make_session(tmp_path / "game.json", players, edition=BOARD[lang], name=NAME[lang],
+                        commands=[*midgame_commands(players), {"op": "salary", "player": players[3]}])
+    with Session.open(path) as session:
+        session.undo({"en": "not passed", "ru": "не проходил", "uk": "не проходив"}[lang])
+    assert snap_compare(BankerApp(path, lang=lang), terminal_size=(80, 24), run_before=opened("undo"))
+
 #: a data folder that is the same on every machine (the form shows it as the file's placeholder)
 FIXED_DATA = Path("/nonexistent/banker-data")
 

@@ -10,6 +10,7 @@ import pytest
 from banker.ui.app import BankerApp
 from banker.ui.screens.dialogs import AskScreen, ConfirmScreen
 from banker.ui.screens.table import TableScreen
+from banker.ui.screens.undo import UndoScreen
 
 from .ui_helpers import Banker, file_entries, file_state, make_session, screen_text
 
@@ -94,7 +95,8 @@ async def test_u_takes_an_earlier_entrys_number_typed_before_the_reason(game: Pa
         await b.act("u")
         await b.settle()
         assert isinstance(b.screen, AskScreen)
-        assert b.screen.prompt_text.endswith(app.tr("undo.earlier", seq=3))
+        # the example names an entry that can be undone: #2 (entry 4 depends on #3, the one before the last)
+        assert screen_text(b.screen.query_one("#undo-listed")) == app.tr("undo.listed", seq=2)
         await b.answer("#1 wrong deed")
         assert body(b)[1].startswith("#1 Ann buys Mediterranean Avenue")
         await b.confirm()
@@ -162,3 +164,168 @@ async def test_the_undos_escape_key_never_says_the_undos_own_word(game: Path, la
         await b.settle()
         assert isinstance(b.screen, TableScreen)
     assert len(file_entries(game)) == len(COMMANDS)
+
+
+#: 1 and 2 are Bob's browns, which his house (3) needs; 5 is undone by 6; 7 is the last that stands
+LISTED = [{"op": "buy", "player": "Bob", "space": 1}, {"op": "buy", "player": "Bob", "space": 3},
+          {"op": "build", "player": "Bob", "space": 3},
+          {"op": "transfer", "from": "bank", "to": "Ann", "amount": 100, "memo": "x"},
+          {"op": "buy", "player": "Cid", "space": 5}, "undo",
+          {"op": "transfer", "from": "Cid", "to": "Bob", "amount": 50, "memo": "lunch"}]
+BOARD = {"en": "classic-us", "ru": "ru", "uk": "kyiv"}
+
+
+def listed_session(path: Path, commands: list, edition: str = "classic-us") -> Path:
+    """A session of ``commands``, "undo" taking back the last entry that stands."""
+    from banker.ledger import Session
+    from banker.rules import Setup
+
+    with Session.create(path, Setup(edition, "classic", ("Ann", "Bob", "Cid"))) as session:
+        for cmd in commands:
+            if cmd == "undo":
+                session.undo("wrong")
+            else:
+                session.apply(cmd)
+    return path
+
+
+def listed(b: Banker) -> list[tuple[str, bool]]:
+    """The entries the undo's question lists, top to bottom: what each says, and whether it can be picked."""
+    from textual.widgets import OptionList
+
+    assert isinstance(b.screen, UndoScreen), f"expected the undo's question, got {type(b.screen).__name__}"
+    entries = b.screen.query_one("#undo-entries", OptionList)
+    return [(entries.get_option_at_index(i).prompt.text.plain, not entries.get_option_at_index(i).disabled)
+            for i in range(entries.option_count)]
+
+
+def highlighted(b: Banker) -> str:
+    from textual.widgets import OptionList
+
+    entries = b.screen.query_one("#undo-entries", OptionList)
+    assert entries.highlighted is not None
+    return entries.get_option_at_index(entries.highlighted).prompt.text.plain
+
+
+@pytest.mark.parametrize(("lang", "undone", "depends"), [
+    ("en", "undone by #6", "Entry {n} cannot be undone on its own: entry 3 depends on it (undo that first)"),
+    ("ru", "отменена записью #6", "Запись {n} нельзя отменить отдельно: от неё зависит запись 3 (сначала отмените её)"),
+    ("uk", "скасований записом #6",
+     "Запис {n} не можна скасувати окремо: від нього залежить запис 3 (спершу скасуйте його)"),
+])
+async def test_u_lists_the_latest_entries_newest_first_marking_those_it_cannot_undo(
+        tmp_path: Path, lang: str, undone: str, depends: str) -> None:
+    """Found by the banker: to undo an earlier entry `u` wanted its number, which the table's log showed only in part
+    (and the dialog covered). The question now lists the latest actions, newest first, each with its number and what
+    it did as the log says it (amounts included), in the table's language; the undone one says by which undo, those a
+    later entry depends on say the engine's refusal, and neither can be picked. The last that stands is highlighted
+    and named by the question: the reason and Enter still undo it."""
+    path = listed_session(tmp_path / "game.json", LISTED, BOARD[lang])
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("u")
+        await b.settle()
+        entries = file_entries(path)
+        said = {e["seq"]: f"#{e['seq']} " + app.tr.entry(e) for e in entries}
+        assert listed(b) == [(said[7], True), (f"{said[5]}  {undone}", False), (said[4], True), (said[3], True),
+                             (f"{said[2]}  {depends.format(n=2)}", False), (f"{said[1]}  {depends.format(n=1)}", False)]
+        assert highlighted(b) == said[7] and b.screen.prompt_text == app.tr("undo.reason_listed", seq=7)
+        if lang == "en":
+            assert said[7] == "#7 Cid gives Bob $50: lunch" and said[4] == "#4 the bank gives Ann $100: x"
+        await b.answer("wrong")
+        assert body(b)[1] == said[7]
+        await b.confirm()
+    assert file_entries(path)[-1]["command"] == {"op": "undo", "reason": "wrong"}
+
+
+async def test_up_and_down_pick_the_entry_to_undo(tmp_path: Path) -> None:
+    """↓ highlights the next entry that can be undone (past the undone #5), and the question names it; its reason and
+    Enter undo it, by its number. Escape on the confirmation comes back to it, highlighted, the reason typed. The next
+    `u` highlights the last again: ↓ ↑ and the reason undo the last, no number recorded."""
+    path = listed_session(tmp_path / "game.json", LISTED)
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("u")
+        await b.settle()
+        await b.key("down")
+        assert highlighted(b) == "#4 the bank gives Ann $100: x"
+        assert b.screen.prompt_text == "Why undo #4 (highlighted below)?"
+        await b.answer("no bonus")
+        assert body(b)[1] == "#4 the bank gives Ann $100: x"
+        await b.key("escape")
+        await b.settle()
+        assert highlighted(b) == "#4 the bank gives Ann $100: x"
+        assert b.screen.query_one("#answer").value == "no bonus"
+        await b.key("enter")
+        await b.settle()
+        await b.confirm()
+        assert file_entries(path)[-1]["command"] == {"op": "undo", "reason": "no bonus", "seq": 4}
+        assert file_state(path)["players"]["Ann"]["cash"] == 1500
+        await b.act("u")
+        await b.settle()
+        assert highlighted(b) == "#7 Cid gives Bob $50: lunch"
+        await b.key("down", "up")
+        await b.answer("lunch was free")
+        await b.confirm()
+    assert file_entries(path)[-1]["command"] == {"op": "undo", "reason": "lunch was free"}
+    assert file_entries(path)[-1]["undoes"] == 7
+
+
+
+async def test_a_click_on_an_entry_picks_it_and_the_reason_box_keeps_the_keys(tmp_path: Path) -> None:
+    """The list never takes the keyboard: a click on an entry highlights it, and what is typed next is the reason."""
+    from textual.widgets import Input
+
+    path = listed_session(tmp_path / "game.json", LISTED)
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("u")
+        await b.settle()
+        await pilot.click("#undo-entries", offset=(4, 3))  # the third line under the list's top edge: #4
+        await pilot.pause()
+        assert highlighted(b) == "#4 the bank gives Ann $100: x"
+        assert isinstance(app.focused, Input) and app.focused.id == "answer"
+        await b.answer("no bonus")
+        assert body(b)[1] == "#4 the bank gives Ann $100: x"
+
+async def test_the_list_holds_the_latest_eight_and_the_last_that_stands(tmp_path: Path) -> None:
+    """Eight actions at most, the latest; when those are all undone, the last that stands is listed after them,
+    highlighted, so the reason and Enter undo it as before."""
+    salaries = [{"op": "salary", "player": "Ann"}] * 10
+    path = listed_session(tmp_path / "many.json", salaries)
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("u")
+        await b.settle()
+        assert [text.split()[0] for text, _ok in listed(b)] == [f"#{n}" for n in range(10, 2, -1)]
+        await b.key("escape")
+        await b.settle()
+    path = listed_session(tmp_path / "undone.json", [*salaries, *["undo"] * 9])
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("u")
+        await b.settle()
+        shown = listed(b)
+        assert [text.split()[0] for text, _ok in shown] == [*(f"#{n}" for n in range(10, 2, -1)), "#1"]
+        assert [ok for _text, ok in shown] == [False] * 8 + [True]
+        assert highlighted(b) == "#1 Ann collects $200 salary"
+
+
+def test_the_undos_list_is_not_loaded_with_the_flows() -> None:
+    """Its dialog's code is loaded when `u` opens it: not before the table's first frame, nor with the action flows."""
+    import subprocess
+    import sys
+
+    code = "import sys, banker.ui.app, banker.ui.actions; print('banker.ui.screens.undo' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "False"

@@ -1238,8 +1238,9 @@ class Flow:
         return lines
 
     async def flow_undo(self, cmd: dict[str, Any], title: str) -> Entry | None:
-        """Take back the last entry that stands, or an earlier one named by its number as the log shows it (``undo #3
-        wrong house`` on the command line; ``#3 wrong house`` typed as the reason ``u`` asks for), when no later entry
+        """Take back the last entry that stands, or an earlier one: picked in the list ``u`` shows under its question
+        (the log's latest actions, :meth:`undo_choices`), or named by its number as the log shows it (``undo #3 wrong
+        house`` on the command line; ``#3 wrong house`` typed as the reason ``u`` asks for), when no later entry
         depends on it. The engine's refusal (no such entry standing, the later entries that depend on it) is said
         before anything else is asked; the confirmation names the entry and what it did."""
         from .quick import split_entry  # loaded with the flows, after the first frame
@@ -1252,17 +1253,22 @@ class Flow:
         index = self.undo_index(cmd.get("seq"))
         if index is None:
             return None
+        session = self.app.current_session
         if not cmd.get("reason"):
-            typed = await self.ask_text(title, self.undo_question(index, hint="seq" not in cmd))
-            if "seq" not in cmd:
+            if "seq" in cmd:
+                typed = await self.ask_text(title, self.undo_question(index))
+            else:
+                picked, typed = await self.ask_undo(title)
                 seq, rest = split_entry(typed.split(maxsplit=1))
-                if seq is not None:  # "#3 wrong house": entry 3, for the reason after it
+                if seq is not None:  # "#3 wrong house": entry 3, for the reason after it (whichever is highlighted)
                     cmd["seq"], typed = seq, rest[0] if rest else ""
-                    index = self.undo_index(seq)
+                elif picked != session.standing[-1]:  # another entry than the last highlighted in the list
+                    cmd["seq"] = picked
+                if "seq" in cmd:
+                    index = self.undo_index(cmd["seq"])
                     if index is None:
                         return None
             cmd["reason"] = typed.strip() or await self.ask_text(title, self.undo_question(index))
-        session = self.app.current_session
         line = Text(f"#{session.standing[index]} ", "cyan")
         line.append(self.tr.parts(self.state.history[index].parts), "bold")
         lines: Lines = [self.tr("undo.will_undo"), line]
@@ -1283,14 +1289,70 @@ class Flow:
             self.app.refuse(e)
             return None
 
-    def undo_question(self, index: int, hint: bool = False) -> str:
-        """Why undo the entry at ``index`` of those standing, quoting what it did; ``hint``: how to name an earlier one
-        instead (while there is one)."""
-        asked = self.tr("undo.reason", action=self.tr.parts(self.state.history[index].parts))
-        standing = self.app.current_session.standing
-        if hint and len(standing) > 1:  # the example: the entry before the last
-            asked += "\n" + self.tr("undo.earlier", seq=standing[-2])
-        return asked
+    def undo_question(self, index: int) -> str:
+        """Why undo the entry at ``index`` of those standing, quoting what it did."""
+        return self.tr("undo.reason", action=self.tr.parts(self.state.history[index].parts))
+
+    async def ask_undo(self, title: str) -> tuple[int, str]:
+        """``u``'s question: the reason, typed over the log's latest actions (:meth:`undo_choices`), the last that
+        stands highlighted; the entry highlighted when Enter is pressed (its seq) and the text typed. The list is made
+        only when the question is shown (not when the banker's answer is replayed after Escape)."""
+        from .screens.undo import UndoScreen  # the dialog's code is loaded when it is first opened
+
+        def screen(previous: tuple[int, str] | None, back: bool) -> UndoScreen:
+            choices, prompts = self.undo_choices()
+            last = self.app.current_session.standing[-1]
+            # the example: the newest other entry that can be undone (the entry before the last may not be: a rent's debt)
+            listed = self.tr("undo.listed", seq=next((c.value for c in choices if c.enabled and c.value != last), last))
+            seq, text = previous if previous is not None else (None, "")
+            return UndoScreen(title, prompts, choices, last, listed, value=text, current=seq, back=back)
+
+        picked: tuple[int, str] = await self.question(screen)
+        return picked
+
+    #: how many of the log's latest actions the undo's question lists, newest first, to pick the one to undo from
+    UNDO_LISTED = 8
+
+    def undo_choices(self) -> tuple[list[Choice], dict[int, str]]:
+        """The log's latest actions (not the undos), newest first, at most :data:`UNDO_LISTED` (and the last that stands,
+        if older): each its number and what it did, as the log says it (its stored description, amounts included: nothing
+        is worked out again), the value its seq. One that was undone is dimmed, with the undo's number; one that later
+        entries depend on, dimmed with the engine's refusal (:meth:`SessionLog.undo_index`, which asks
+        :meth:`GameState.check_take_out`). With them, the question for each one that may be undone, by its number (what
+        it did is the line highlighted under it: quoted, a long entry pushed the list off a short screen)."""
+        session = self.app.current_session
+        standing = session.standing
+        recent = set(standing[-self.UNDO_LISTED - 1:])  # every standing one among the latest actions is among these
+        undone_by: dict[int, int] = {}
+        listed: list[Entry] = []
+        for entry in reversed(session.entries):
+            if len(listed) == self.UNDO_LISTED:
+                break
+            if entry.undoes is not None:  # an undo comes after what it undoes: met first, going back
+                undone_by[entry.undoes] = entry.seq
+            elif not entry.is_undo:
+                listed.append(entry)
+        if standing and all(e.seq != standing[-1] for e in listed):  # the last that stands, undone ones after it
+            listed.append(session.entries[standing[-1] - 1])
+        choices: list[Choice] = []
+        prompts: dict[int, str] = {}
+        for entry in listed:
+            said = self.tr.entry(entry)
+            label = f"#{entry.seq} {said}"
+            if entry.seq not in recent and entry.seq != standing[-1]:
+                by = undone_by.get(entry.seq)
+                note = self.tr("undo.undone_by", seq=by) if by is not None else self.tr("undo.undone")
+                choices.append(Choice(entry.seq, label, enabled=False, note=note))
+                continue
+            if entry.seq != standing[-1]:
+                try:
+                    session.undo_index(entry.seq)
+                except Refused as e:
+                    choices.append(Choice(entry.seq, label, enabled=False, note=self.tr.refusal(e)))
+                    continue
+            choices.append(Choice(entry.seq, label))
+            prompts[entry.seq] = self.tr("undo.reason_listed", seq=entry.seq)
+        return choices, prompts
 
     async def flow_count(self, cmd: dict[str, Any], title: str) -> Entry | None:
         """Count the table: what was found is typed in, every difference from the bank's figures is shown with

@@ -273,7 +273,7 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
             elif fault is not None:
                 error.update(text_fault_said(tr, fault))
             else:
-                self.dismiss(cast(Answer, value))  # a text question (see the overloads)
+                self.dismiss(self.text_answer(value))
             return
         number = whole_number(value)
         digits = value.removeprefix("-")
@@ -293,6 +293,11 @@ class AskScreen(Dialog["Answer | None"], Generic[Answer]):
             error.update(why)
             return
         self.dismiss(cast(Answer, number))  # a number question
+
+    def text_answer(self, text: str) -> Answer:
+        """What a text question gives for ``text`` (checked): the text itself (see the overloads); a question that asks
+        more beside it (the undo's, which entry: :class:`banker.ui.screens.undo.UndoScreen`) gives that with it."""
+        return cast(Answer, text)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
