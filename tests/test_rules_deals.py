@@ -662,8 +662,10 @@ def test_short_game_final_bankruptcy_hands_over_buildings():
     g.push({"op": "bankrupt", "player": "Cid"})
     drain(g, "Bob")
     g.push({"op": "rent", "payer": "Bob", "space": 39})
-    g.push({"op": "bankrupt", "player": "Bob"})
+    move = g.push({"op": "bankrupt", "player": "Bob"})
     assert g.lots[1].owner == "Ann" and g.lots[1].houses == 1
+    # said, so that the banker leaves the house where it stands (the rules probe: the log named only the deeds)
+    assert "what stands on it goes to Ann with the deed (Mediterranean Avenue: 1 house)" in move.text, move.text
 
 
 def test_short_game_values_open_debts_as_paid_on_both_sides():

@@ -171,6 +171,31 @@ def test_what_part_of_a_hotel_group_can_raise(edition):
     assert "could raise only" in move.text
 
 
+@pytest.mark.parametrize("edition", ["uk", "kyiv"])
+def test_a_hotel_that_goes_with_its_deed_is_named(edition):
+    """The rules probe: a UK bankruptcy to a player with two brown hotels and 2 houses in the bank said only "Old Kent
+    Road, Whitechapel Road go to Bob", and a banker moving the pieces by hand would put the hotels back in the box.
+    uk-2008 "HELP! I'M IN DEBT!": "Pay whatever money you were able to raise ... give them all your ... properties";
+    a hotel the bank cannot exchange ("Hotels are sold ... and are immediately exchanged for 4 houses") stays on its
+    deed, and the log says so, in every language."""
+    from banker.i18n import Translator
+
+    g = game(edition)
+    hotels_on(g, "Ann", BROWN)
+    own(g, "Cid", 39)
+    top_up(g, "Cid", 1000)
+    bank_keeps(g, 2)
+    drain(g, "Ann", 0)
+    g.push({"op": "rent", "payer": "Ann", "space": 39})
+    move = g.push({"op": "bankrupt", "player": "Ann"})
+    assert all(g.lots[p].hotel and g.lots[p].owner == "Cid" for p in BROWN)
+    names = [g.edition.spaces[p].name for p in BROWN]
+    en = Translator("en").parts(move.parts)
+    assert f"what stands on them goes to Cid with the deeds ({names[0]}: a hotel, {names[1]}: a hotel)" in en, en
+    assert "переходят игроку Cid вместе с участками" in Translator("ru").parts(move.parts)
+    assert "переходять гравцеві Cid разом із ділянками" in Translator("uk").parts(move.parts)
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_the_figure_is_the_old_one_when_everything_can_be_sold(edition):
     """With houses in the bank nothing changes: half of every building and every mortgage value."""

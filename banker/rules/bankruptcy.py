@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from msgspec import Struct
 
 from . import parse
-from .building import run_sell_building
+from .building import describe_level, run_sell_building
 from .cards import jail_card_name
 from .debts import settle, spend, who
 from .effects import Claim, Debt, Mortgaged, Owner, Pay
@@ -293,6 +293,12 @@ def _deeds_to(state: GameState, tx: Tx, p: str, to: str, deeds: list[int]) -> No
     if deeds:
         tx.say("log.bankrupt-deeds", spaces=[state.edition.spaces[pos].name for pos in sorted(deeds)], player=to,
                n=len(deeds))
+    # the buildings still standing go with their deeds (a UK/Kyiv hotel the bank had no houses to exchange for, or
+    # everything at the short game's final bankruptcy): said, or the banker at the table puts them back in the box
+    lots = [Msg("bankrupt.lot", space=state.edition.spaces[pos].name, what=describe_level(state, pos))
+            for pos in sorted(deeds) if state.level(pos)]
+    if lots:
+        tx.say("log.bankrupt-buildings-stay", lots=lots, player=to, n=len(lots))
 
 
 def _to_bank(state: GameState, tx: Tx, p: str, final: bool) -> None:

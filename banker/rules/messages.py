@@ -40,7 +40,7 @@ def plural_index(lang: str, n: int) -> int:
 #: The messages whose plural forms agree with a list they say (``{entries}``, ``{spaces}``, ``{players}``) and not with a
 #: number: ``n`` is how many things the list holds, never said. Their forms are ``[one, several]`` in every language
 #: (:func:`form_index`). A form that says a number says it as ``{n}`` (tests/test_i18n_engine.py checks both).
-LISTS = frozenset({"build.mortgaged", "end.debt", "log.bankrupt-deeds", "log.bankrupt-jail-cards",
+LISTS = frozenset({"build.mortgaged", "end.debt", "log.bankrupt-buildings-stay", "log.bankrupt-deeds", "log.bankrupt-jail-cards",
                    "log.bankrupt-jail-cards-back", "undo.depends"})
 
 
@@ -591,6 +591,9 @@ EN: dict[str, Template] = {
     "log.bankrupt-cash": "{player}'s cash, {amount}, goes to {creditor}",
     "log.bankrupt-cash-bank": "{player}'s cash, {amount}, goes to the bank",
     "log.bankrupt-deeds": ["{spaces} goes to {player}", "{spaces} go to {player}"],
+    "log.bankrupt-buildings-stay": ["what stands on it goes to {player} with the deed ({lots})",
+                                    "what stands on them goes to {player} with the deeds ({lots})"],
+    "bankrupt.lot": "{space}: {what}",
     "bankrupt.hotels": ["{n} hotel", "{n} hotels"],
     "log.bank-auctions": "the bank auctions {spaces}",
     "log.end": "End of game",
