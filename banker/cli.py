@@ -889,3 +889,9 @@ def _unexpected(args: argparse.Namespace, e: Exception) -> int:
     say_error(f"banker {args.command}: " + translator(args)("cli_said.unexpected",
                                                              error=f"{type(e).__name__}: {_cut(str(e), 200)}"))
     return EXIT_INTERNAL
+
+
+if __name__ == "__main__":  # `python -m banker.cli ...` is the command, as `python -m banker ...` is (it ran nothing)
+    from banker.__main__ import main as _command
+
+    raise SystemExit(_command())

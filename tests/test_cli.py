@@ -860,6 +860,26 @@ def test_an_effect_nested_hundreds_deep_by_a_hand_edit_is_said_clipped(capsys, t
     assert "valuation {a {a {a {" in out and "…" in out and len(max(out.splitlines(), key=len)) < 1000
 
 
+def test_python_dash_m_banker_cli_is_the_command(tmp_path):
+    """`python -m banker.cli new game.json --players Ann,Bob` ran nothing, said nothing and exited 0 (found by a
+    probe: the module had no entry of its own), so a banker scripting it believed the session made. It is the
+    ``banker`` command, as `python -m banker` is."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    path = tmp_path / "game.json"
+
+    def banker(*argv: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "banker.cli", *argv], capture_output=True, text=True, env=env,
+                              cwd=tmp_path, timeout=60)
+
+    done = banker("--help")
+    assert done.returncode == 0 and done.stdout.startswith("usage: banker"), done.stderr
+    done = banker("new", str(path), "--players", "Ann,Bob")
+    assert done.returncode == 0 and done.stdout.startswith(f"created {path}"), done.stderr
+    assert path.exists()
+    done = banker("state", str(tmp_path / "nowhere.json"))
+    assert done.returncode == 1 and done.stderr.startswith("banker state: ") and "Traceback" not in done.stderr
+
+
 @pytest.mark.parametrize("argv", [["state"], ["--lang", "ru", "log"], ["--lang", "uk", "state"]])
 def test_an_ascii_terminal_gets_escapes_not_an_internal_error(session_path, argv):
     """LC_ALL=C without UTF-8 mode: Python's streams are ASCII with ``surrogateescape``, and the first "—" or Cyrillic
