@@ -171,6 +171,23 @@ def test_what_part_of_a_hotel_group_can_raise(edition):
     assert "could raise only" in move.text
 
 
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_raise_cash_view_names_the_buildings_that_cannot_be_sold(edition):
+    """A UK/Kyiv hotel with fewer than 4 houses in the bank cannot be sold ("immediately exchanged for 4 houses",
+    uk-2008): the view lists it with the engine's reason (``blocked``) rather than nothing; a US hotel breaks down
+    into the houses the bank has and an RU hotel is sold whole, so nothing is blocked there."""
+    g = game(edition)
+    hotels_on(g, "Ann", BROWN)
+    bank_keeps(g, 2)
+    owes_tax(g, "Ann", cash=0)
+    view = raise_cash_options(g, "Ann")
+    blocked = [(b["space"], b["refused"].rule) for b in view["blocked"]]
+    if g.edition.rules.hotel_sale == "exchange":
+        assert blocked == [(p, "hotel-sale-stock") for p in BROWN] and not view["sales"]
+    else:
+        assert blocked == [] and view["sales"]
+
+
 @pytest.mark.parametrize("edition", ["uk", "kyiv"])
 def test_a_hotel_that_goes_with_its_deed_is_named(edition):
     """The rules probe: a UK bankruptcy to a player with two brown hotels and 2 houses in the bank said only "Old Kent

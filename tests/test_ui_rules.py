@@ -230,6 +230,37 @@ async def test_the_raise_cash_view_warns_of_a_sale_that_lowers_what_can_be_raise
         assert any(s.startswith("Sell every building on the Pink group") for s in shown)
 
 
+async def test_the_raise_cash_view_says_why_a_hotel_standing_cannot_be_sold(tmp_path: Path) -> None:
+    """uk-2008 "HELP! I'M IN DEBT!": hotels are sold back for half "and are immediately exchanged for 4 houses". With
+    two brown hotels, 2 houses in the bank and a debt, the view said "Nothing left to sell or mortgage" beside the two
+    hotels on Ann's card (found by the rules probe): each hotel is listed, dimmed, with the engine's reason."""
+    cmds = [{"op": "transfer", "from": "bank", "to": p, "amount": 50_000, "memo": "x"} for p in ("Ann", "Bob")]
+    cmds += [{"op": "buy", "player": "Ann", "space": s} for s in (1, 3)]
+    cmds += [{"op": "build", "player": "Ann", "space": 1, "upto": 5}]
+    cmds += [{"op": "buy", "player": "Bob", "space": s} for s in (6, 8, 9, 11, 13, 14, 16, 18, 19)]
+    cmds += [{"op": "build", "player": "Bob", "space": s, "upto": n} for s, n in ((6, 4), (11, 4), (16, 2))]
+    path = make_session(tmp_path / "game.json", ("Ann", "Bob"), edition="uk", commands=cmds)
+    state = file_state(path)
+    assert state["bank"]["houses"] == 2
+    path2 = make_session(tmp_path / "debt.json", ("Ann", "Bob"), edition="uk", commands=cmds + [
+        {"op": "transfer", "from": "Ann", "to": "bank", "amount": state["players"]["Ann"]["cash"], "memo": "x"},
+        {"op": "tax", "player": "Ann", "space": 4}])
+    app = BankerApp(path2, lang="en")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        b = Banker(app, pilot)
+        await b.act("w")
+        from textual.widgets import OptionList
+
+        options = app.screen.query_one("#debt-options", OptionList)
+        shown = [(str(options.get_option_at_index(i).prompt), options.get_option_at_index(i).disabled)
+                 for i in range(options.option_count)]
+        assert shown == [(f"Sell a building on {name}  Selling the hotel on {name} exchanges it for 4 houses and the "
+                          "bank has only 2: sell other buildings first, or wait for houses to come back", True)
+                         for name in ("Old Kent Road", "Whitechapel Road")]
+        assert "Nothing left" not in screen_text(app.screen)
+
+
 async def test_no_shortage_auction_is_refused_before_the_bid_is_asked(tmp_path: Path) -> None:
     """us-classic-rules.txt "Building Shortages": with 31 houses in the bank there is no shortage; the console says
     so as soon as the key is pressed (it asked for the bidder and the lot first), and nothing is written."""

@@ -481,6 +481,26 @@ def legal_sales(state: GameState, player: str) -> list[tuple[int, int]]:
     return out
 
 
+def blocked_sales(state: GameState, player: str) -> list[tuple[int, Refused]]:
+    """(position, why) for every lot of the player's at its group's highest level whose building cannot be sold now
+    (a UK/Kyiv hotel when the bank has fewer than the 4 houses to exchange it for): what stands there and cannot go
+    back, said rather than left out (the raise-cash view said "Nothing left to sell or mortgage" beside two hotels)."""
+    out = []
+    for pos in state.deeds_of(player):
+        space = state.edition.spaces[pos]
+        if space.kind != "street" or not state.level(pos):
+            continue
+        try:
+            check_sale(state, player, space)  # a lot below the group's highest: the highest one says why
+        except Refused:
+            continue
+        try:
+            default_sale(state, space)
+        except Refused as e:
+            out.append((pos, e))
+    return out
+
+
 def legal_group_sales(state: GameState, player: str) -> list[tuple[int, int]]:
     """(first lot, proceeds) for every group of the player's with buildings whose every
     building may be sold now in one action (``"all": true``), found by trying it."""

@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .building import legal_builds, legal_group_sales, legal_sales
+from .building import blocked_sales, legal_builds, legal_group_sales, legal_sales
 from .mortgage import legal_mortgages, legal_unmortgages
 from .ops import encode
 from .raising import raise_plan
@@ -23,7 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover
 def raise_cash_options(state: GameState, player: str) -> dict[str, Any]:
     """The "raise cash" view for a debtor: every legal sale (one building, or a whole group at
     once) and mortgage with its proceeds, the most that can be raised in all (cash + what the
-    best legal sequence raises, see :mod:`banker.rules.raising`) and that sequence."""
+    best legal sequence raises, see :mod:`banker.rules.raising`) and that sequence; ``blocked``: the
+    buildings that stand and cannot be sold now, each with the engine's refusal (:func:`blocked_sales`)."""
     sales = [{"op": "sell_building", "player": player, "space": pos, "proceeds": amount}
              for pos, amount in legal_sales(state, player)]
     groups = [{"op": "sell_building", "player": player, "space": pos, "all": True, "proceeds": amount}
@@ -40,6 +41,8 @@ def raise_cash_options(state: GameState, player: str) -> dict[str, Any]:
         "sales": sales,
         "group_sales": groups,
         "mortgages": mortgages,
+        "blocked": [{"op": "sell_building", "player": player, "space": pos, "refused": why}
+                    for pos, why in blocked_sales(state, player)],
         "plan": [{**encode(cmd), "proceeds": amount} for cmd, amount in zip(plan.steps, plan.proceeds, strict=True)],
         "max_raisable": can,
         "bankruptcy_unavoidable": bool(debt) and can < debt,

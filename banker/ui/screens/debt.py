@@ -84,9 +84,13 @@ class RaiseCashScreen(Dialog[None]):
                 # an order that matters (a UK/Kyiv hotel needs houses from the bank): say what this one costs
                 prompt.append("  " + tr("debt.lowers", amount=fmt(after)), "yellow")
             options.add_option(Option(prompt, id=str(i)))
+        for opt in view["blocked"]:  # what stands and cannot be sold now, with why (never "nothing left" beside it)
+            prompt = Text(tr("debt.sell", space=state.edition.spaces[opt["space"]].name), "dim")
+            prompt.append("  " + tr.refusal(opt["refused"]), "dim italic")
+            options.add_option(Option(prompt, disabled=True))
         if self.options:
             options.highlighted = 0
-        else:
+        elif not view["blocked"]:
             options.add_option(Option(Text(tr("debt.no_options"), "dim"), disabled=True))
         # a debt paid here (found playing: the footer and the hint still offered bankruptcy): no bankruptcy key
         self.query_one("#debt-hint", Static).update(tr("debt.hint" if claims else "debt.hint_paid"))
