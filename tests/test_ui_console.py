@@ -371,3 +371,26 @@ async def test_a_name_with_a_control_character_never_reaches_the_terminal(tmp_pa
         shown = " ".join([header, *cards, log])
         assert "\x1b" not in shown and "\x07" not in shown
         assert "Fri\\u001b]0;OWNED\\u0007day" in header and "B\\u001b[31mob" in cards[1] and "B\\u001b[31mob" in log
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_deeds_mark_never_touches_its_name(tmp_path: Path, lang: str) -> None:
+    """Found by the rules probe at 120x36 with five players: a name that filled its column ran into the mark, and
+    "Connecticut AvenueH", "Reading Railroad(M)", "Virginia Avenue⌂⌂⌂⌂" read as one word. A blank always parts them
+    (the name is cut with "…" sooner)."""
+    cmds = [{"op": "transfer", "from": "bank", "to": "Dee", "amount": 5000, "memo": "x"}]
+    cmds += [{"op": "buy", "player": "Dee", "space": s} for s in (5, 6, 8, 9, 11, 13, 14)]
+    cmds += [{"op": "build", "player": "Dee", "space": 6, "upto": 5}, {"op": "build", "player": "Dee", "space": 11, "upto": 4},
+             {"op": "mortgage", "player": "Dee", "space": 5}]
+    path = make_session(tmp_path / "game.json", ("Ann", "Bob", "Cid", "Dee", "Eve"), commands=cmds)
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        card = app.screen.query_one("#player-3", PlayerCard)
+        lines = [strip.text.rstrip() for strip in card.deeds_lines(card.line_width)]
+        marks = (app.tr("deed.mortgaged_mark"), app.tr("deed.hotel_mark"), "⌂")
+        assert len(lines) == 7
+        for line in lines:
+            mark = next(m for m in marks if m in line)
+            before = line[:line.index(mark)]
+            assert before.endswith(" "), lines

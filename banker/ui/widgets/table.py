@@ -333,7 +333,9 @@ class PlayerCard(ScrollView, can_focus=False):
             name.append("█" if known and state.owns_group(p, group) else "▌", color)
             name.append(" ")
             name.append(space.name, "dim strike" if lot.mortgaged else "")
-            marks = Text()
+            # a blank before the mark, so that a name that fills its column never runs into it ("Connecticut AvenueH",
+            # "Reading Railroad(M)" read as one word: found by the rules probe)
+            marks = Text(" " if lot.mortgaged or lot.hotel or lot.houses else "")
             if lot.mortgaged:
                 marks.append(tr("deed.mortgaged_mark"), "dim")
             elif lot.hotel:
