@@ -607,3 +607,26 @@ async def test_after_three_of_a_kind_the_turns_bar_shows_no_doubles(tmp_path: Pa
         assert isinstance(app.screen, ProposalScreen)
         assert file_state(path)["pending"]["space"] == BOARDWALK
         assert "double" not in table_text(b) and "дубл" not in table_text(b), table_text(b)
+
+
+@pytest.mark.parametrize("lang,said", [("en", 'Bob is not in jail (if the token is, put it there first: P, then "In jail")'),
+                                       ("ru", "Bob не в тюрьме (если фишка там, сначала поставьте её туда: P, затем "
+                                              "«В тюрьме»)"),
+                                       ("uk", "Bob не у в’язниці (якщо фішка там, спершу поставте її туди: P, потім "
+                                              "«У в’язниці»)")], ids=["en", "ru", "uk"])
+async def test_the_fine_for_a_player_not_in_jail_says_what_to_press(tmp_path: Path, lang: str, said: str) -> None:
+    """Found by the rules probe in follow mode: `f` and Bob, who is not in jail, said 'place it there first: "place"
+    with "jail": true', a script's keys the console has no field for. It says the console's key, as the other
+    refusals that name a command's keys do ([console_refusal]); nothing is written."""
+    path = tmp_path / "f.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"), follow=True)):
+        pass
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("f")
+        await b.choose("bob")
+        await b.settle()
+        assert b.message() == said
+        assert file_entries(path) == []
