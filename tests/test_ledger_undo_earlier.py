@@ -101,6 +101,24 @@ def test_a_later_payment_made_with_the_cash_an_earlier_entry_gave_is_a_dependenc
         assert s.apply({"op": "undo", "reason": "paid Bob", "seq": 3}).undoes == 3
 
 
+def test_only_the_entries_that_depend_on_it_are_named(session_path):
+    """Found by the rules probe (UK, in the console): undoing "the bank gives Cid £1,000" was refused naming entries
+    17, 18, 19, 20, and told to undo them first, when only 17 (Cid's build, paid with that money) depends on it: the
+    rest were named because 17's recorded payment could no longer be made without the £1,000. Each later entry is
+    judged on its own; the ones that depend on neither are not named."""
+    with Session.create(session_path, SETUP) as s:
+        s.apply({"op": "transfer", "from": "bank", "to": "Cid", "amount": 1000, "memo": "x"})      # 1: the mistake
+        s.apply({"op": "transfer", "from": "Cid", "to": "bank", "amount": 2000, "memo": "y"})      # 2: needs 1
+        s.apply({"op": "buy", "player": "Ann", "space": 39})                                        # 3
+        s.apply({"op": "salary", "player": "Bob"})                                                  # 4
+        with pytest.raises(Refused) as e:
+            s.apply({"op": "undo", "reason": "wrong", "seq": 1})
+        assert e.value.rule == "undo-depends"
+        assert str(e.value) == "Entry 1 cannot be undone on its own: entry 2 depends on it (undo that first)"
+        assert s.apply({"op": "undo", "reason": "wrong", "seq": 2}).undoes == 2  # then the mistake itself
+        assert s.apply({"op": "undo", "reason": "wrong", "seq": 1}).undoes == 1
+
+
 def test_the_replay_check_flags_a_hand_made_undo_of_an_entry_others_depend_on(session_path):
     with Session.create(session_path, SETUP) as s:
         s.apply({"op": "buy", "player": "Ann", "space": 37})

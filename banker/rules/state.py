@@ -614,8 +614,8 @@ class GameState:
     def _again(self, later: Sequence[Move]) -> list[Move | None]:
         """Each of ``later`` (moves taken off the top of the stack) run again through the rules in turn on the
         state as it stands, each then followed as it was recorded, so that each is judged on its own: the moves
-        the rules give (None where they refuse it, and for it and every move after it where its recorded changes
-        no longer even apply). The state is left as it was."""
+        the rules give (None where they refuse it, or where its recorded changes no longer even apply: the moves
+        after it then follow without it). The state is left as it was."""
         out: list[Move | None] = []
         pushed = 0
         try:
@@ -631,10 +631,10 @@ class GameState:
                 try:  # the log goes on as recorded
                     self.push_effects(move.command, move.effects, move.parts, move.info)
                     pushed += 1
-                except Exception:  # its recorded changes no longer apply: it and all after it are not what was recorded
+                except Exception:  # its recorded changes no longer apply (nothing of them is applied): it is not what
+                    # was recorded, and the ones after it are judged without it, each on its own as ever (all of them
+                    # were named before, and the banker was told to undo entries that depend on neither)
                     out[-1] = None
-                    out.extend([None] * (len(later) - len(out)))
-                    break
         finally:
             for _ in range(pushed):
                 self.pop()
