@@ -371,3 +371,25 @@ def test_a_log_line_begins_with_a_capital_letter(lang: str, tmp_path: Path) -> N
     assert any(line.startswith(("Снято: ", "Знято: ")) for line in said), said  # the dropped purchase is among them
     lower = sorted(line for line in said if line[:1].islower())
     assert not lower, lower[:5]
+
+
+@pytest.mark.parametrize("edition,lang,group", [("classic-us", "ru", "«Коричневая»"), ("classic-us", "uk", "«Коричнева»"),
+                                                ("uk", "uk", "«Коричнева»"), ("classic-us", "en", "Brown group"),
+                                                ("ru", "ru", "«Коричневая»"), ("kyiv", "uk", "«Коричнева»"),
+                                                ("ru", "en", "Brown group")])
+def test_a_colour_group_is_named_in_the_bankers_language(edition, lang, group):
+    """Found by the rules probe: a Russian banker on the US board read "Ann строит в группе «Brown»" in the log and on
+    the confirmation, while the review said «Коричневая». The board's own name in the board's language, the catalog's
+    word for the colour in another (as the review names groups, ``Translator.group``)."""
+    from banker.i18n import Translator
+
+    g = new_game(edition, "classic", ("Ann", "Bob"), None)
+    g.push({"op": "transfer", "from": "bank", "to": "Ann", "amount": 1000, "memo": "x"})
+    for pos in (1, 3):
+        g.push({"op": "buy", "player": "Ann", "space": pos})
+    move = g.push({"op": "build", "player": "Ann", "space": 1, "upto": 1})
+    said = Translator(lang).parts(move.parts)
+    assert group in said, said
+    with pytest.raises(Refused) as e:
+        g.push({"op": "mortgage", "player": "Ann", "space": 1})
+    assert group.split()[0] in Translator(lang).refusal(e.value)

@@ -40,7 +40,7 @@ def check_build(state: GameState, player: str, space: Space) -> tuple[str, int]:
     mortgaged = [names[p].name for p in group if state.lots[p].mortgaged]
     if mortgaged:
         raise Refused("build-mortgaged", Msg("build.mortgaged", lots=mortgaged, n=len(mortgaged),
-                                             group=state.group_name(space)))
+                                             group=state.group_said(space)))
     if lot.hotel:
         raise Refused("build-hotel", Msg("build.hotel", space=space.name))
     lowest = min(group, key=state.level)
@@ -124,11 +124,11 @@ def _build_group(state: GameState, tx: Tx, player: str, space: Space, cmd: Build
     steps = plan_group_build(state, space, targets)
     names = state.edition.spaces
     if not steps:
-        raise Refused("build-nothing", Msg("build-group.nothing", group=state.group_name(space), n=upto or 0))
+        raise Refused("build-nothing", Msg("build-group.nothing", group=state.group_said(space), n=upto or 0))
     stock_before = state.bank_houses
     need = _houses_needed(state, steps)
     if need > stock_before:
-        raise Refused("house-stock", Msg("build-group.stock", n=stock_before, group=state.group_name(space),
+        raise Refused("house-stock", Msg("build-group.stock", n=stock_before, group=state.group_said(space),
                                          need=need))
     others = [p for p in building_demand(state, "house") if p != player]
     if others and need and stock_before - need < len(others):
@@ -150,12 +150,12 @@ def _build_group(state: GameState, tx: Tx, player: str, space: Space, cmd: Build
         _put_building(tx, names[pos], kind)
         added.setdefault(pos, []).append(kind)
         total += price
-    spend(tx, player, BANK, total, "build", Msg("what.buildings", group=state.group_name(space)))
+    spend(tx, player, BANK, total, "build", Msg("what.buildings", group=state.group_said(space)))
     fmt = state.edition.fmt
     lots = [Msg("build-group.lot", space=names[p].name, what=_built(kinds)) for p, kinds in sorted(added.items())]
     tx.info.update(kind="group", price=total, lots={str(p): {"houses": kinds.count("house"), "hotel": "hotel" in kinds}
                                                     for p, kinds in sorted(added.items())})
-    tx.say("log.build-group", player=player, group=state.group_name(space), lots=lots, amount=fmt(total),
+    tx.say("log.build-group", player=player, group=state.group_said(space), lots=lots, amount=fmt(total),
            n=len(steps))
 
 
@@ -424,7 +424,7 @@ def _sell_group(state: GameState, tx: Tx, player: str, space: Space) -> None:
         raise Refused("sell-owner", Msg("sell.owner", player=player, space=space.name))
     built = [p for p in group if state.level(p)]
     if not built:
-        raise Refused("sell-nothing", Msg("sell.nothing-group", group=state.group_name(space)))
+        raise Refused("sell-nothing", Msg("sell.nothing-group", group=state.group_said(space)))
     houses_before = sum(state.lots[p].houses for p in group)
     hotels_before = sum(state.lots[p].hotel for p in group)
     total = 0
@@ -443,7 +443,7 @@ def _sell_group(state: GameState, tx: Tx, player: str, space: Space) -> None:
             total += _sell_house(tx, step)
     tx.pay(BANK, player, total, "sell building")
     tx.info.update(proceeds=total, all=True)
-    tx.say("log.sell-all", player=player, group=state.group_name(space),
+    tx.say("log.sell-all", player=player, group=state.group_said(space),
            spaces=[names[p].name for p in built], houses=houses_before, hotels=hotels_before, n=hotels_before,
            amount=state.edition.fmt(total))
 

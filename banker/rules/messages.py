@@ -379,6 +379,15 @@ EN: dict[str, Template] = {
     "kind.street": "street",
     "kind.railroad": "railroad",
     "kind.utility": "utility",
+    # a colour group's name where the board is in another language (the board's own name in its language: a Named)
+    "group.brown": "Brown",
+    "group.light_blue": "Light Blue",
+    "group.pink": "Pink",
+    "group.orange": "Orange",
+    "group.red": "Red",
+    "group.yellow": "Yellow",
+    "group.green": "Green",
+    "group.dark_blue": "Dark Blue",
     "building.house": "house",
     "building.hotel": "hotel",
     # --- input

@@ -29,7 +29,7 @@ def check_mortgage(state: GameState, player: str, space: Space) -> None:
         if built:
             where = [Msg("mortgage.where", space=state.edition.spaces[p].name, level=describe_level(state, p))
                      for p in built]
-            raise Refused("mortgage-buildings", Msg("mortgage.buildings", group=state.group_name(space),
+            raise Refused("mortgage-buildings", Msg("mortgage.buildings", group=state.group_said(space),
                                                     where=where))
 
 

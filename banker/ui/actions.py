@@ -987,7 +987,7 @@ class Flow:
             options = self.build_options(cmd)
             if sum(c.enabled for c in options) > 1:
                 space = self.state.edition.spaces[cmd["space"]]
-                chosen = await self.choose(self.tr("build_group.how_many", group=self.state.group_name(space)), options)
+                chosen = await self.choose(self.tr("build_group.how_many", group=self.tr.group(self.state.edition, space.group or "")), options)
                 if chosen:
                     cmd["upto"] = chosen
             else:  # one way only, not asked: why not the next larger one, when it was refused (found playing: the last
@@ -1085,7 +1085,7 @@ class Flow:
             choices = self.lot_choices(p, check, note, offered=lambda s: s.kind == "street" and bool(state.level(s.position)))
             # every building of a group at once ("All houses on one color-group may be sold at once")
             for pos, amount in legal_group_sales(state, p):
-                group = state.group_name(state.edition.spaces[pos])
+                group = self.tr.group(state.edition, state.edition.spaces[pos].group or "")
                 choices.append(Choice(("all", pos), self.tr("flow.sell_all", group=group), note="+" + self.fmt(amount)))
             value = await self.choose(title, choices, self.tr("flow.nothing_to_sell"))
             if isinstance(value, tuple):

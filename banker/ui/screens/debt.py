@@ -72,7 +72,7 @@ class RaiseCashScreen(Dialog[None]):
         for i, opt in enumerate(self.options):
             space = state.edition.spaces[opt["space"]]
             if opt.get("all"):
-                label = tr("debt.sell_all", group=state.edition.groups[space.group or ""].name)
+                label = tr("debt.sell_all", group=tr.group(state.edition, space.group or ""))
             elif opt["op"] == "sell_building":
                 label = tr("debt.sell", space=space.name)
             else:
