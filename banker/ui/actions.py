@@ -987,7 +987,8 @@ class Flow:
             options = self.build_options(cmd)
             if sum(c.enabled for c in options) > 1:
                 space = self.state.edition.spaces[cmd["space"]]
-                chosen = await self.choose(self.tr("build_group.how_many", group=self.tr.group(self.state.edition, space.group or "")), options)
+                group = self.tr.group(self.state.edition, space.group or "")
+                chosen = await self.choose(self.tr("build_group.how_many", group=group), options)
                 if chosen:
                     cmd["upto"] = chosen
             else:  # one way only, not asked: why not the next larger one, when it was refused (found playing: the last
