@@ -892,6 +892,4 @@ def _unexpected(args: argparse.Namespace, e: Exception) -> int:
 
 
 if __name__ == "__main__":  # `python -m banker.cli ...` is the command, as `python -m banker ...` is (it ran nothing)
-    from banker.__main__ import main as _command
-
-    raise SystemExit(_command())
+    raise SystemExit(main())

@@ -599,8 +599,9 @@ US_NAME = 'name = "Monopoly — US classic (Atlantic City)"'
     ("[rules]", '[words.en.railroad]\nforms = ["' + "x" * 100000 + '", "y"]\ngroup = "g"\n\n[rules]',
      r"words\.en\.railroad: forms item 1 has 100000 characters, at most 48$"),
     ('color = "#8b4513"', 'color = "aliceblue"',
-     r"group brown: color 'aliceblue' is not a colour the console can draw: write #rrggbb \(as the shipped boards do\) "
-     r"or a terminal colour name \(red, dark_blue, grey50\)$"),
+     r"group brown: color 'aliceblue' is not a colour the console draws: write #rrggbb \(as the shipped boards do\) "
+     r"or a terminal colour name \(red, bright_blue\.\.\.\)$"),
+    ('color = "#8b4513"', 'color = "grey50"', r"group brown: color 'grey50' is not a colour the console draws"),
     ('variants = ["classic", "short", "timed"]', 'variants = ["classic", "timed", "classic"]',
      r'variants: "classic" listed twice: each variant once$'),
 ])

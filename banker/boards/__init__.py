@@ -9,6 +9,7 @@ space and the problem. :func:`game_from_setup` and :func:`new_game` make a game 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Iterable, Mapping
 from functools import cache, partial
@@ -174,19 +175,24 @@ def check_board(name: str) -> None:
                          problem=problem)
 
 
-def _color_problem(edition: Edition) -> tuple[str, str] | None:
-    """The first colour group whose ``color`` the console cannot draw, and where (Rich reads it: a colour it does not know
-    stopped the table screen as soon as a deed of the group was owned). Here, not in banker.rules, which knows nothing of
-    the terminal; Rich only imported when a board file is taken or listed."""
-    from rich.color import Color, ColorParseError
+#: the colours a board's group may be drawn in, besides ``#rrggbb``: the sixteen every terminal has, by the names Rich
+#: (which draws them) gives them
+TERMINAL_COLORS = frozenset({"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "bright_black",
+                             "bright_red", "bright_green", "bright_yellow", "bright_blue", "bright_magenta",
+                             "bright_cyan", "bright_white"})
+_HEX_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
 
+
+def _color_problem(edition: Edition) -> tuple[str, str] | None:
+    """The first colour group whose ``color`` is not one the console draws, and where (a colour Rich does not know,
+    "aliceblue", stopped the table screen as soon as a deed of the group was owned): ``#rrggbb``, as the shipped boards
+    write theirs, or one of the :data:`TERMINAL_COLORS`. Checked here without Rich (the session log, which takes a
+    board file for a new game, knows nothing of the terminal: the layer contracts)."""
     for group in edition.groups.values():
-        try:
-            Color.parse(group.color)
-        except ColorParseError:
-            return (f"group {group.id}", f"color {file_quoted(group.color)} is not a colour the console can draw: write "
-                                         "#rrggbb (as the shipped boards do) or a terminal colour name (red, dark_blue, "
-                                         "grey50)")
+        if not (_HEX_COLOR.fullmatch(group.color) or group.color in TERMINAL_COLORS):
+            return (f"group {group.id}", f"color {file_quoted(group.color)} is not a colour the console draws: write "
+                                         "#rrggbb (as the shipped boards do) or a terminal colour name (red, "
+                                         "bright_blue...)")
     return None
 
 
