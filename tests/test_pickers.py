@@ -29,7 +29,7 @@ from banker.ui.screens.table import TableScreen
 from banker.ui.widgets.command_line import CommandLine
 
 from .rules_helpers import game, own
-from .ui_helpers import Banker, file_entries, make_session, screen_text
+from .ui_helpers import Banker, file_entries, footer_shown, make_session, screen_text
 
 EN = ("Ann", "Bob", "Cid", "Dee")
 RU = ("Вадим", "Дима", "Рита")
@@ -262,7 +262,7 @@ async def test_the_footer_shows_each_key_once(session):
 
     app = BankerApp(session, lang="ru")
     async with app.run_test(size=(160, 40)) as pilot:
-        await pilot.pause()
+        await footer_shown(pilot)
         keys = [k for k in app.screen.query(FooterKey) if k.action == "shown('rent')"]
         assert len(keys) == 1 and keys[0].key == "r"
 

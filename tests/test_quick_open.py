@@ -25,7 +25,7 @@ from banker.ui.screens.review import ReviewScreen
 from banker.ui.screens.table import TableScreen
 from banker.ui.widgets.footer import BankFooter
 
-from .ui_helpers import make_session, screen_text
+from .ui_helpers import footer_shown, make_session, screen_text
 
 PLAYERS = ("Ann", "Bob", "Cid")
 
@@ -204,6 +204,7 @@ async def test_the_footer_is_not_remade_when_a_dialog_closes_with_the_same_keys(
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
+        await footer_shown(pilot)
         table = app.screen
         assert isinstance(table, TableScreen)
         footer = table.query_one(BankFooter)

@@ -14,7 +14,7 @@ from banker.ui.screens.dialogs import AskScreen, ChooseScreen
 from banker.ui.screens.help import HelpScreen
 from banker.ui.screens.table import TableScreen
 
-from .ui_helpers import Banker, cash, file_entries, file_state, make_session, midgame_commands, screen_text
+from .ui_helpers import Banker, cash, file_entries, file_state, footer_shown, make_session, midgame_commands, screen_text
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dee", "Eve")
 
@@ -153,7 +153,7 @@ async def test_a_game_that_is_over_offers_only_undo_and_answers_the_other_keys(t
     app = BankerApp(path, lang="en")
     async with app.run_test(size=(120, 36)) as pilot:
         b = Banker(app, pilot)
-        await pilot.pause()
+        await footer_shown(pilot)
         playing = {"shown('rent')", "shown('buy')", "shown('build')", "shown('mortgage')", "shown('trade')"}
         assert "shown('undo')" in footer() and not footer() & playing
         for key in ("r", "4", "и"):  # an action, a die, rent's key on a Russian layout

@@ -13,7 +13,7 @@ from banker.ui.app import BankerApp
 from banker.ui.screens.help import HelpScreen
 from banker.ui.screens.table import TableScreen
 
-from .ui_helpers import Banker, make_session, screen_text
+from .ui_helpers import Banker, footer_shown, make_session, screen_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,7 +85,7 @@ async def test_the_footer_shows_each_of_its_keys_whole_down_to_narrow_terminals(
     path = make_session(tmp_path / "g.json", ("Ann", "Bob", "Cid", "Dee", "Eve"))
     app = BankerApp(path, lang=lang, review=review)
     async with app.run_test(size=(width, 24)) as pilot:
-        await pilot.pause()
+        await footer_shown(pilot)
         await pilot.pause()
         keys = sorted(app.screen.query(FooterKey), key=lambda k: k.region.x)
         wanted = {"escape", "slash", "1", "6"} if review else {"question_mark"}

@@ -203,3 +203,13 @@ def sample_copy(folder: Path, name: str) -> Path:
     path = folder / name
     shutil.copy(SAMPLES / name, path)
     return path
+
+
+async def footer_shown(pilot) -> None:
+    """Until the table's footer shows its keys: it is mounted once the table has been drawn (banker.ui.screens.table,
+    ``_mount_footer``), and composes its keys on the frames after."""
+    for _ in range(100):
+        if pilot.app.screen.query("FooterKey"):
+            return
+        await pilot.pause()
+    raise AssertionError("the footer shows no key")
