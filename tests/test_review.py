@@ -657,3 +657,41 @@ async def test_the_standings_fit_a_row_a_player_at_80_columns_in_russian(tmp_pat
         state = app.session.state
         alexei = next(row for row in rows if "Алексей" in row)
         assert f" {state.edition.money.number(state.cash['Алексей'])} " in alexei + " ", alexei
+
+
+def test_markdown_export_keeps_right_to_left_names_in_their_places(tmp_path: Path) -> None:
+    """Found by the review probe: a chat lays a pasted Markdown export out by the bidi algorithm, and with players
+    דנה and יוסי "- #1 דנה → יוסי $100 (Transfer)" was drawn "#1 $100 יוסי → דנה" (the payment going the other way),
+    "Players: דנה, יוסי, Ann" listed the first two the other way round and "דנה gives יוסי $100: חוב" read
+    "דנה gives חוב :$100 יוסי" (looked at in Chromium). As on the players' page, every name, memo and reason holding
+    right-to-left writing is wrapped in isolates (FSI ... PDI), a run of its own; a left-to-right one is as it was."""
+    from markdown_it import MarkdownIt
+
+    from banker.i18n.bidi import FSI, PDI
+
+    def iso(text: str) -> str:
+        return f"{FSI}{text}{PDI}"
+
+    dana, yossi = "דנה", "יוסי"
+    path = tmp_path / "rtl.json"
+    with Session.create(path, Setup("classic-us", "classic", (dana, yossi, "Ann")), name="ערב") as s:
+        s.apply({"op": "transfer", "from": dana, "to": yossi, "amount": 100, "memo": "חוב"})
+        s.apply({"op": "buy", "player": yossi, "space": 39})
+        s.apply({"op": "rent", "payer": dana, "space": 39})
+        s.apply({"op": "salary", "player": "Ann"})
+        s.apply({"op": "undo", "reason": "טעות"})
+    sr = load_review(path)
+    md = export(sr, "markdown", Translator("en"))[".md"]
+    lines = md.splitlines()
+    assert lines[0].startswith(f"# {iso('ערב')} · ")
+    assert f"- **Players:** {iso(dana)}, {iso(yossi)}, Ann" in lines
+    assert f"- #1 {iso(dana)} → {iso(yossi)} $100 (Transfer)" in lines
+    assert f"| 3 | {iso(dana)} | $1,350 | $1,350 | $0 | $50 |" in lines
+    assert f"1. {iso(dana)} gives {iso(yossi)} $100: {iso('חוב')}" in lines
+    assert f"3. {iso(dana)} pays {iso(yossi)} $50 rent on Boardwalk (rent $50)" in lines
+    assert f"4. ~~Ann collects $200 salary~~ (undone #5: {iso('טעות')})" in lines
+    assert "Ann" in md and f"{FSI}Ann" not in md  # a left-to-right name as it was
+    ru = export(sr, "markdown", Translator("ru"))[".md"]
+    assert f"1. Перевод $100: {iso(dana)} → {iso(yossi)} — {iso('חוב')}" in ru.splitlines()
+    html = MarkdownIt("commonmark").enable("table").render(md)  # the isolates reach the rendered text as they are
+    assert f"<li>#1 {iso(dana)} → {iso(yossi)} $100 (Transfer)</li>" in html

@@ -10,11 +10,12 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
 from banker.i18n import Translator
+from banker.i18n.bidi import isolated, isolated_entry
 from banker.ledger.clock import clock_text, end_of
 from banker.ledger.review import SessionReview
 from banker.rules.review import Auction, Standing, standings, ties
@@ -51,15 +52,20 @@ def house_rules_text(sr: SessionReview, tr: Translator) -> str:
     return ", ".join(tr(f"house_rule.{r}") for r in on) if on else tr("evening.no_house_rules")
 
 
-def setup_fields(sr: SessionReview, tr: Translator) -> list[tuple[str, str]]:
-    """The setup of the evening, as (label, value): edition, variant, house rules, the agreed end, the players."""
+def _as_is(text: str) -> str:
+    return text
+
+
+def setup_fields(sr: SessionReview, tr: Translator, name: Callable[[str], str] = _as_is) -> list[tuple[str, str]]:
+    """The setup of the evening, as (label, value): edition, variant, house rules, the agreed end, the players (each
+    passed through ``name``: the Markdown export isolates a right-to-left one)."""
     state = sr.state
     fields = [(tr("evening.edition"), state.edition.name), (tr("evening.variant"), tr(f"variant.{state.variant.id}")),
               (tr("evening.house_rules"), house_rules_text(sr, tr))]
     end = end_text(sr)
     if end is not None:
         fields.append((tr("evening.end"), end))
-    fields.append((tr("evening.players"), ", ".join(state.players)))
+    fields.append((tr("evening.players"), ", ".join(name(p) for p in state.players)))
     return fields
 
 
@@ -84,26 +90,28 @@ def rank_text(s: Standing) -> str:
     return f"={s.rank}" if s.tied and not s.winner else str(s.rank)
 
 
-def ties_text(ranked: list[Standing], tr: Translator, fmt: Any) -> list[str]:
-    """Each tie in words, and how the win was decided between tied players (more cash: docs/rules.md)."""
+def ties_text(ranked: list[Standing], tr: Translator, fmt: Any, name: Callable[[str], str] = _as_is) -> list[str]:
+    """Each tie in words, and how the win was decided between tied players (more cash: docs/rules.md); each player's
+    name passed through ``name``."""
     out = []
     for players, worth, winner, sharing in ties(ranked):
-        line = tr("evening.tie", players=", ".join(players), amount=fmt(worth))
+        line = tr("evening.tie", players=", ".join(name(p) for p in players), amount=fmt(worth))
         if winner is not None:
-            line += " " + tr("evening.tie_break", player=winner)
+            line += " " + tr("evening.tie_break", player=name(winner))
         elif sharing:
-            line += " " + tr("evening.tie_shared", players=", ".join(sharing))
+            line += " " + tr("evening.tie_shared", players=", ".join(name(p) for p in sharing))
         out.append(line)
     return out
 
 
-def auction_text(a: Auction, tr: Translator, name: str, fmt: Any) -> str:
-    """One auction: the winner and the bid against the printed price; a deed nobody bid on says so."""
+def auction_text(a: Auction, tr: Translator, name: str, fmt: Any, who: Callable[[str], str] = _as_is) -> str:
+    """One auction: the winner (passed through ``who``) and the bid against the printed price; a deed nobody bid on
+    says so."""
     if a.kind != "deed":
         name = tr("evening.shortage", space=name, kind=tr(f"evening.{a.kind}"))
     if a.no_bids:
         return tr("evening.no_bids", space=name, printed=fmt(a.printed))
-    return tr("evening.auction", space=name, winner=a.winner, bid=fmt(a.bid), printed=fmt(a.printed))
+    return tr("evening.auction", space=name, winner=who(a.winner), bid=fmt(a.bid), printed=fmt(a.printed))
 
 
 # --------------------------------------------------------------------------- JSON
@@ -223,14 +231,18 @@ def _md(text: str) -> str:
 
 
 def to_markdown(sr: SessionReview, tr: Translator, timeline: bool = True) -> str:
+    """The export for a chat. Every name, memo and reason in it that holds right-to-left writing is wrapped in Unicode
+    isolates (:func:`banker.i18n.bidi.isolated`), as on the players' page: a chat lays the text out by the bidi
+    algorithm, and "#1 דנה → יוסי $100" read "#1 $100 יוסי → דנה", the payment going the other way."""
     r, state = sr.review, sr.state
     fmt = state.edition.fmt
     spaces = state.edition.spaces
-    lines = [f"# {_md(sr.name or 'banker')} · {_md(state.edition.name)} · {tr(f'variant.{state.variant.id}')}", ""]
-    lines += [f"- **{label}:** {_md(value)}" for label, value in setup_fields(sr, tr)]
+    lines = [f"# {_md(isolated(sr.name or 'banker'))} · {_md(state.edition.name)} · {tr(f'variant.{state.variant.id}')}", ""]
+    lines += [f"- **{label}:** {_md(value)}" for label, value in setup_fields(sr, tr, isolated)]
     lines += [f"- **{tr('evening.last_count')}:** {_md(count_text(sr, tr))}", ""]
     if state.over:
-        winner = state.winner or ", ".join((state.result or {}).get("tied", []))
+        winner = isolated(state.winner) if state.winner else ", ".join(
+            isolated(p) for p in (state.result or {}).get("tied", []))
         lines += [f"**{tr('review.winner')}: {_md(winner)}**", ""]
     worth_label = tr("evening.valuation") if state.over else tr("review.net_worth")
     lines += [f"| {tr('evening.rank')} | {tr('review.player')} | {worth_label} | {tr('review.cash')} "
@@ -240,39 +252,39 @@ def to_markdown(sr: SessionReview, tr: Translator, timeline: bool = True) -> str
     for s in ranked:
         p = s.player
         status = f" ({tr('review.bankrupt')})" if s.bankrupt else ""
-        lines.append(f"| {rank_text(s)} | {_md(p)}{status} | {fmt(s.worth)} | {fmt(state.cash[p])} "
+        lines.append(f"| {rank_text(s)} | {_md(isolated(p))}{status} | {fmt(s.worth)} | {fmt(state.cash[p])} "
                      f"| {fmt(r.rent_received.get(p, 0))} | {fmt(r.rent_paid.get(p, 0))} |")
     lines.append("")
-    tied = ties_text(ranked, tr, fmt)
+    tied = ties_text(ranked, tr, fmt, isolated)
     if tied:
         lines += [f"**{tr('evening.ties')}:** " + _md("; ".join(tied)), ""]
     if r.rent_by_deed:
         lines.append(f"**{tr('review.best_deeds')}:** " + ", ".join(
-            f"{_md(spaces[pos].name)} {fmt(v)}" for pos, v in list(r.rent_by_deed.items())[:8]))
+            f"{_md(isolated(spaces[pos].name))} {fmt(v)}" for pos, v in list(r.rent_by_deed.items())[:8]))
         lines.append("")
     if r.to_bank:
         lines.append(f"**{tr('review.to_bank')}:** " + ", ".join(
-            f"{_md(p)} {fmt(r.to_bank_total(p))}" for p in r.to_bank))
+            f"{_md(isolated(p))} {fmt(r.to_bank_total(p))}" for p in r.to_bank))
         lines.append("")
     if r.auctions:
         lines.append(f"**{tr('review.auctions')}:** " + ", ".join(
-            _md(auction_text(a, tr, spaces[a.space].name, fmt)) for a in r.auctions))
+            _md(auction_text(a, tr, isolated(spaces[a.space].name), fmt, isolated)) for a in r.auctions))
         lines.append("")
     if r.biggest:
         lines.append(f"**{tr('review.biggest')}:**")
-        lines += [f"- #{p.seq} {_md(tr.account(p.payer))} → {_md(tr.account(p.payee))} {fmt(p.amount)} "
+        lines += [f"- #{p.seq} {_md(isolated(tr.account(p.payer)))} → {_md(isolated(tr.account(p.payee)))} {fmt(p.amount)} "
                   f"({why_text(tr, p.why)})" for p in r.biggest[:5]]
         lines.append("")
     if r.bankruptcies:
         lines.append(f"**{tr('review.bankruptcies')}:**")
-        lines += [f"- #{b.seq} {_md(b.player)} → {_md(tr.account(b.creditor))}" for b in r.bankruptcies]
+        lines += [f"- #{b.seq} {_md(isolated(b.player))} → {_md(isolated(tr.account(b.creditor)))}" for b in r.bankruptcies]
         lines.append("")
     if timeline:
         lines += [f"## {tr('review.timeline')}", ""]
         for item in r.timeline:
-            text = _md(tr.entry(item))
+            text = _md(isolated_entry(tr, item))
             if item.undone:
-                text = f"~~{text}~~ ({tr('review.undone_by')} #{item.undone_by}: {_md(item.undo_reason or '')})"
+                text = f"~~{text}~~ ({tr('review.undone_by')} #{item.undone_by}: {_md(isolated(item.undo_reason or ''))})"
             lines.append(f"{item.seq}. {text}")
         lines.append("")
     return "\n".join(lines)

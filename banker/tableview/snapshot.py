@@ -13,14 +13,13 @@ comes wrapped in Unicode isolates (:func:`isolated`), so that it is its own run 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 from functools import cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from banker.i18n import visible
+from banker.i18n.bidi import isolated, isolated_entry, isolated_part
 from banker.ledger.clock import clock_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,55 +43,6 @@ PAGE_LABELS = ("players", "bank", "last_actions", "no_actions", "connection_lost
 
 #: a space the page never breaks a line at
 NO_BREAK = "\u00a0"
-
-#: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: around a text of the table's, they make it a run of its own
-FSI, PDI = "\u2068", "\u2069"
-ISOLATES = FSI + PDI
-#: the bidi classes that reorder an English, Russian or Ukrainian sentence: right-to-left letters (Hebrew, Arabic)
-#: and Arabic-Indic digits
-_RIGHT_TO_LEFT = frozenset({"R", "AL", "AN"})
-
-
-def isolated(text: str) -> str:
-    """``text`` (a player's name, a memo, an undo's reason, a space's name: a parameter of a sentence) as a run of its
-    own in the page's bidi text, when it holds right-to-left writing: wrapped in FSI ... PDI. Found by a probe: in
-    "Перевод $100: דנה → יוסי" the bidi algorithm made the two Hebrew names and the arrow between them one
-    right-to-left run, drawn "יוסי → דנה", the payment going the other way; isolated, each name is drawn in place
-    and reads right to left within itself. A text with no right-to-left character is left as it is: in a sentence of
-    the page's languages (all left to right) it cannot reorder anything, and the document stays what a test, a
-    search or a copy reads. A sentence in a right-to-left language would need every name isolated."""
-    if text.isascii() or not any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
-        return text
-    return FSI + text + PDI
-
-
-def _isolated_value(value: Any) -> Any:
-    """A logged parameter with each of its texts made visible (a control character of a hand-edited file written
-    out, as the sentence's own are) and then :func:`isolated`; a clause (``{"msg": ...}``) and a list likewise."""
-    if isinstance(value, str):
-        return isolated(visible(value))
-    if isinstance(value, list):
-        return [_isolated_value(v) for v in value]
-    if isinstance(value, dict) and isinstance(value.get("msg"), dict):
-        return {**value, "msg": _isolated_part(value["msg"])}
-    return value
-
-
-def _isolated_part(part: Any) -> Any:
-    """A logged message (a key and its parameters) with its parameters :func:`_isolated_value`."""
-    if not isinstance(part, dict) or not isinstance(part.get("params"), dict):
-        return part
-    return {**part, "params": {k: _isolated_value(v) for k, v in part["params"].items()}}
-
-
-def _said(tr: Translator, entry: Any) -> str:
-    """A log entry's sentence as the page shows it: its parameters :func:`isolated` (its stored text, when its
-    description cannot be said, as it is)."""
-    parts = getattr(entry, "parts", None)
-    if isinstance(parts, list | tuple) and parts:
-        entry = SimpleNamespace(parts=[_isolated_part(p) for p in parts], text=getattr(entry, "text", ""))
-    return tr.entry(entry, keep=ISOLATES)
-
 
 @cache  # one per board's money: the patterns are compiled once, not at every rebuild of the page's document
 def amounts_whole(money: Money) -> Callable[[str], str]:
@@ -170,7 +120,7 @@ def _token(state: GameState, tr: Translator, name: str) -> dict[str, Any]:
     if turn and state.pending is not None:  # the landing is still to settle: nobody rolls yet (it said "rolls next")
         from banker.rules.turns import describe
 
-        turn_text = tr("follow.to_settle", what=tr.parts([_isolated_part(describe(state, state.pending).to_json())]))
+        turn_text = tr("follow.to_settle", what=tr.parts([isolated_part(describe(state, state.pending).to_json())]))
     elif turn:
         turn_text = tr("follow.rolls_next")
     return {"position": pos, "in_jail": state.in_jail[name], "token_text": text, "turn": turn, "turn_text": turn_text}
@@ -263,7 +213,7 @@ def build_snapshot(session: SessionLog, tr: Translator, error: str | None = None
     undone = {e.undoes for e in shown if e.undoes is not None}
     actions = []
     for entry in reversed(shown):
-        text = whole(_said(tr, entry if state.over else _public_entry(entry)))
+        text = whole(isolated_entry(tr, entry if state.over else _public_entry(entry)))
         actions.append({"seq": entry.seq, "ts": entry.ts, "time": table_time(entry.ts), "text": text,
                         "undone": entry.seq in undone, "undo": entry.undoes is not None})
     variant = tr.get(f"variant.{state.variant.id}", state.variant.name)
