@@ -111,7 +111,7 @@ def auction_text(a: Auction, tr: Translator, name: str, fmt: Any, who: Callable[
         name = tr("evening.shortage", space=name, kind=tr(f"evening.{a.kind}"))
     if a.no_bids:
         return tr("evening.no_bids", space=name, printed=fmt(a.printed))
-    return tr("evening.auction", space=name, winner=who(a.winner), bid=fmt(a.bid), printed=fmt(a.printed))
+    return tr("evening.auction", space=name, winner=who(a.winner or ""), bid=fmt(a.bid), printed=fmt(a.printed))
 
 
 # --------------------------------------------------------------------------- JSON
