@@ -744,6 +744,33 @@ def test_a_failed_write_removes_what_it_created_and_a_file_that_appears_is_not_o
     assert [p.name for p in tmp_path.iterdir()] == ["a-timeline.csv"]  # and no temp file left
 
 
+def test_force_over_a_pair_that_cannot_be_written_whole_leaves_both_as_they_were(tmp_path, monkeypatch):
+    """Found by the review probe: `banker export --format csv --force` over last week's two CSV files on a disk that
+    filled while the second was written replaced the timeline and kept the old summary: a pair of two evenings, with
+    "nothing was written" said. Every file is now written whole (and fsynced) before any is put in place, so a file
+    that cannot be written leaves every target as it was."""
+    from banker.ledger import output
+
+    first, second = tmp_path / "a-timeline.csv", tmp_path / "a-summary.csv"
+    first.write_bytes(b"old timeline")
+    second.write_bytes(b"old summary")
+    real_write = output.write_all
+
+    def disk_full(fd, data):
+        if data == b"new summary":
+            raise OSError(28, "No space left on device")
+        real_write(fd, data)
+
+    monkeypatch.setattr(output, "write_all", disk_full)
+    with pytest.raises(output.OutputError, match="cannot write .*a-summary.csv: No space left on device"):
+        output.write_new_files({first: b"new timeline", second: b"new summary"}, force=True)
+    assert (first.read_bytes(), second.read_bytes()) == (b"old timeline", b"old summary")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-summary.csv", "a-timeline.csv"]  # no temp file left
+    monkeypatch.setattr(output, "write_all", real_write)
+    output.write_new_files({first: b"new timeline", second: b"new summary"}, force=True)
+    assert (first.read_bytes(), second.read_bytes()) == (b"new timeline", b"new summary")
+
+
 def test_new_never_creates_over_anything(capsys, tmp_path):
     dangling = tmp_path / "dangling.json"
     os.symlink(tmp_path / "nowhere.json", dangling)

@@ -9,12 +9,13 @@
   the target names them: ``./friday.json``, ``sub/../friday.json``, a symbolic link to one of
   them, a hard link to one of them; and ``force`` never replaces any banker session, journal
   or lock file either;
-- each file is written to a hidden temp file in the target's folder, fsynced, then put in place
+- every file is written to a hidden temp file in the target's folder and fsynced, then each is put in place
   with ``os.link`` (which refuses to replace anything, even a file that appeared a moment
   ago) or, with ``force`` over an existing file, ``os.replace``; then the folder is fsynced.
   A file seen under the target's name is always complete. A symbolic link at the target is
   replaced itself, never written through;
-- if one file cannot be written, the files this call created are removed again.
+- if one file cannot be written, no target is touched (the temp files are removed); if one cannot be put in
+  place, the files this call created are removed again.
 
 See docs/session-log.md ("Every file banker writes").
 """
@@ -173,7 +174,8 @@ def _temp(target: Path) -> Path:
     return target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.part")
 
 
-def _put(target: Path, data: bytes, replace: bool) -> None:
+def _staged(target: Path, data: bytes) -> Path:
+    """``data`` written whole and fsynced to a hidden temp file beside ``target`` (removed again if that fails)."""
     tmp = _temp(target)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
@@ -182,6 +184,23 @@ def _put(target: Path, data: bytes, replace: bool) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+    except BaseException:
+        _remove(tmp)
+        raise
+    return tmp
+
+
+def _remove(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _put(target: Path, staged: tuple[Path, bytes], replace: bool) -> None:
+    """The staged temp file (and its bytes) put in place at ``target``: replacing it, or never over anything."""
+    tmp, data = staged
+    try:
         if replace:
             os.replace(tmp, target)
         else:
@@ -193,10 +212,7 @@ def _put(target: Path, data: bytes, replace: bool) -> None:
                 _create_exclusive(target, data)
             os.unlink(tmp)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _remove(tmp)
         raise
     fsync_dir(target.parent)
 
@@ -210,9 +226,19 @@ def _create_exclusive(target: Path, data: bytes) -> None:
         os.close(fd)
 
 
+def _cannot_write(target: Path, e: OSError) -> OutputError:
+    # why, in the banker's language for the usual reasons (the system's own words otherwise)
+    return OutputError(target, Said(f"cannot write {target}: {e.strerror}", "output.cannot_write", path=target,
+                                    error=why(e)))
+
+
 def write_new_files(files: Mapping[Path, bytes], *, protect: Mapping[Path, Protected] | None = None,
                     force: bool = False) -> None:
     """Write every file of ``files`` ({path: bytes}), all or nothing (see the module docstring).
+
+    Every file is written whole to its temp file before any is put in place: a disk that fills or fails while
+    one is written leaves every target as it was (``--force`` over last week's two CSV files replaced the
+    timeline and kept the old summary when the second could not be written).
 
     Raises :class:`OutputProtected`, :class:`OutputExists` or :class:`OutputError` (one line,
     naming the file) before writing anything, or when a write fails, after removing what it wrote.
@@ -220,27 +246,31 @@ def write_new_files(files: Mapping[Path, bytes], *, protect: Mapping[Path, Prote
     protect = protect or {}
     targets = [Path(t) for t in files]
     replacing = {t: _check(t, protect, force) for t in targets}
+    staged: dict[Path, tuple[Path, bytes]] = {}
     created: list[Path] = []
     try:
         for target, data in zip(targets, files.values(), strict=True):
+            try:
+                staged[target] = (_staged(target, data), data)
+            except OSError as e:
+                raise _cannot_write(target, e) from None
+        for target in targets:
             if replacing[target]:
                 _check(target, protect, force)  # again, just before: nothing became protected meanwhile
             try:
-                _put(target, data, replace=replacing[target])
+                _put(target, staged[target], replace=replacing[target])
             except FileExistsError:  # appeared since the check
                 raise OutputExists(target) from None
             except OSError as e:
-                # why, in the banker's language for the usual reasons (the system's own words otherwise)
-                raise OutputError(target, Said(f"cannot write {target}: {e.strerror}", "output.cannot_write", path=target,
-                                               error=why(e))) from None
+                raise _cannot_write(target, e) from None
+            del staged[target]
             if not replacing[target]:
                 created.append(target)
     except BaseException:
+        for tmp, _ in staged.values():
+            _remove(tmp)
         for path in created:
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+            _remove(path)
         raise
 
 
