@@ -695,3 +695,18 @@ def test_markdown_export_keeps_right_to_left_names_in_their_places(tmp_path: Pat
     assert f"1. Перевод $100: {iso(dana)} → {iso(yossi)} — {iso('חוב')}" in ru.splitlines()
     html = MarkdownIt("commonmark").enable("table").render(md)  # the isolates reach the rendered text as they are
     assert f"<li>#1 {iso(dana)} → {iso(yossi)} $100 (Transfer)</li>" in html
+
+
+def test_the_csv_timeline_names_each_player_of_an_entry_apart(tmp_path: Path) -> None:
+    """Found by the review probe: the timeline's ``players`` cell joined the names with spaces, and names hold spaces:
+    "Cid Ray gives Ann Lee $5" had "Cid Ray Ann Lee", two players or four, and "דנה כהן 👩‍👩‍👧 Zoë" likewise. The names
+    are now one a line within the cell (a line break no name can hold), and read back whole."""
+    players = ("Ann Lee", "Bob", "Cid Ray")
+    path = tmp_path / "spaces.json"
+    with Session.create(path, Setup("classic-us", "classic", players)) as s:
+        s.apply({"op": "transfer", "from": "Cid Ray", "to": "Ann Lee", "amount": 5})
+        s.apply({"op": "salary", "player": "Bob"})
+    files = export(load_review(path), "csv", Translator("en"))
+    rows = list(csv.DictReader(io.StringIO(files["-timeline.csv"])))
+    assert [r["players"].split("\n") for r in rows] == [["Cid Ray", "Ann Lee"], ["Bob"]]
+    assert [int(r["seq"]) for r in rows] == [1, 2]  # one row an entry, the line break inside a quoted cell

@@ -129,6 +129,9 @@ def to_json(sr: SessionReview, tr: Translator) -> str:
 
 # --------------------------------------------------------------------------- CSV
 TIMELINE_COLUMNS = ("seq", "time", "action", "text", "players", "undone_by", "undo_reason")
+#: between the names of the timeline's ``players`` cell: a line break, which no name can hold (a name may hold spaces,
+#: and "Cid Ray Ann Lee" was two players or four; found by the review probe). The cell is quoted, one name a line
+PLAYERS_SEPARATOR = "\n"
 #: what a spreadsheet reads a text cell beginning with as a formula (OWASP, "CSV injection")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -159,7 +162,7 @@ def timeline_csv(sr: SessionReview, tr: Translator) -> str:
     players = list(sr.review.players)
     w.writerow([*TIMELINE_COLUMNS, *(f"cash:{p}" for p in players), *(f"net_worth:{p}" for p in players)])
     for i, item in enumerate(sr.review.timeline):
-        w.writerow([item.seq, item.ts, item.op, tr.entry(item), " ".join(item.players),
+        w.writerow([item.seq, item.ts, item.op, tr.entry(item), PLAYERS_SEPARATOR.join(item.players),
                     item.undone_by or "", item.undo_reason or "",
                     *(sr.review.cash[p][i] for p in players), *(sr.review.worth[p][i] for p in players)])
     return out.getvalue()
