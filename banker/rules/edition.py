@@ -791,23 +791,27 @@ def _control_found(data: Any, segs: list[str | int], text: str, is_key: bool = F
 NAME_LIMIT = 48
 
 
+def line_problem(key: str, text: str, limit: int = NAME_LIMIT, it: str = "it") -> str | None:
+    """Why ``text``, the ``key`` of a board or variants file, is not one line of plain text of at most ``limit``
+    characters (a control or invisible character: :func:`forbidden_char`), said as the file's refusals say it; else
+    None. ``it``: how the sentence names the text ("a name")."""
+    bad = forbidden_char(text)
+    if bad:
+        return f"{key} holds a control or invisible character ({bad}): {it} is one line of plain text"
+    if len(text) > limit:
+        return f"{key} has {len(text)} characters, at most {limit}"
+    return None
+
+
 def name_problem(edition: Edition) -> tuple[str, str] | None:
     """The first name of a space or a colour group the table could not read, and where: a control or invisible character
     (a line break split every sentence naming the space in two, a right-to-left override showed «Троєщина» backwards, a
     zero-width space made two names look the same), a name longer than :data:`NAME_LIMIT`, or the name of another deed
     or group (compared as players' names are: case, composed forms and spaces aside), which the command line and the log
     could not tell apart. Checked with :func:`control_text`, where a board file is taken for a new game."""
-    def fault(name: str) -> str | None:
-        bad = forbidden_char(name)
-        if bad:
-            return f"name holds a control or invisible character ({bad}): a name is one line of plain text"
-        if len(name) > NAME_LIMIT:
-            return f"name has {len(name)} characters, at most {NAME_LIMIT}"
-        return None
-
     seen: dict[str, int] = {}
     for space in edition.spaces:
-        problem = fault(space.name)
+        problem = line_problem("name", space.name, it="a name")
         if problem:
             return f"space {space.position}", problem
         if space.kind in ("street", "railroad", "utility"):
@@ -817,7 +821,7 @@ def name_problem(edition: Edition) -> tuple[str, str] | None:
                         f"name is also the name of space {other}: each deed needs a name of its own")
     named: dict[str, str] = {}
     for group in edition.groups.values():
-        problem = fault(group.name)
+        problem = line_problem("name", group.name, it="a name")
         if problem:
             return f"group {group.id}", problem
         first = named.setdefault(name_key(group.name), group.id)
@@ -843,21 +847,13 @@ def text_problem(edition: Edition) -> tuple[str, str] | None:
     :data:`TITLE_LIMIT` for the edition's name and rule book), or a card's text longer than :data:`CARD_TEXT_LIMIT`
     (a 100,000-character edition name, deck name or card text was taken). Checked with :func:`control_text` where a
     board file is taken for a new game or listed."""
-    def fault(key: str, text: str, limit: int = NAME_LIMIT) -> str | None:
-        bad = forbidden_char(text)
-        if bad:
-            return f"{key} holds a control or invisible character ({bad}): it is one line of plain text"
-        if len(text) > limit:
-            return f"{key} has {len(text)} characters, at most {limit}"
-        return None
-
-    header = [fault("name", edition.name, TITLE_LIMIT), fault("id", edition.id), fault("language", edition.language),
-              fault("rule_book", edition.rule_book, TITLE_LIMIT)]
+    header = [line_problem("name", edition.name, TITLE_LIMIT), line_problem("id", edition.id),
+              line_problem("language", edition.language), line_problem("rule_book", edition.rule_book, TITLE_LIMIT)]
     places: list[tuple[str, list[str | None]]] = [("header", header),
-                                                  ("decks", [fault(k, v) for k, v in edition.decks.items()])]
-    places += [(f"group {i + 1} in the file", [fault("id", gid)]) for i, gid in enumerate(edition.groups)]
+                                                  ("decks", [line_problem(k, v) for k, v in edition.decks.items()])]
+    places += [(f"group {i + 1} in the file", [line_problem("id", gid)]) for i, gid in enumerate(edition.groups)]
     for i, card in enumerate(edition.cards.values()):
-        problem = fault("id", card.id)
+        problem = line_problem("id", card.id)
         places.append((f"card {card.id}" if problem is None else f"card {i + 1} in the file",
                        [problem, f"text has {len(card.text)} characters, at most {CARD_TEXT_LIMIT}"
                         if len(card.text) > CARD_TEXT_LIMIT else None]))
@@ -865,8 +861,8 @@ def text_problem(edition: Edition) -> tuple[str, str] | None:
         for kind in ("railroad", "utility"):
             word = getattr(words, kind)
             if word is not None:
-                places.append((f"words.{lang}.{kind}", [fault(f"forms item {n + 1}", form) for n, form in
-                                                         enumerate(word.forms)] + [fault("group", word.group)]))
+                places.append((f"words.{lang}.{kind}", [line_problem(f"forms item {n + 1}", form) for n, form in
+                                                         enumerate(word.forms)] + [line_problem("group", word.group)]))
     for where, problems in places:
         problem = next((p for p in problems if p), None)
         if problem:
@@ -1144,12 +1140,9 @@ def variant_problem(variant: Variant) -> str | None:
     bonus no table counts (:data:`START_CASH_LIMIT`), an end at more bankruptcies than :data:`PLAYERS_LIMIT` players can
     have. Checked on every read of variants.toml (:func:`variants_from_dict`): the file is banker's own."""
     for key, article in (("id", "an"), ("name", "a")):
-        text = getattr(variant, key)
-        bad = forbidden_char(text)
-        if bad:
-            return f"{key} holds a control or invisible character ({bad}): {article} {key} is one line of plain text"
-        if len(text) > NAME_LIMIT:
-            return f"{key} has {len(text)} characters, at most {NAME_LIMIT}"
+        problem = line_problem(key, getattr(variant, key), it=f"{article} {key}")
+        if problem:
+            return problem
     if len(variant.description) > DESCRIPTION_LIMIT:
         return f"description has {len(variant.description)} characters, at most {DESCRIPTION_LIMIT}"
     rents = len(RENT_NAMES) - 2
