@@ -321,6 +321,32 @@ async def test_the_list_holds_the_latest_eight_and_the_last_that_stands(tmp_path
         assert highlighted(b) == "#1 Ann collects $200 salary"
 
 
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+@pytest.mark.parametrize(("commands", "last"), [([{"op": "salary", "player": "Ann"}], 1), (LISTED[:3], 3),
+                                               ([*[{"op": "salary", "player": "Ann"}] * 3, "undo", "undo"], 1)],
+                         ids=["one entry", "the others depended on", "the others undone"])
+async def test_the_list_offers_no_other_entry_when_none_can_be_picked(tmp_path: Path, lang: str, commands: list,
+                                                                       last: int) -> None:
+    """Found by the second-opinion probe: with one entry in the log (or every other one undone, or depended on by the
+    last: Bob's house on the browns he bought) the line over the list still said "↑ ↓ picks another to undo, or type
+    its number first: #1 and the reason", #1 being the entry highlighted, the only one. It now says that only the
+    highlighted one can be picked; the reason and Enter undo it as ever."""
+    path = listed_session(tmp_path / "game.json", commands, BOARD[lang])
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("u")
+        await b.settle()
+        assert [ok for _text, ok in listed(b)].count(True) == 1
+        said = screen_text(b.screen.query_one("#undo-listed"))
+        assert said == app.tr("undo.listed_alone") and "↑" not in said and "#" not in said
+        assert highlighted(b) == f"#{last} " + app.tr.entry(file_entries(path)[last - 1])
+        await b.answer("wrong")
+        await b.confirm()
+    assert file_entries(path)[-1]["undoes"] == last
+
+
 def test_the_undos_list_is_not_loaded_with_the_flows() -> None:
     """Its dialog's code is loaded when `u` opens it: not before the table's first frame, nor with the action flows."""
     import subprocess

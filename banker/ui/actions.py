@@ -1303,8 +1303,10 @@ class Flow:
         def screen(previous: tuple[int, str] | None, back: bool) -> UndoScreen:
             choices, prompts = self.undo_choices()
             last = self.app.current_session.standing[-1]
-            # the example: the newest other entry that can be undone (the entry before the last may not be: a rent's debt)
-            listed = self.tr("undo.listed", seq=next((c.value for c in choices if c.enabled and c.value != last), last))
+            # the example: the newest other entry that can be undone (the entry before the last may not be: a rent's debt);
+            # none (one entry, or every other undone or depended on): the list offers nothing else to pick
+            other = next((c.value for c in choices if c.enabled and c.value != last), None)
+            listed = self.tr("undo.listed", seq=other) if other is not None else self.tr("undo.listed_alone")
             seq, text = previous if previous is not None else (None, "")
             return UndoScreen(title, prompts, choices, last, listed, value=text, current=seq, back=back)
 
