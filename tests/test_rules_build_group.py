@@ -161,6 +161,30 @@ def test_a_group_build_leaves_a_house_for_each_other_builder():
     assert g.bank_houses == 2
 
 
+@pytest.mark.parametrize(("lang", "said"), [("en", "The bank has 4 houses: building 4 would leave 0 while Ann may"),
+                                             ("ru", "В банке 4 дома: если построить 4, останется 0"),
+                                             ("uk", "У банку 4 будинки: якщо збудувати 4, лишиться 0")], ids=["en", "ru", "uk"])
+def test_the_houses_a_shortage_refusal_counts_agree_with_their_number(lang, said):
+    """Found by the second-opinion probe: the refusal of a group build that would leave no house for another builder
+    said the bank's houses with one word whatever their number, "В банке 4 домов" ("У банку 4 будинків"; "The bank
+    has 1 houses"), where the build-group.stock refusal beside it says "осталось 4 дома". The bank's houses are now
+    counted as every count is (build-group.houses: 1 дом, 4 дома, 5 домов), as the hotels' refusal counts its hotels."""
+    g = game(players=("Ann", "Bob", "Cid"))
+    own(g, "Ann", *GREEN, *DARK_BLUE)
+    own(g, "Bob", *BROWN)
+    own(g, "Cid", 6, 8, 9)
+    for p in ("Ann", "Bob", "Cid"):
+        top_up(g, p, 50_000)
+    g.push({"op": "build", "player": "Ann", "space": 31, "upto": 4})
+    g.push({"op": "build", "player": "Cid", "space": 6, "upto": 4})
+    g.push({"op": "build", "player": "Bob", "space": 1, "upto": 2})
+    assert g.bank_houses == 4
+    with pytest.raises(Refused) as e:
+        g.push({"op": "build", "player": "Bob", "space": 3, "each": 2})
+    assert e.value.rule == "building-shortage"
+    assert Translator(lang).refusal(e.value).startswith(said), Translator(lang).refusal(e.value)
+
+
 def test_a_group_build_leaves_a_hotel_for_each_other_builder():
     """Found playing: with the bank's last two hotels, a group build put both on the dark blues in one action while
     another player could build a hotel. us-classic-rules.txt "Building Shortages": "If there are a limited number of

@@ -132,8 +132,8 @@ def _build_group(state: GameState, tx: Tx, player: str, space: Space, cmd: Build
                                          need=need))
     others = [p for p in building_demand(state, "house") if p != player]
     if others and need and stock_before - need < len(others):
-        raise Refused("building-shortage", Msg("build-group.shortage", stock=stock_before, need=need,
-                                               left=stock_before - need, players=others, n=len(others)))
+        raise Refused("building-shortage", Msg("build-group.shortage", stock=Msg("build-group.houses", n=stock_before),
+                                               need=need, left=stock_before - need, players=others))
     # the same for hotels: the last hotels go one at a time, or at the shortage auction (found playing: a group's
     # two hotels taken in one action, the bank's last, while another player could build one)
     hotels = _hotels_added(state, steps)

@@ -744,7 +744,7 @@ EN: dict[str, Template] = {
     "build-group.too-many": "A lot takes at most {top} buildings ({hbh} houses, then a hotel): {lots} would have more",
     "build-group.nothing": ["Nothing to build: every lot of the {group} group already has {n} building or more",
                             "Nothing to build: every lot of the {group} group already has {n} buildings or more"],
-    "build-group.shortage": "The bank has {stock} houses: building {need} would leave {left} while {players} may build "
+    "build-group.shortage": "The bank has {stock}: building {need} would leave {left} while {players} may build "
                             "too; build one at a time, or hold the shortage auction",
     "build-group.shortage-hotels": "The bank has {stock}: building {need} would leave {left} while {players} may build a "
                                    "hotel too; build one at a time, or hold the shortage auction",
