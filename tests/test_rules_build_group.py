@@ -93,6 +93,26 @@ def test_refusals_change_nothing(cmd, rule):
     assert g.to_json() == before
 
 
+@pytest.mark.parametrize(("lang", "one", "two"), [
+    ("en", ": Mediterranean Avenue would have more", ": Mediterranean Avenue, Baltic Avenue would have more"),
+    ("ru", ": на участке Житная улица было бы больше", ": на участках Житная улица, Нагатинская улица было бы больше"),
+    ("uk", ": на ділянці Троєщина було б більше", ": на ділянках Троєщина, Борщагівка було б більше"),
+], ids=["en", "ru", "uk"])
+def test_the_lots_a_build_would_put_past_a_hotel_are_one_or_several(lang, one, two):
+    """Found by the second-opinion probe: a group build past a hotel on one lot (each 1 beside the group's hotel)
+    was refused "на участках Житная улица было бы больше" (the plural for one lot; "на ділянках Троєщина"). The
+    lots are a list (banker.rules.messages.LISTS): one lot in the singular, several in the plural."""
+    g = browns({"en": "classic-us", "ru": "ru", "uk": "kyiv"}[lang])
+    g.push({"op": "build", "player": "Ann", "space": 1, "upto": 4})
+    build(g, "Ann", 1)  # the hotel on the first brown, four houses on the second
+    with pytest.raises(Refused) as e:
+        g.push({"op": "build", "player": "Ann", "space": 1, "each": 1})
+    assert e.value.rule == "build-hotel" and Translator(lang).refusal(e.value).endswith(one), str(e.value)
+    with pytest.raises(Refused) as e:
+        g.push({"op": "build", "player": "Ann", "space": 1, "each": 2})
+    assert e.value.rule == "build-hotel" and Translator(lang).refusal(e.value).endswith(two), str(e.value)
+
+
 def test_nothing_to_build_up_to_a_level_already_reached():
     g = browns()
     g.push({"op": "build", "player": "Ann", "space": 1, "each": 2})

@@ -40,8 +40,8 @@ def plural_index(lang: str, n: int) -> int:
 #: The messages whose plural forms agree with a list they say (``{entries}``, ``{spaces}``, ``{players}``) and not with a
 #: number: ``n`` is how many things the list holds, never said. Their forms are ``[one, several]`` in every language
 #: (:func:`form_index`). A form that says a number says it as ``{n}`` (tests/test_i18n_engine.py checks both).
-LISTS = frozenset({"build.mortgaged", "end.debt", "log.bankrupt-buildings-stay", "log.bankrupt-deeds", "log.bankrupt-jail-cards",
-                   "log.bankrupt-jail-cards-back", "undo.depends"})
+LISTS = frozenset({"build.mortgaged", "build-group.too-many", "end.debt", "log.bankrupt-buildings-stay",
+                   "log.bankrupt-deeds", "log.bankrupt-jail-cards", "log.bankrupt-jail-cards-back", "undo.depends"})
 
 
 def form_index(lang: str, forms: Sequence[str], n: int, listed: bool = False) -> int:
@@ -741,7 +741,8 @@ EN: dict[str, Template] = {
                           "The table is counted: {n} differences ({differences})"],
     # --- several buildings in one action, undo of an earlier entry (issue #12)
     "input.build-each-upto": "build: give \"each\" (that many on every lot) or \"upto\" (every lot up to that many), not both",
-    "build-group.too-many": "A lot takes at most {top} buildings ({hbh} houses, then a hotel): {lots} would have more",
+    "build-group.too-many": ["A lot takes at most {top} buildings ({hbh} houses, then a hotel): {lots} would have more",
+                             "A lot takes at most {top} buildings ({hbh} houses, then a hotel): {lots} would have more"],
     "build-group.nothing": ["Nothing to build: every lot of the {group} group already has {n} building or more",
                             "Nothing to build: every lot of the {group} group already has {n} buildings or more"],
     "build-group.shortage": "The bank has {stock}: building {need} would leave {left} while {players} may build "
