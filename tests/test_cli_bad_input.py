@@ -183,3 +183,26 @@ def test_a_session_file_given_as_the_script_is_named_for_what_it_is(capsys, tmp_
     tr = Translator(lang)
     assert err == tr("cli.line", n=1, error=tr("cli.session_as_script")) + "\n", err
     assert out == "" and files_in(tmp_path) == before
+
+
+@pytest.mark.parametrize(("version", "said"), [('"9"', '"9"'), ("null", "null"), ("true", "true"), ("0", "0")])
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_a_session_files_bad_version_is_said_as_the_file_writes_it(capsys, tmp_path, lang, version, said):
+    """Found by the second-opinion probe: a session file whose format version is not a whole number was refused
+    "bad format version '9'" ("неверная версия формата '9'", None for null, True for true): Python's repr, the old
+    quoting every other refusal has left. A file's value is said as JSON writes it, as a script's values are."""
+    path = tmp_path / "game.json"
+    path.write_text('{"session": {"1": {"format": "banker-session", "version": ' + version + "}}}")
+    code, out, err = run(capsys, "--lang", lang, "state", str(path))
+    one_line(code, err)
+    assert Translator(lang)("session.why_bad_version", version=said) in err, err
+    assert "'" not in err and "None" not in err and "True" not in err, err
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_a_session_files_missing_marker_is_named_as_the_file_would_write_it(capsys, tmp_path, lang):
+    path = tmp_path / "game.json"
+    path.write_text('{"session": {"1": {"format": "something-else"}}}')
+    code, out, err = run(capsys, "--lang", lang, "state", str(path))
+    one_line(code, err)
+    assert Translator(lang)("session.why_no_marker", marker='"banker-session"') in err and "'" not in err, err

@@ -41,6 +41,7 @@ from typing import Any, ParamSpec, TypeGuard, TypeVar, overload
 import msgspec
 
 from banker.rules import Setup
+from banker.rules.messages import shown
 
 from . import checksum
 from . import snapshot as snapshots
@@ -664,10 +665,12 @@ def _check_doc(path: Path, data: Any) -> tuple[dict[str, Any], Setup]:
     table = data[SESSION_TABLE]
     doc = table.get("1")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise _not_session(path, Said(f"no {FORMAT!r} format marker", "why_no_marker", marker=repr(FORMAT)))
+        marker = shown(FORMAT)  # a file's words are said as JSON writes them, as a script's are ("banker-session")
+        raise _not_session(path, Said(f"no {marker} format marker", "why_no_marker", marker=marker))
     version = doc.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise _not_session(path, Said(f"bad format version {version!r}", "why_bad_version", version=repr(version)))
+        said = shown(version)  # as the file writes it: "9" (a text), 1.5, null; never Python's '9' and None
+        raise _not_session(path, Said(f"bad format version {said}", "why_bad_version", version=said))
     if version > VERSION:
         raise SessionError(f"{path} was written by a newer banker (session format version {version}, this one reads "
                            f"up to {VERSION}); upgrade banker to open it", key="newer", path=path, version=version,
@@ -911,8 +914,9 @@ def _read_journal(path: Path, jpath: Path, data: bytes, doc: dict[str, Any]) -> 
                            key="journal_no_header", journal=jpath)
     header = lines.records[0]
     if header.get("format") != JOURNAL_FORMAT:
-        raise SessionError(f"{jpath} is not a banker journal (no {JOURNAL_FORMAT!r} header); "
-                           "both files were left untouched", key="journal_no_marker", journal=jpath, marker=repr(JOURNAL_FORMAT))
+        marker = shown(JOURNAL_FORMAT)
+        raise SessionError(f"{jpath} is not a banker journal (no {marker} header); both files were left untouched",
+                           key="journal_no_marker", journal=jpath, marker=marker)
     if header.get("session") != doc.get("id"):
         raise SessionError(f"{jpath} belongs to another session than {path}; both files were left untouched "
                            "(move the journal away if this file is the session you want)", key="journal_other",
@@ -1044,9 +1048,10 @@ def _load(path: Path, defer_table: bool, left: list[FileTable]) -> Loaded:
             if is_seq(seq) and seq <= file_seq:
                 continue  # checkpointed already: the crash fell between rename and truncate
             if seq != expected:
-                raise SessionError(f"{jpath} line {line_no}: entry seq {seq!r} does not follow entry {expected - 1}; "
+                said = shown(seq)
+                raise SessionError(f"{jpath} line {line_no}: entry seq {said} does not follow entry {expected - 1}; "
                                    "both files were left untouched", key="journal_seq", journal=jpath, line=line_no,
-                                   seq=repr(seq), previous=expected - 1)
+                                   seq=said, previous=expected - 1)
             entries.extend(to_entries(f"{jpath} line {line_no}", [record], expected))
             if last_sum is not None:
                 last_sum = verify_entry(record, last_sum, damage, f" ({jpath.name} line {line_no})")  # where: names only
