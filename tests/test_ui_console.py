@@ -394,3 +394,41 @@ async def test_a_deeds_mark_never_touches_its_name(tmp_path: Path, lang: str) ->
             mark = next(m for m in marks if m in line)
             before = line[:line.index(mark)]
             assert before.endswith(" "), lines
+
+
+async def test_a_session_on_a_board_whose_colour_the_console_cannot_draw_still_opens(tmp_path: Path, monkeypatch) -> None:
+    """Found by the second-opinion probe: a group colour Rich does not know ("aliceblue") is refused for a new game
+    since the board checks (banker.boards.check_board), but a session recorded on such a board before them (a session
+    opens on its board as it was) stopped the console with "MissingStyle: Failed to get style 'aliceblue'" as soon as
+    a deed of the group was owned: the table, the review's summary, its count and its board. The deeds of that group
+    are marked as a deed of no group is (white); the board's other colours are drawn as ever."""
+    from importlib import resources
+
+    import banker.boards
+    from banker.boards import game_from_setup
+    from banker.ledger import read_session
+    from banker.ui.widgets.table import NO_COLOR, group_color
+
+    board = tmp_path / "us-aliceblue.toml"
+    text = (resources.files("banker.boards") / "classic-us.toml").read_text(encoding="utf-8")
+    board.write_text(text.replace('color = "#8b4513"', 'color = "aliceblue"', 1), encoding="utf-8")
+    with monkeypatch.context() as m:  # a banker before the colour check recorded it
+        m.setattr(banker.boards, "_color_problem", lambda edition: None)
+        path = make_session(tmp_path / "game.json", ("Ann", "Bob"), edition=str(board), commands=[
+            {"op": "follow", "on": True}, {"op": "roll", "dice": [1, 2]}, {"op": "buy", "player": "Ann", "space": 3},
+            {"op": "end_turn"}, {"op": "buy", "player": "Ann", "space": 1}, {"op": "buy", "player": "Bob", "space": 6},
+            {"op": "rent", "payer": "Bob", "space": 1}])
+    edition = game_from_setup(read_session(path).setup).edition
+    assert group_color(edition, "brown") == NO_COLOR and group_color(edition, "light_blue") == "#87ceeb"
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert "Mediterranean Avenue" in screen_text(app.screen.query_one("#player-0"))
+    app = BankerApp(path, lang="ru", review=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        for key, shown in (("3", "#review-summary"), ("4", "#review-count"), ("6", "#review-heat")):
+            await pilot.press(key)
+            await pilot.pause()
+            assert screen_text(app.screen.query_one(shown)), shown
+        assert "Коричневая" in screen_text(app.screen.query_one("#review-summary"))

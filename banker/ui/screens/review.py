@@ -33,6 +33,7 @@ from ..match import fold
 from ..widgets.board import heat_map
 from ..widgets.footer import BankFooter
 from ..widgets.prose import Prose
+from ..widgets.table import group_color
 from .base import BankerScreen
 
 #: the most points a chart draws (a long game is sampled evenly)
@@ -456,8 +457,7 @@ class ReviewScreen(BankerScreen[None]):
         groups.add_column(tr("review.group"))
         groups.add_column(tr("review.rent"), justify="right")
         for group, amount in r.rent_by_group.items():
-            known = state.edition.groups.get(group)
-            groups.add_row(Text("█ ", known.color if known else "white") + Text(tr.group(state.edition, group)),
+            groups.add_row(Text("█ ", group_color(state.edition, group)) + Text(tr.group(state.edition, group)),
                            fmt(amount))
         side = Table.grid(padding=(0, 2))
         side.add_row(deeds, groups)
@@ -525,7 +525,7 @@ class ReviewScreen(BankerScreen[None]):
                 space = state.edition.spaces[pos]
                 lot = state.lots[pos]
                 group = space.group or ""
-                color = state.edition.groups[group].color if group in state.edition.groups else "white"
+                color = group_color(state.edition, group)
                 text.append("  █ ", color)
                 text.append(space.name, "dim" if lot.mortgaged else "")
                 if lot.mortgaged:

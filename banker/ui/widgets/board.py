@@ -16,6 +16,8 @@ from rich.color import Color
 from rich.style import Style
 from rich.text import Text
 
+from .table import group_color
+
 if TYPE_CHECKING:  # pragma: no cover
     from banker.rules.edition import Edition
 
@@ -92,7 +94,7 @@ def heat_map(edition: Edition, counts: Mapping[int, int], legend: Sequence[Text]
             bg = heat(n / most if most else 0)
             fg = "black" if most and n / most > 0.35 else "white"
             group = edition.groups.get(space.group or "")
-            names.append("▌" if group else " ", Style(color=group.color if group else None, bgcolor=bg))
+            names.append("▌" if group else " ", Style(color=group_color(edition, space.group) if group else None, bgcolor=bg))
             names.append(f"{short[pos]:<{CELL - 1}}", Style(color=fg, bgcolor=bg))
             numbers.append(f"{n if n else '·':^{CELL}}", Style(color=fg, bgcolor=bg, bold=bool(n)))
         for line in (names, numbers):

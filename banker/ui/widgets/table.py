@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len, set_cell_size
+from rich.color import Color, ColorParseError
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -34,8 +35,27 @@ if TYPE_CHECKING:  # pragma: no cover
     from banker.i18n import Translator
     from banker.ledger import Entry
     from banker.rules import GameState
+    from banker.rules.edition import Edition
 
 HOUSE = "⌂"
+#: the mark of a deed of no colour group, and of one whose group's colour cannot be drawn (:func:`group_color`)
+NO_COLOR = "white"
+
+
+def group_color(edition: Edition, group: str | None) -> str:
+    """The colour a deed of ``group`` is marked with wherever the console draws it (the players' cards, the review's
+    rents and deeds, the heat map): its board's colour when the console can draw it, else :data:`NO_COLOR`. A session
+    recorded on a board file whose colour Rich cannot read (taken before banker.boards checked colours, or the file
+    edited since: a session opens on its board as it was) stopped the table screen with "MissingStyle: Failed to get
+    style 'notacolor'" as soon as a deed of that group was owned."""
+    found = edition.groups.get(group or "")
+    if found is None:
+        return NO_COLOR
+    try:
+        Color.parse(found.color)  # cached by Rich
+    except ColorParseError:
+        return NO_COLOR
+    return found.color
 
 
 class DeedLines:
@@ -327,7 +347,7 @@ class PlayerCard(ScrollView, can_focus=False):
             lot = state.lots[pos]
             group = space.group or ""
             known = group in state.edition.groups
-            color = state.edition.groups[group].color if known else "white"
+            color = group_color(state.edition, group)
             name = Text()
             # a full block for a full colour group, a half block for a lone deed of it
             name.append("█" if known and state.owns_group(p, group) else "▌", color)
