@@ -14,6 +14,7 @@ from banker.boards import game_from_setup
 from banker.i18n import Translator
 from banker.rules import HouseRules, Refused, Setup
 from banker.rules.effects import InJail, Position, Proposal, Turn
+from banker.rules.legal import check_jail_release, legal_actions
 from banker.rules.turns import describe, doubles_to_roll_on
 from tests.rules_helpers import EDITIONS, own, top_up
 
@@ -347,6 +348,50 @@ def test_a_get_out_of_jail_free_card_frees_the_token(edition):
     g.push({"op": "end_turn"})
     g.push({"op": "jail_card", "player": "Ann", "use": True})
     assert not g.in_jail["Ann"] and g.positions["Ann"] == JAIL
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_legal_actions_offer_the_jail_fine_and_card_only_to_whom_the_engine_takes_them(edition):
+    """Found by the rules probe: in follow mode the console's `f` and `j` offered players not in jail, then refused
+    them. The engine's own check (:func:`check_jail_release`, what ``before`` refuses) says who may pay the fine or use
+    a card, and :func:`legal_actions` offers only those: every jail action offered is accepted, every one left out
+    refused. US: the fine "before you roll the dice on either of your next two turns"; without follow mode the bank
+    does not know where the tokens stand and refuses nobody."""
+    g = follow_game(edition, players=("Ann", "Bob", "Cid"))
+    card = next(c.id for c in g.edition.cards.values() if c.kind == "jail_card")
+    g.push({"op": "card", "player": "Bob", "card": card})  # Bob holds a card, not in jail
+    g.push({"op": "card", "player": "Cid", "card": next(c.id for c in g.edition.cards.values()
+                                                         if c.kind == "jail_card" and c.id != card)})
+    place(g, "Cid", JAIL, jail=True)
+
+    def jail_offers(state):
+        return {(c["op"], c["player"]) for c in legal_actions(state) if c["op"] in ("jail_fine", "jail_card")}
+
+    assert jail_offers(g) == {("jail_fine", "Cid"), ("jail_card", "Cid")}
+    for p in ("Ann", "Bob"):
+        with pytest.raises(Refused, match="not in jail"):
+            check_jail_release(g, p, fine=True)
+        with pytest.raises(Refused, match="not in jail"):
+            g.preview({"op": "jail_fine", "player": p})
+    with pytest.raises(Refused, match="not in jail"):
+        g.preview({"op": "jail_card", "player": "Bob", "use": True})
+    for cmd in legal_actions(g):
+        if cmd["op"] in ("jail_fine", "jail_card"):
+            g.preview(cmd)
+    check_jail_release(g, "Cid", fine=True)
+    limit = g.edition.rules.jail_fine_turns
+    while g.jail_turns["Cid"] < limit and g.jail_turns["Cid"] < 2:  # failed attempts, the fine never paid
+        while g.current != "Cid":
+            g.push({"op": "end_turn"})
+        roll(g, 1, 2)
+    if g.jail_turns["Cid"] >= limit:  # US: the third attempt is rolled first, the card still frees the token
+        with pytest.raises(Refused, match="rolled first"):
+            g.preview({"op": "jail_fine", "player": "Cid"})
+        assert jail_offers(g) == {("jail_card", "Cid")}
+    else:
+        assert jail_offers(g) == {("jail_fine", "Cid"), ("jail_card", "Cid")}
+    g.push({"op": "follow", "on": False})
+    assert jail_offers(g) >= {("jail_fine", "Ann"), ("jail_fine", "Bob"), ("jail_card", "Bob")}
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

@@ -625,8 +625,53 @@ async def test_the_fine_for_a_player_not_in_jail_says_what_to_press(tmp_path: Pa
     async with app.run_test(size=(120, 36)) as pilot:
         b = Banker(app, pilot)
         await pilot.pause()
-        await b.act("f")
-        await b.choose("bob")
+        await b.command("fine bob")  # typed: the picker no longer offers Bob (below)
         await b.settle()
         assert b.message() == said
         assert file_entries(path) == []
+
+
+@pytest.mark.parametrize("lang,why", [("en", "Bob is not in jail"), ("ru", "Bob не в тюрьме"),
+                                      ("uk", "Bob не у в’язниці")], ids=["en", "ru", "uk"])
+async def test_the_jail_pickers_offer_only_players_in_jail(tmp_path: Path, lang: str, why: str) -> None:
+    """Found by the rules probe in follow mode: `f` (the jail fine) and `j` (a jail card) listed players who are not in
+    jail as choosable, and picking one gave a refusal. The engine's check (check_jail_release) is asked of each
+    player: one it refuses is dimmed with its reason, the player in jail is highlighted, and Enter takes them."""
+    path = tmp_path / "j.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob", "Cid"), follow=True)) as s:
+        s.apply({"op": "card", "player": "Bob", "card": "cc-jail-free"})
+        s.apply({"op": "card", "player": "Cid", "card": "ch-jail-free"})
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("j")  # nobody holding a card is in jail: none can be chosen, each says why
+        options = b.screen.query_one("#choices").options
+        assert [(o.disabled, str(o.prompt).split("  ")[0]) for o in options] == [(True, "Bob"), (True, "Cid")]
+        assert why in b.options()[0]
+        await b.key("enter")
+        assert isinstance(app.screen, ChooseScreen)  # nothing picked
+        await b.key("escape")
+        await b.settle()
+    with Session.open(path) as s:
+        s.apply({"op": "place", "player": "Cid", "space": JAIL, "jail": True})
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        for key, op in (("f", "jail_fine"), ("j", "jail_card")):
+            await b.act(key)
+            options = b.screen.query_one("#choices").options
+            shown = {str(o.prompt).split("  ")[0]: o.disabled for o in options}
+            assert shown == ({"Ann": True, "Bob": True, "Cid": False} if op == "jail_fine" else
+                             {"Bob": True, "Cid": False})
+            assert why in next(p for p in b.options() if p.startswith("Bob"))
+            await b.key("enter")  # the one in jail, highlighted
+            assert isinstance(app.screen, ConfirmScreen)
+            await b.key("escape", "escape")
+            await b.settle()
+        await b.act("f")
+        await b.key("enter")
+        await b.confirm()
+        assert file_entries(path)[-1]["command"] == {"op": "jail_fine", "player": "Cid"}
+        assert file_state(path)["players"]["Cid"]["in_jail"] is False

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .building import blocked_sales, legal_builds, legal_group_sales, legal_sales
+from .errors import Refused
+from .messages import Msg
 from .mortgage import legal_mortgages, legal_unmortgages
 from .ops import encode
 from .raising import raise_plan
@@ -49,6 +51,32 @@ def raise_cash_options(state: GameState, player: str) -> dict[str, Any]:
     }
 
 
+def check_jail_release(state: GameState, player: str, fine: bool) -> None:
+    """In follow mode, what the jail fine (``fine``) or a jail card for ``player`` is refused for, given where the
+    tokens stand: raises that :class:`Refused` (the check :func:`banker.rules.turns.before` makes; the console asks
+    it of each player its pickers offer). A player not in jail (unless the fine is what the bank proposes after the
+    third failed attempt); the fine once the player has tried the edition's number of rolls in jail. Without follow
+    mode the bank does not know where the tokens stand: nothing is refused here."""
+    if not state.follow:
+        return
+    due = state.pending
+    if due is not None and due.kind == "jail_fine" and due.player == player:
+        return
+    if not state.in_jail[player]:
+        raise Refused("not-in-jail", Msg("turn.not-in-jail", player=player))
+    limit = state.edition.rules.jail_fine_turns
+    if fine and state.jail_turns[player] >= limit:
+        raise Refused("jail-roll-first", Msg("turn.jail-roll-first", player=player, n=state.jail_turns[player], m=limit))
+
+
+def _releases(state: GameState, player: str, fine: bool) -> bool:
+    try:
+        check_jail_release(state, player, fine)
+    except Refused:
+        return False
+    return True
+
+
 def legal_actions(state: GameState, player: str | None = None) -> Iterator[dict[str, Any]]:
     """Commands that would be accepted now (rent on utilities needs the dice: omitted)."""
     if state.over:
@@ -58,9 +86,9 @@ def legal_actions(state: GameState, player: str | None = None) -> Iterator[dict[
         cash = state.cash[p]
         in_debt = bool(state.debts.get(p))
         yield {"op": "salary", "player": p}
-        if not in_debt:
+        if not in_debt and _releases(state, p, fine=True):
             yield {"op": "jail_fine", "player": p}
-        for card in state.jail_cards_of(p):
+        for card in state.jail_cards_of(p) if _releases(state, p, fine=False) else ():
             yield {"op": "jail_card", "player": p, "use": True, "card": card}
         for pos, lot in sorted(state.lots.items()):
             space = state.edition.spaces[pos]

@@ -29,7 +29,7 @@ from . import parse
 from .debts import require_no_debt
 from .effects import Doubles, Due, InJail, Pay, Turn
 from .errors import Refused
-from .legal import mr_monopoly_target
+from .legal import check_jail_release, mr_monopoly_target
 from .messages import Msg
 from .names import BANK, POT
 from .ops import (
@@ -564,14 +564,7 @@ def before(state: GameState, cmd: Command) -> None:
         player = _name(state, cmd.player)
         if player is None or player in state.bankrupt:
             return  # the handler says what is wrong
-        if due is not None and due.kind == "jail_fine" and due.player == player:
-            return
-        if not state.in_jail[player]:
-            raise Refused("not-in-jail", Msg("turn.not-in-jail", player=player))
-        limit = state.edition.rules.jail_fine_turns
-        if isinstance(cmd, JailFine) and state.jail_turns[player] >= limit:
-            raise Refused("jail-roll-first", Msg("turn.jail-roll-first", player=player, n=state.jail_turns[player],
-                                                 m=limit))
+        check_jail_release(state, player, fine=isinstance(cmd, JailFine))
 
 
 def follow_up(state: GameState, tx: Tx, cmd: Command) -> None:

@@ -46,7 +46,7 @@ from banker.rules.cards import describe_effect
 from banker.rules.commands import no_pot
 from banker.rules.count import Difference, difference_msg, sources
 from banker.rules.effects import Debt, Hotel, Houses, JailCardHolder, Owner, Pay, Stock
-from banker.rules.legal import deal_plan
+from banker.rules.legal import check_jail_release, deal_plan
 from banker.rules.messages import Msg
 from banker.rules.mortgage import check_mortgage, lift_cost
 from banker.rules.ops import SPEED_FACES, FieldSpec
@@ -278,14 +278,33 @@ class Flow:
 
     async def ask_player(self, title: str, exclude: tuple[str | None, ...] = (), bank: bool = False,
                          only: list[str] | None = None, default: str | None = None, auto: Any = NOTHING,
-                         empty: str | None = None) -> str:
-        """``empty``: what to say when nobody can be chosen (:meth:`no_players_said`)."""
+                         empty: str | None = None, check: Callable[[str], object] | None = None) -> str:
+        """``empty``: what to say when nobody can be chosen (:meth:`no_players_said`); ``check``: the engine's check of
+        each player (:meth:`player_check`), a player it refuses dimmed with its reason."""
         players = only if only is not None else list(self.state.active_players)
-        choices = [Choice(p, p, note=self.fmt(self.state.cash[p])) for p in players if p not in exclude]
+        choices = [self.player_choice(p, check) for p in players if p not in exclude]
         if bank and BANK not in exclude:
             choices.append(Choice(BANK, self.tr("bank.name")))
         player: str = await self.choose(title, choices, empty or self.tr("flow.no_players"), default=default, auto=auto)
         return player
+
+    def player_choice(self, player: str, check: Callable[[str], object] | None) -> Choice:
+        """``player`` with the cash, or dimmed with the engine's reason where ``check`` refuses the player."""
+        if check is not None:
+            try:
+                check(player)
+            except Refused as e:
+                return Choice(player, player, enabled=False, note=self.tr.console_refusal(e))
+        return Choice(player, player, note=self.fmt(self.state.cash[player]))
+
+    def player_check(self, op: str, key: str) -> Callable[[str], object] | None:
+        """The engine's check of a player for ``op``'s ``key``, where it refuses a player for who they are (None: it
+        does not): in follow mode, the jail fine and a jail card only for a player in jail
+        (:func:`check_jail_release`)."""
+        state = self.state
+        if (op, key) in (("jail_fine", "player"), ("jail_card", "player")):
+            return lambda player: check_jail_release(state, player, fine=op == "jail_fine")
+        return None
 
     def text_prompt(self, op: str, key: str, cmd: dict[str, Any]) -> str:
         """What a text question asks: a transfer's memo names who pays whom how much."""
@@ -419,7 +438,7 @@ class Flow:
             return await self.ask_player(self.player_title(op, f.key, cmd, title), exclude=self.excluded(op, f.key, cmd),
                                          bank=kind == "account", only=self.players_for(op),
                                          default=self.player_default(op, f.key, cmd), auto=auto,
-                                         empty=self.no_players_said(op))
+                                         empty=self.no_players_said(op), check=self.player_check(op, f.key))
         if kind == "space":
             choices, empty = self.space_choices(op, cmd)
             if isinstance(cmd.get("player"), str):  # "Buy: Ann", over the deeds Ann may buy
