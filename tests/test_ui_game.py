@@ -255,13 +255,15 @@ async def test_a_whole_game_through_the_console(tmp_path: Path) -> None:
         assert "owes $600 to Ann" in summary and "Most that can be raised: $1,302" in summary
         await b.key("enter")  # the first sale offered: a house on St. Charles Place, +$50
         assert "Bank → Bob  $50" in await b.confirm()
-        paid = screen_text(app.screen.query_one("#debt-summary")).splitlines()
-        assert paid[:2] == ["Bob's debt is paid.", "Cash $32"], paid  # on lines of their own (found by a probe)
-        # paid: no bankruptcy offered any more, neither in the footer nor in the hint (found playing)
+        # paid: the view closes, the table says the entry that paid it (test_ui_rules.py: nothing swallowed)
+        assert isinstance(app.screen, TableScreen)
+        assert "Bob pays the debt of $600 to Ann" in b.message()
+        await b.command("debt bob")  # opened again for Bob, who owes nothing now: said so, on a line of its own
+        owes = screen_text(app.screen.query_one("#debt-summary")).splitlines()
+        assert owes[:2] == ["Bob owes nothing.", "Cash $32"], owes  # on lines of their own (found by a probe)
+        # no debt: no bankruptcy offered, neither in the footer nor in the hint (found playing)
         assert not any(a.binding.action == "bankrupt" for a in app.screen.active_bindings.values())
         assert "bankruptcy" not in screen_text(app.screen.query_one("#debt-hint"))
-        await b.key("k")
-        assert type(app.screen).__name__ == "RaiseCashScreen"
         await b.key("escape")
         state = file_state(path)
         assert state["players"]["Bob"]["debt"] is None and state["spaces"][str(ST_CHARLES)]["houses"] == 2

@@ -170,6 +170,47 @@ async def test_the_raise_cash_view_when_the_bank_cannot_take_the_hotels_back(tmp
         assert file_state(path)["players"]["Ann"]["bankrupt"] is True
 
 
+@pytest.mark.parametrize("lang,refused,paid", [
+    ("en", "Bob can still raise $70", "Bob pays the debt of $50 to Ann"),
+    ("ru", "Игрок Bob ещё может собрать $70", "Bob гасит долг $50"),
+    ("uk", "Гравець Bob ще може зібрати $70", "Bob погашає борг $50")], ids=["en", "ru", "uk"])
+async def test_the_raise_cash_view_keeps_a_refused_bankruptcy_and_closes_once_the_debt_is_paid(
+        tmp_path: Path, lang: str, refused: str, paid: str) -> None:
+    """Found by the rules probe: `k` in the raise-cash view while the debt could still be raised closed the view before
+    the refusal was shown; once the debt was paid the view stayed, saying so, and swallowed the next action's key.
+    Now `k` asks the engine first (its bankruptcy preview): refused, the view stays open with the refusal in it
+    (us-classic-rules.txt: a player is bankrupt "if you owe more than you can pay"), its mortgages still offered; a
+    mortgage that pays the debt closes it, the table saying the entry, and the next key (`b`) is the table's."""
+    path = make_session(tmp_path / "debt.json", ("Ann", "Bob", "Cid"), commands=[
+        {"op": "buy", "player": "Bob", "space": 1}, {"op": "buy", "player": "Bob", "space": 3},
+        {"op": "buy", "player": "Ann", "space": 39},
+        {"op": "transfer", "from": "Bob", "to": "Ann", "amount": 1370, "memo": "x"},
+        {"op": "rent", "payer": "Bob", "space": 39}])  # $50 owed with $10: two mortgages ($30 each) pay it
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("w")
+        view = app.screen
+        assert type(view).__name__ == "RaiseCashScreen"
+        await b.key("k")
+        await b.settle()
+        assert app.screen is view  # the view stays, the refusal in it
+        said = screen_text(view.query_one("#debt-refused"))
+        assert refused in said, said
+        assert not any(e["command"]["op"] == "bankrupt" for e in file_entries(path))
+        await b.key("enter")  # mortgage Mediterranean Avenue: $40, still $50 owed
+        await b.confirm()
+        assert app.screen is view and screen_text(view.query_one("#debt-refused")) == ""  # said for the state before
+        await b.key("enter")  # mortgage Baltic Avenue: the debt is paid
+        await b.confirm()
+        assert isinstance(app.screen, TableScreen)
+        assert file_state(path)["players"]["Bob"]["debt"] is None
+        assert paid in b.message()
+        await b.key("b")  # the next action's key is the table's: buying asks who buys
+        assert isinstance(app.screen, ChooseScreen)
+
+
 async def test_eleven_players_on_the_us_board(tmp_path: Path, capsys) -> None:
     """us-classic-rules.txt "Equipment": "11 MONOPOLY tokens": the start screen and `banker new` take eleven players
     on the US board, and refuse a twelfth saying the edition's limits."""

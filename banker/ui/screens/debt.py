@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from banker.ledger import SessionError
 from banker.rules import Refused
+from banker.rules.bankruptcy import preview as bankruptcy_preview
 from banker.rules.legal import raise_cash_options
 from banker.rules.raising import most_after
 
@@ -27,7 +28,11 @@ class RaiseCashScreen(Dialog[None]):
     """What the debtor can sell or mortgage, and the most that could be raised in all.
 
     A sale or mortgage picked here is previewed and confirmed, then recorded by the App (refused by the disk, its
-    confirmation asked again: :meth:`confirm`); the view follows the session (it watches the App's ``version``)."""
+    confirmation asked again: :meth:`confirm`); the view follows the session (it watches the App's ``version``).
+    Once the debt it was opened for is paid, it closes: the table's message line says the entry that paid it, and
+    the next key is the table's (found by the rules probe: the view stayed, saying "debt is paid", and swallowed the
+    next action's key). ``k`` asks the engine first: a bankruptcy still avoidable is refused in the view, which
+    stays open (:meth:`action_bankrupt`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding(with_layouts("t"), "trade", "Trade"),
                                             Binding(with_layouts("k"), "bankrupt", "Bankruptcy")]
@@ -36,6 +41,7 @@ class RaiseCashScreen(Dialog[None]):
         super().__init__()
         self.player = player
         self.options: list[dict[str, Any]] = []
+        self.owed = False  # the debt was open when the view was last drawn: it closes once that debt is paid
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
@@ -43,6 +49,7 @@ class RaiseCashScreen(Dialog[None]):
             yield dialog_title(tr("debt.title", player=self.player))
             yield Static(id="debt-summary")
             yield OptionList(id="debt-options", markup=False)
+            yield Static(id="debt-refused", classes="dialog-error", markup=False)
             yield Static(id="debt-hint", classes="dialog-hint")
 
     def on_mount(self) -> None:
@@ -57,8 +64,13 @@ class RaiseCashScreen(Dialog[None]):
         view = raise_cash_options(state, self.player)
         summary = Text()
         claims = state.debts.get(self.player, [])
-        if not claims:
-            summary.append(tr("debt.paid", player=self.player) + "\n", "bold green")
+        if self.owed and not claims:  # paid here: the view's work is done (the App said the entry that paid it)
+            self.dismiss(None)
+            return
+        self.owed = bool(claims)
+        self.say_refused(None)  # a refusal said before no longer holds
+        if not claims:  # opened for a player who owes nothing (`debt cid` on the command line)
+            summary.append(tr("debt.owes_nothing", player=self.player) + "\n", "bold green")
         for creditor, amount, _ in claims:
             summary.append(tr("player.owes", amount=fmt(amount), creditor=tr.account(creditor)) + "\n", "bold red")
         summary.append(tr("debt.cash", amount=fmt(view["cash"])) + "\n")
@@ -92,9 +104,15 @@ class RaiseCashScreen(Dialog[None]):
             options.highlighted = 0
         elif not view["blocked"]:
             options.add_option(Option(Text(tr("debt.no_options"), "dim"), disabled=True))
-        # a debt paid here (found playing: the footer and the hint still offered bankruptcy): no bankruptcy key
+        # no debt (found playing: the footer and the hint still offered bankruptcy): no bankruptcy key
         self.query_one("#debt-hint", Static).update(tr("debt.hint" if claims else "debt.hint_paid"))
         self.refresh_bindings()
+
+    def say_refused(self, text: str | None) -> None:
+        """Why the last key was refused, in red above the hint (None: nothing, the line hidden)."""
+        line = self.query_one("#debt-refused", Static)
+        line.update(text or "")
+        line.display = bool(text)
 
     def most_after(self, opt: dict[str, Any]) -> int | None:
         """The most the debtor could still have in cash after this sale or mortgage (the engine tries it)."""
@@ -142,6 +160,14 @@ class RaiseCashScreen(Dialog[None]):
         self.app.post_message(ActionRequested("trade", {"from": self.player}))
 
     def action_bankrupt(self) -> None:
+        """The bankruptcy, when the engine would take it (its preview); refused (the debt can still be raised, found
+        by the rules probe: the view closed before the refusal was shown), the refusal is said here and the view
+        stays open, its sales and mortgages still offered."""
+        refused = bankruptcy_preview(self.app.current_session.state, self.player)["refused"]
+        if refused is not None:
+            self.say_refused(self.app.tr.console_refusal(refused))
+            self.app.bell()
+            return
         self.dismiss(None)
         self.app.post_message(ActionRequested("bankrupt", {"player": self.player}))
 
