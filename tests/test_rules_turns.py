@@ -652,11 +652,51 @@ def test_follow_mode_on_again_after_the_turn_has_ended_has_no_doubles():
         g.push(ended)
         on = g.push({"op": "follow", "on": True})
         assert g.doubles == 0 and "doubles" not in on.text, ended
-        assert g.current == ("Bob" if ended["op"] == "end_turn" else "Ann")
+        assert g.current == "Bob"  # in jail, the turn ended (test_follow_mode_on_again_after_a_roll_without_doubles...)
     g = follow_game()  # off and on with no doubles thrown: nothing to keep
     roll(g, 1, 2)
     g.push({"op": "follow", "on": False})
-    assert [type(e).__name__ for e in g.push({"op": "follow", "on": True}).effects] == ["Follow"]
+    # nothing to keep; that roll had no doubles, so its turn passes (the test below)
+    assert [type(e).__name__ for e in g.push({"op": "follow", "on": True}).effects] == ["Follow", "Turn"]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_follow_mode_on_again_after_a_roll_without_doubles_passes_the_turn(edition):
+    """Found by the rules probe: Ann rolled 1 + 2 (Baltic Avenue, buy proposed), follow mode went off (the proposal
+    dropped), the banker recorded the purchase by hand, and on again said "Ann rolls next": Ann would roll twice in
+    one turn. US: "After he has completed his play, the turn to play passes to the left"; only doubles give another
+    throw ("If you throw doubles, you move your token as usual ... and throw again"). On again, a turn whose roll had
+    no doubles is over, and so is one whose player was put in jail meanwhile (follow mode itself passes the turn
+    then): the next player rolls, and the entry says why. A roll with doubles still gives the roll again, with its
+    doubles (test_follow_mode_off_and_on_keeps_the_doubles_of_the_turn)."""
+    g = follow_game(edition)
+    roll(g, 1, 2)  # Ann to Baltic Avenue: buy proposed, no doubles
+    assert g.pending.kind == "buy" and g.current == "Ann"
+    g.push({"op": "follow", "on": False})
+    g.push({"op": "buy", "player": "Ann", "space": 3})
+    on = g.push({"op": "follow", "on": True})
+    assert g.current == "Bob" and g.doubles == 0
+    if edition == "classic-us":
+        assert on.text == "Follow mode on: Ann's roll this turn had no doubles, so the turn is over: Bob rolls next"
+    assert "Bob" in Translator("ru").parts(on.parts) and "Bob" in Translator("uk").parts(on.parts)
+    with pytest.raises(Refused, match="It is Bob's turn to roll, not Ann's"):
+        roll(g, 1, 2, player="Ann")
+    g.pop()
+    assert not g.follow and g.turn == "Ann"  # undone: as it was
+    g = follow_game(edition)  # off and on at once: the turn passes too, the dropped landing recorded by hand after
+    roll(g, 1, 2)
+    off = g.push({"op": "follow", "on": False})
+    assert "dropped" in off.text or g.pending is None
+    g.push({"op": "follow", "on": True})
+    assert g.current == "Bob" and g.pending is None
+    g.push({"op": "buy", "player": "Ann", "space": 3})
+    assert g.current == "Bob"
+    g = follow_game(edition)  # doubles: the same player rolls again, with the double kept
+    roll(g, 1, 1)
+    assert g.pending is not None and g.pending.kind == "card"
+    g.push({"op": "follow", "on": False})
+    on = g.push({"op": "follow", "on": True})
+    assert g.current == "Ann" and g.doubles == 1 and "1 double" in on.text
 
 
 def test_it_must_be_the_players_turn():

@@ -716,6 +716,10 @@ EN: dict[str, Template] = {
     "log.follow-on": "Follow mode on: {player} rolls next",
     "log.follow-on-doubles": ["Follow mode on: {player} rolls next, with {n} double thrown this turn",
                               "Follow mode on: {player} rolls next, with {n} doubles thrown this turn"],
+    "log.follow-on-over-roll": "Follow mode on: {player}'s roll this turn had no doubles, so the turn is over: {next} "
+                               "rolls next",
+    "log.follow-on-over-jail": "Follow mode on: {player}'s token was put in jail with follow mode off, so the turn is "
+                               "over: {next} rolls next",
     "log.follow-off": "Follow mode off",
     # --- the agreed end of a timed game (banker.ledger.clock), counting the table (banker.rules.count)
     "end-time.empty": "Say when the game ends: a clock time such as 22:30, or how long to play such as 90m",

@@ -27,7 +27,7 @@ from msgspec import Struct, UnsetType
 
 from . import parse
 from .debts import require_no_debt
-from .effects import Doubles, Due, InJail, Pay, Turn
+from .effects import Doubles, Due, InJail, Pay, Proposal, Turn
 from .errors import Refused
 from .legal import check_jail_release, mr_monopoly_target
 from .messages import Msg
@@ -446,13 +446,46 @@ def held_doubles(state: GameState) -> int:
     return 0
 
 
+def turn_over_while_off(state: GameState) -> str | None:
+    """Why the turn follow mode would resume was already over when follow mode went off, or ended while it was off:
+    ``"roll"``, the off move dropped what the landing of that player's roll still required, a roll that gives no
+    roll again (no doubles: once settled, by hand, the turn passes, as it would have in follow mode); ``"jail"``,
+    the player was put in jail meanwhile (``place`` with ``jail``: going to jail ends the turn, as it does in follow
+    mode). None when the turn goes on (doubles to roll again, or nothing was rolled yet) or was passed by hand
+    (``end_turn``, a bankruptcy: no turn to end). Found by the rules probe: on again, the same player rolled a
+    second time in that turn."""
+    current = state.current
+    if current is None or current != state.turn:
+        return None
+    for move in reversed(state.history):
+        if isinstance(move.command, FollowMode):
+            if move.command.on:
+                return None
+            dropped = next((e.old for e in move.effects if isinstance(e, Proposal)), None)
+            if dropped is not None and dropped.player == current and dropped.chain and not dropped.again:
+                return "roll"
+            return None
+        if any(isinstance(e, Turn) for e in move.effects):
+            return None
+        if any(isinstance(e, InJail) and e.player == current and e.new for e in move.effects):
+            return "jail"
+    return None
+
+
 def run_follow(state: GameState, tx: Tx, cmd: FollowMode) -> None:
     if cmd.on == state.follow:
         raise Refused("follow-same", Msg("turn.follow-same-on" if cmd.on else "turn.follow-same-off"))
     if cmd.on:
         held = held_doubles(state)  # the turn resumes with its doubles (switched off, the count was not followed)
+        over = turn_over_while_off(state)
         tx.follow(True)
         current = state.current
+        if over is not None and current is not None:  # that turn is over: the next player rolls, as the log says
+            nxt = state.next_player(current)
+            tx.doubles(0)
+            tx.turn(nxt)
+            tx.say(f"log.follow-on-over-{over}", player=current, next=nxt or "")
+            return
         tx.turn(current)
         tx.doubles(held)
         if state.variant.speed_die:  # the Speed Die counts for whoever has collected a salary already
@@ -607,4 +640,5 @@ def follow_up(state: GameState, tx: Tx, cmd: Command) -> None:
 
 
 __all__ = ["SPEED_FACES", "TURN_OPS", "before", "carry_on", "describe", "follow_up", "free_move_asked", "held_doubles",
-           "jail_position", "land", "run_end_turn", "run_follow", "run_place", "run_roll", "send_to_jail", "settles"]
+           "jail_position", "land", "run_end_turn", "run_follow", "run_place", "run_roll", "send_to_jail", "settles",
+           "turn_over_while_off"]
