@@ -238,6 +238,16 @@ async def test_eleven_players_on_the_us_board(tmp_path: Path, capsys) -> None:
         assert card.border_title == "P11" and "$1,500" in screen_text(card)
 
 
+def ann_in_debt(tmp_path: Path, cmds: list[dict], houses: int) -> Path:
+    """A UK game of Ann and Bob after ``cmds`` (which leave ``houses`` in the bank), Ann then giving the bank all her
+    cash and landing on Income Tax: in debt, with what she owns to raise it."""
+    state = file_state(make_session(tmp_path / "game.json", ("Ann", "Bob"), edition="uk", commands=cmds))
+    assert state["bank"]["houses"] == houses
+    return make_session(tmp_path / "debt.json", ("Ann", "Bob"), edition="uk", commands=cmds + [
+        {"op": "transfer", "from": "Ann", "to": "bank", "amount": state["players"]["Ann"]["cash"], "memo": "x"},
+        {"op": "tax", "player": "Ann", "space": 4}])
+
+
 async def test_the_raise_cash_view_warns_of_a_sale_that_lowers_what_can_be_raised(tmp_path: Path) -> None:
     """UK, four houses in the bank: exchanging a dark-blue hotel first (the other then needs four more) would leave
     the pinks and the other hotel unsellable; the view says so beside that sale, not beside the others."""
@@ -247,14 +257,7 @@ async def test_the_raise_cash_view_warns_of_a_sale_that_lowers_what_can_be_raise
     bob = [6, 8, 9, 31, 32, 34, 16, 18, 19]
     cmds += [{"op": "buy", "player": "Bob", "space": s} for s in bob]
     cmds += [{"op": "build", "player": "Bob", "space": s} for s in (bob * 4)[:20]]
-    path = make_session(tmp_path / "game.json", ("Ann", "Bob"), edition="uk", commands=cmds)
-    state = file_state(path)
-    assert state["bank"]["houses"] == 4
-    cash_left = state["players"]["Ann"]["cash"]
-    path2 = make_session(tmp_path / "debt.json", ("Ann", "Bob"), edition="uk", commands=cmds + [
-        {"op": "transfer", "from": "Ann", "to": "bank", "amount": cash_left, "memo": "x"},
-        {"op": "tax", "player": "Ann", "space": 4}])
-    app = BankerApp(path2, lang="en")
+    app = BankerApp(ann_in_debt(tmp_path, cmds, houses=4), lang="en")
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.pause()
         b = Banker(app, pilot)
@@ -280,13 +283,7 @@ async def test_the_raise_cash_view_says_why_a_hotel_standing_cannot_be_sold(tmp_
     cmds += [{"op": "build", "player": "Ann", "space": 1, "upto": 5}]
     cmds += [{"op": "buy", "player": "Bob", "space": s} for s in (6, 8, 9, 11, 13, 14, 16, 18, 19)]
     cmds += [{"op": "build", "player": "Bob", "space": s, "upto": n} for s, n in ((6, 4), (11, 4), (16, 2))]
-    path = make_session(tmp_path / "game.json", ("Ann", "Bob"), edition="uk", commands=cmds)
-    state = file_state(path)
-    assert state["bank"]["houses"] == 2
-    path2 = make_session(tmp_path / "debt.json", ("Ann", "Bob"), edition="uk", commands=cmds + [
-        {"op": "transfer", "from": "Ann", "to": "bank", "amount": state["players"]["Ann"]["cash"], "memo": "x"},
-        {"op": "tax", "player": "Ann", "space": 4}])
-    app = BankerApp(path2, lang="en")
+    app = BankerApp(ann_in_debt(tmp_path, cmds, houses=2), lang="en")
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.pause()
         b = Banker(app, pilot)

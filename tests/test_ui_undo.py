@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from banker.ui.app import BankerApp
 from banker.ui.screens.dialogs import AskScreen, ConfirmScreen
@@ -13,6 +16,18 @@ from banker.ui.screens.table import TableScreen
 from banker.ui.screens.undo import UndoScreen
 
 from .ui_helpers import Banker, file_entries, file_state, make_session, screen_text
+
+
+@asynccontextmanager
+async def undo_asked(path: Path, lang: str) -> AsyncIterator[tuple[BankerApp, Banker, Pilot]]:
+    """The console on ``path`` at 120x36, ``u`` pressed: the undo's question over the log's latest actions."""
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        await b.act("u")
+        await b.settle()
+        yield app, b, pilot
 
 #: 1 and 2 stand on their own; 4 is a payment Ann could make only with the $100 of 3
 COMMANDS = [{"op": "buy", "player": "Ann", "space": 1},
@@ -221,12 +236,7 @@ async def test_u_lists_the_latest_entries_newest_first_marking_those_it_cannot_u
     later entry depends on say the engine's refusal, and neither can be picked. The last that stands is highlighted
     and named by the question: the reason and Enter still undo it."""
     path = listed_session(tmp_path / "game.json", LISTED, BOARD[lang])
-    app = BankerApp(path, lang=lang)
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
-        await b.act("u")
-        await b.settle()
+    async with undo_asked(path, lang) as (app, b, pilot):
         entries = file_entries(path)
         said = {e["seq"]: f"#{e['seq']} " + app.tr.entry(e) for e in entries}
         assert listed(b) == [(said[7], True), (f"{said[5]}  {undone}", False), (said[4], True), (said[3], True),
@@ -281,12 +291,7 @@ async def test_a_click_on_an_entry_picks_it_and_the_reason_box_keeps_the_keys(tm
     from textual.widgets import Input
 
     path = listed_session(tmp_path / "game.json", LISTED)
-    app = BankerApp(path, lang="en")
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
-        await b.act("u")
-        await b.settle()
+    async with undo_asked(path, "en") as (app, b, pilot):
         await pilot.click("#undo-entries", offset=(4, 3))  # the third line under the list's top edge: #4
         await pilot.pause()
         assert highlighted(b) == "#4 the bank gives Ann $100: x"
@@ -299,22 +304,12 @@ async def test_the_list_holds_the_latest_eight_and_the_last_that_stands(tmp_path
     highlighted, so the reason and Enter undo it as before."""
     salaries = [{"op": "salary", "player": "Ann"}] * 10
     path = listed_session(tmp_path / "many.json", salaries)
-    app = BankerApp(path, lang="en")
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
-        await b.act("u")
-        await b.settle()
+    async with undo_asked(path, "en") as (app, b, pilot):
         assert [text.split()[0] for text, _ok in listed(b)] == [f"#{n}" for n in range(10, 2, -1)]
         await b.key("escape")
         await b.settle()
     path = listed_session(tmp_path / "undone.json", [*salaries, *["undo"] * 9])
-    app = BankerApp(path, lang="en")
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
-        await b.act("u")
-        await b.settle()
+    async with undo_asked(path, "en") as (app, b, pilot):
         shown = listed(b)
         assert [text.split()[0] for text, _ok in shown] == [*(f"#{n}" for n in range(10, 2, -1)), "#1"]
         assert [ok for _text, ok in shown] == [False] * 8 + [True]
@@ -332,12 +327,7 @@ async def test_the_list_offers_no_other_entry_when_none_can_be_picked(tmp_path: 
     its number first: #1 and the reason", #1 being the entry highlighted, the only one. It now says that only the
     highlighted one can be picked; the reason and Enter undo it as ever."""
     path = listed_session(tmp_path / "game.json", commands, BOARD[lang])
-    app = BankerApp(path, lang=lang)
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
-        await b.act("u")
-        await b.settle()
+    async with undo_asked(path, lang) as (app, b, pilot):
         assert [ok for _text, ok in listed(b)].count(True) == 1
         said = screen_text(b.screen.query_one("#undo-listed"))
         assert said == app.tr("undo.listed_alone") and "↑" not in said and "#" not in said
