@@ -8,26 +8,22 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 
 from banker.ui.app import BankerApp
 from banker.ui.screens.dialogs import AskScreen, ConfirmScreen
 from banker.ui.screens.table import TableScreen
 from banker.ui.screens.undo import UndoScreen
 
-from .ui_helpers import Banker, file_entries, file_state, make_session, screen_text
+from .ui_helpers import Banker, console, file_entries, file_state, make_session, screen_text
 
 
 @asynccontextmanager
-async def undo_asked(path: Path, lang: str) -> AsyncIterator[tuple[BankerApp, Banker, Pilot]]:
+async def undo_asked(path: Path, lang: str) -> AsyncIterator[tuple[BankerApp, Banker]]:
     """The console on ``path`` at 120x36, ``u`` pressed: the undo's question over the log's latest actions."""
-    app = BankerApp(path, lang=lang)
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
+    async with console(path, lang) as (app, b):
         await b.act("u")
         await b.settle()
-        yield app, b, pilot
+        yield app, b
 
 #: 1 and 2 stand on their own; 4 is a payment Ann could make only with the $100 of 3
 COMMANDS = [{"op": "buy", "player": "Ann", "space": 1},
@@ -56,10 +52,7 @@ def escape_says(b: Banker) -> str:
 async def test_the_command_line_undoes_the_entry_its_number_names(game: Path, lang: str, line: str, reason: str) -> None:
     """Found by a probe: `undo #3 wrong house` undid the LAST entry, "#3 wrong house" its reason. The number first
     names the entry; the confirmation names it and what it did; the later entries stand."""
-    app = BankerApp(game, lang=lang)
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
+    async with console(game, lang) as (app, b):
         await b.command(line)
         await b.settle()
         said = body(b)
@@ -89,10 +82,7 @@ async def test_an_entry_that_cannot_be_undone_is_refused_in_the_tables_language(
     """The engine's refusal (the entry does not stand; later entries depend on it, named) before anything is asked,
     in the table's language; nothing is recorded."""
     path = make_session(tmp_path / "game.json", ("Ann", "Bob", "Cid"), commands=commands)
-    app = BankerApp(path, lang=lang)
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
+    async with console(path, lang) as (app, b):
         await b.command(line)
         await b.settle()
         assert isinstance(b.screen, TableScreen)
@@ -103,10 +93,7 @@ async def test_an_entry_that_cannot_be_undone_is_refused_in_the_tables_language(
 async def test_u_takes_an_earlier_entrys_number_typed_before_the_reason(game: Path) -> None:
     """`u` asks the reason for undoing the last entry, and says how to name an earlier one instead; `#1 wrong deed`
     undoes entry 1. Plain `u`, the reason, Enter, Enter still undoes the last."""
-    app = BankerApp(game, lang="en")
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
+    async with console(game, "en") as (app, b):
         await b.act("u")
         await b.settle()
         assert isinstance(b.screen, AskScreen)
@@ -136,10 +123,7 @@ async def test_u_takes_an_earlier_entrys_number_typed_before_the_reason(game: Pa
 
 
 async def test_u_refuses_an_earlier_entry_that_a_later_one_depends_on(game: Path) -> None:
-    app = BankerApp(game, lang="uk")
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
+    async with console(game, "uk") as (app, b):
         await b.act("u")
         await b.settle()
         await b.answer("#3 помилка")
@@ -158,10 +142,7 @@ async def test_the_undos_escape_key_never_says_the_undos_own_word(game: Path, la
     steps back (the confirmation reached with `u`), "Назад"."""
     from banker.ui.quick import typed_verb
 
-    app = BankerApp(game, lang=lang)
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
+    async with console(game, lang) as (app, b):
         stem = app.tr("action.undo")[:5].casefold()  # "скасу", "отмен", "undo"
         await b.command(f"{typed_verb('undo', lang)} wrong")
         await b.settle()
@@ -236,7 +217,7 @@ async def test_u_lists_the_latest_entries_newest_first_marking_those_it_cannot_u
     later entry depends on say the engine's refusal, and neither can be picked. The last that stands is highlighted
     and named by the question: the reason and Enter still undo it."""
     path = listed_session(tmp_path / "game.json", LISTED, BOARD[lang])
-    async with undo_asked(path, lang) as (app, b, pilot):
+    async with undo_asked(path, lang) as (app, b):
         entries = file_entries(path)
         said = {e["seq"]: f"#{e['seq']} " + app.tr.entry(e) for e in entries}
         assert listed(b) == [(said[7], True), (f"{said[5]}  {undone}", False), (said[4], True), (said[3], True),
@@ -291,9 +272,9 @@ async def test_a_click_on_an_entry_picks_it_and_the_reason_box_keeps_the_keys(tm
     from textual.widgets import Input
 
     path = listed_session(tmp_path / "game.json", LISTED)
-    async with undo_asked(path, "en") as (app, b, pilot):
-        await pilot.click("#undo-entries", offset=(4, 3))  # the third line under the list's top edge: #4
-        await pilot.pause()
+    async with undo_asked(path, "en") as (app, b):
+        await b.pilot.click("#undo-entries", offset=(4, 3))  # the third line under the list's top edge: #4
+        await b.pilot.pause()
         assert highlighted(b) == "#4 the bank gives Ann $100: x"
         assert isinstance(app.focused, Input) and app.focused.id == "answer"
         await b.answer("no bonus")
@@ -304,12 +285,12 @@ async def test_the_list_holds_the_latest_eight_and_the_last_that_stands(tmp_path
     highlighted, so the reason and Enter undo it as before."""
     salaries = [{"op": "salary", "player": "Ann"}] * 10
     path = listed_session(tmp_path / "many.json", salaries)
-    async with undo_asked(path, "en") as (app, b, pilot):
+    async with undo_asked(path, "en") as (app, b):
         assert [text.split()[0] for text, _ok in listed(b)] == [f"#{n}" for n in range(10, 2, -1)]
         await b.key("escape")
         await b.settle()
     path = listed_session(tmp_path / "undone.json", [*salaries, *["undo"] * 9])
-    async with undo_asked(path, "en") as (app, b, pilot):
+    async with undo_asked(path, "en") as (app, b):
         shown = listed(b)
         assert [text.split()[0] for text, _ok in shown] == [*(f"#{n}" for n in range(10, 2, -1)), "#1"]
         assert [ok for _text, ok in shown] == [False] * 8 + [True]
@@ -327,7 +308,7 @@ async def test_the_list_offers_no_other_entry_when_none_can_be_picked(tmp_path: 
     its number first: #1 and the reason", #1 being the entry highlighted, the only one. It now says that only the
     highlighted one can be picked; the reason and Enter undo it as ever."""
     path = listed_session(tmp_path / "game.json", commands, BOARD[lang])
-    async with undo_asked(path, lang) as (app, b, pilot):
+    async with undo_asked(path, lang) as (app, b):
         assert [ok for _text, ok in listed(b)].count(True) == 1
         said = screen_text(b.screen.query_one("#undo-listed"))
         assert said == app.tr("undo.listed_alone") and "↑" not in said and "#" not in said

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -213,3 +215,13 @@ async def footer_shown(pilot) -> None:
             return
         await pilot.pause()
     raise AssertionError("the footer shows no key")
+
+
+@asynccontextmanager
+async def console(path: Path, lang: str = "en", size: tuple[int, int] = (120, 36)) -> AsyncIterator[tuple[BankerApp, Banker]]:
+    """The console on ``path``, in ``lang``, at ``size``, once it has started: the app and a banker at its keyboard."""
+    app = BankerApp(path, lang=lang)
+    async with app.run_test(size=size) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        yield app, b
