@@ -36,7 +36,7 @@ from banker.i18n import LANGS, Translator
 from banker.ledger import Session, SessionError, SessionLog, SessionWriter, read_session
 from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
-from banker.ledger.format import FORMAT, why
+from banker.ledger.format import is_session_data, why
 from banker.ledger.lock import WriterLock
 from banker.ledger.storage import FileRefused, read_regular
 from banker.rules import BoardError, GameState, HouseRules, Refused, Setup
@@ -327,13 +327,6 @@ def cmd_apply(args: argparse.Namespace) -> int:
     return status
 
 
-def _is_session_doc(command: object) -> bool:
-    """Whether a script line is a banker session file's document (its ``session`` table), not a command."""
-    if not isinstance(command, dict) or "op" in command or not isinstance(command.get("session"), dict):
-        return False
-    return any(isinstance(doc, dict) and doc.get("format") == FORMAT for doc in command["session"].values())
-
-
 def _apply_lines(session: SessionWriter, lines: Iterable[str | bytes], tr: Translator) -> int:
     """Apply the script's lines in order, each said as it is recorded; the first refusal stops it."""
     last = None  # the number of the last line applied
@@ -345,7 +338,7 @@ def _apply_lines(session: SessionWriter, lines: Iterable[str | bytes], tr: Trans
             return EXIT_REFUSED
         if command is _SKIP:
             continue
-        if _is_session_doc(command):  # `banker apply game.json other.json`: read as a command, it was refused as
+        if is_session_data(command):  # `banker apply game.json other.json`: read as a command, it was refused as
             # '"snapshot.1.table[1]" is more than a table can hold'
             say_error(tr("cli.line", n=n, error=tr("cli.session_as_script")))
             return EXIT_REFUSED
@@ -592,14 +585,13 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
-    from banker.ledger.format import resolve
     from banker.ledger.writer import repair_lock, unnamed
 
     tr = translator(args)
     # the writer lock first, held to the end: a session open for writing elsewhere is refused before its damage is
     # said or a question asked, and nothing is recorded in it between the report and the repair
     with repair_lock(args.file) as lock:
-        said = unnamed(resolve(args.file), lock)
+        said = unnamed(lock)
         if said is not None:  # said on stderr, as `banker apply` says it
             say_error("banker repair: " + tr.session(said))
         return _repair_locked(args, tr, lock)

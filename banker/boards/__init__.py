@@ -158,7 +158,7 @@ def check_board(name: str) -> None:
         return
     path = Path(name)
     data = _read_toml(path, str(path))
-    edition = load_edition(name)
+    edition = edition_from_dict(data, source=path.name)  # load_edition's, from the data read once
     control = (control_text(data) or name_problem(edition) or text_problem(edition) or _color_problem(edition)
                or layout_problem(edition) or number_problem(edition))
     if control:
@@ -180,7 +180,6 @@ def check_board(name: str) -> None:
 TERMINAL_COLORS = frozenset({"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "bright_black",
                              "bright_red", "bright_green", "bright_yellow", "bright_blue", "bright_magenta",
                              "bright_cyan", "bright_white"})
-_HEX_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
 def _color_problem(edition: Edition) -> tuple[str, str] | None:
@@ -189,7 +188,7 @@ def _color_problem(edition: Edition) -> tuple[str, str] | None:
     write theirs, or one of the :data:`TERMINAL_COLORS`. Checked here without Rich (the session log, which takes a
     board file for a new game, knows nothing of the terminal: the layer contracts)."""
     for group in edition.groups.values():
-        if not (_HEX_COLOR.fullmatch(group.color) or group.color in TERMINAL_COLORS):
+        if not (re.fullmatch(r"#[0-9a-fA-F]{6}", group.color) or group.color in TERMINAL_COLORS):
             return (f"group {group.id}", f"color {file_quoted(group.color)} is not a colour the console draws: write "
                                          "#rrggbb (as the shipped boards do) or a terminal colour name (red, "
                                          "bright_blue...)")

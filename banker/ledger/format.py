@@ -59,6 +59,14 @@ ENTRY_KEYS = ("seq", "ts", "command", "effects", "text", "info", "undoes")
 #: the largest session file or journal banker reads (a 20,000-action game is about 9 MB)
 MAX_FILE_BYTES = 64 * 2**20
 
+
+def is_session_data(data: Any) -> bool:
+    """Whether ``data`` (a JSON document) is a banker session file's: its ``session`` table's document 1 says the
+    session format (what a script line, an export's target or a file read is told apart by)."""
+    table = data.get(SESSION_TABLE) if isinstance(data, dict) else None
+    doc = table.get("1") if isinstance(table, dict) else None
+    return isinstance(doc, dict) and doc.get("format") == FORMAT
+
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -1172,4 +1180,4 @@ __all__ = ["CHANGED", "ENTRY_KEYS", "FORMAT", "MAX_FILE_BYTES", "VERSION", "Dama
            "Loaded", "Said", "SessionDamaged", "SessionError", "Table", "TableChanged", "check_path", "checkpoint_document",
            "clip", "closed_error", "document", "entries_table",
            "is_seq", "journal_path", "load", "load_for_reader", "no_gc", "now", "resolve", "seal_entries", "sealed_doc",
-           "sig", "tables", "to_entries", "verify_entry", "why"]
+           "sig", "tables", "to_entries", "verify_entry", "why", "is_session_data"]

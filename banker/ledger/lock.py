@@ -419,7 +419,7 @@ def lock_holder(session_path: Path) -> dict[str, Any] | None:
 def describe_holder(name: str, holder: dict[str, Any] | None) -> Said:
     if holder and holder.get("pid"):
         host = holder.get("host")
-        who = f"process {holder['pid']} on host {host or 'unknown'}"
+        who = holder_clause(name, holder).text
         text = f"session {name} is open for writing by {who}; close it there first (`banker review` shows it read-only meanwhile)"
         if host:
             return Said(text, "locked_by", name=name, pid=holder["pid"], host=host)

@@ -141,8 +141,7 @@ class SessionLog:
         ``seq`` does not stand, or later entries depend on it (named). Nothing is recorded and the state is left as
         it was: the console asks this before its confirmation."""
         index = self._undo_slot(seq)
-        if index < len(self._standing) - 1:
-            self.state.check_take_out(index, self._standing)
+        self.state.check_take_out(index, self._standing)
         return index
 
     def _undo_slot(self, seq: int | None) -> int:

@@ -28,7 +28,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-from .format import FORMAT, journal_path, why
+from .format import is_session_data, journal_path, why
 from .journal import JOURNAL_FORMAT
 from .lock import lock_path
 from .said import Said
@@ -132,11 +132,7 @@ def _banker_file(target: Path) -> Protected | None:
             data = json.loads(head + f.read())
     except (OSError, ValueError):
         return None
-    table = data.get("session") if isinstance(data, dict) else None
-    doc = table.get("1") if isinstance(table, dict) else None
-    if isinstance(doc, dict) and doc.get("format") == FORMAT:
-        return "other_session", ""
-    return None
+    return ("other_session", "") if is_session_data(data) else None
 
 
 def _check(target: Path, protect: Mapping[Path, Protected], force: bool) -> bool:

@@ -111,7 +111,7 @@ class SessionWriter(SessionLog):
         """Why this writer could not write its name in ``FILE.lock`` when it took the lock (a full disk), or None:
         the session is open all the same, but another opener is told only that some process holds it. For the
         console and ``banker apply`` to say once, on opening."""
-        return unnamed(self.path, self._lock)
+        return unnamed(self._lock)
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -643,16 +643,17 @@ def _refuse_other_names(path: Path) -> None:
                            key="hard_linked", name=path.name, n=st.st_nlink)
 
 
-def unnamed(path: Path, lock: WriterLock | None) -> Said | None:
+def unnamed(lock: WriterLock | None) -> Said | None:
     """Why the holder of ``lock`` could not write its name in ``FILE.lock`` (a full disk), as its banker is told
     once on taking it (the console, ``banker apply``, ``new`` and ``repair``), or None: it was written."""
     error = lock.unnamed if lock is not None else None
-    if error is None:
+    if lock is None or error is None:
         return None
-    name = lock_path(path).name
+    name = lock.path.name
+    session = name.removesuffix(".lock")
     return Said(f"could not write this banker's name in {name} ({why(error)}): the game goes on and is saved, but "
-                f"another banker opening {path.name} cannot be told who holds it; free some space on the disk",
-                "lock_unnamed", lock=name, name=path.name, reason=why(error))
+                f"another banker opening {session} cannot be told who holds it; free some space on the disk",
+                "lock_unnamed", lock=name, name=session, reason=why(error))
 
 
 def _acquire(path: Path) -> WriterLock:

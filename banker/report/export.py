@@ -56,16 +56,16 @@ def _as_is(text: str) -> str:
     return text
 
 
-def setup_fields(sr: SessionReview, tr: Translator, name: Callable[[str], str] = _as_is) -> list[tuple[str, str]]:
-    """The setup of the evening, as (label, value): edition, variant, house rules, the agreed end, the players (each
-    passed through ``name``: the Markdown export isolates a right-to-left one)."""
+def setup_fields(sr: SessionReview, tr: Translator) -> list[tuple[str, str]]:
+    """The setup of the evening, as (label, value), for the Markdown export: edition, variant, house rules, the
+    agreed end, the players (a right-to-left name isolated)."""
     state = sr.state
     fields = [(tr("evening.edition"), state.edition.name), (tr("evening.variant"), tr(f"variant.{state.variant.id}")),
               (tr("evening.house_rules"), house_rules_text(sr, tr))]
     end = end_text(sr)
     if end is not None:
         fields.append((tr("evening.end"), end))
-    fields.append((tr("evening.players"), ", ".join(name(p) for p in state.players)))
+    fields.append((tr("evening.players"), ", ".join(isolated(p) for p in state.players)))
     return fields
 
 
@@ -241,7 +241,7 @@ def to_markdown(sr: SessionReview, tr: Translator, timeline: bool = True) -> str
     fmt = state.edition.fmt
     spaces = state.edition.spaces
     lines = [f"# {_md(isolated(sr.name or 'banker'))} · {_md(state.edition.name)} · {tr(f'variant.{state.variant.id}')}", ""]
-    lines += [f"- **{label}:** {_md(value)}" for label, value in setup_fields(sr, tr, isolated)]
+    lines += [f"- **{label}:** {_md(value)}" for label, value in setup_fields(sr, tr)]
     lines += [f"- **{tr('evening.last_count')}:** {_md(count_text(sr, tr))}", ""]
     if state.over:
         winner = isolated(state.winner) if state.winner else ", ".join(
