@@ -464,41 +464,32 @@ def legal_builds(state: GameState, player: str) -> list[tuple[int, str, int]]:
     return out
 
 
-def legal_sales(state: GameState, player: str) -> list[tuple[int, int]]:
-    """(position, proceeds) for every single sale (``sell_building`` without "houses") the
-    player may make now."""
-    out = []
+def single_sales(state: GameState, player: str) -> list[tuple[int, int | Refused]]:
+    """For every lot of the player's whose building may be sold by the rules of even selling (``check_sale``: a lot at
+    its group's highest level), the proceeds of a single sale (``sell_building`` without "houses") now, or why that
+    sale is refused (a UK/Kyiv hotel when the bank has fewer than the 4 houses to exchange it for)."""
+    out: list[tuple[int, int | Refused]] = []
     for pos in state.deeds_of(player):
         space = state.edition.spaces[pos]
         if space.kind != "street":
-            continue
-        try:
-            check_sale(state, player, space)
-            _lots, proceeds = default_sale(state, space)
-        except Refused:
-            continue
-        out.append((pos, proceeds))
-    return out
-
-
-def blocked_sales(state: GameState, player: str) -> list[tuple[int, Refused]]:
-    """(position, why) for every lot of the player's at its group's highest level whose building cannot be sold now
-    (a UK/Kyiv hotel when the bank has fewer than the 4 houses to exchange it for): what stands there and cannot go
-    back, said rather than left out (the raise-cash view said "Nothing left to sell or mortgage" beside two hotels)."""
-    out = []
-    for pos in state.deeds_of(player):
-        space = state.edition.spaces[pos]
-        if space.kind != "street" or not state.level(pos):
             continue
         try:
             check_sale(state, player, space)  # a lot below the group's highest: the highest one says why
         except Refused:
             continue
         try:
-            default_sale(state, space)
+            _lots, proceeds = default_sale(state, space)
         except Refused as e:
             out.append((pos, e))
+            continue
+        out.append((pos, proceeds))
     return out
+
+
+def legal_sales(state: GameState, player: str) -> list[tuple[int, int]]:
+    """(position, proceeds) for every single sale (``sell_building`` without "houses") the
+    player may make now."""
+    return [(pos, got) for pos, got in single_sales(state, player) if not isinstance(got, Refused)]
 
 
 def legal_group_sales(state: GameState, player: str) -> list[tuple[int, int]]:

@@ -1175,8 +1175,7 @@ def variants_from_dict(data: Mapping[str, Any], source: str = "<data>") -> dict[
     if control:
         raise fail(*control)
     for i, variant in enumerate(variants):
-        readable = not forbidden_char(variant.id) and len(variant.id) <= NAME_LIMIT
-        where = f"variant {variant.id}" if readable else f"variant {i + 1} in the file"
+        where = f"variant {variant.id}" if line_problem("id", variant.id) is None else f"variant {i + 1} in the file"
         problem = variant_problem(variant)
         if problem:
             raise fail(where, problem)

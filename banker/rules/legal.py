@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .building import blocked_sales, legal_builds, legal_group_sales, legal_sales
+from .building import legal_builds, legal_group_sales, legal_sales, single_sales
 from .errors import Refused
 from .messages import Msg
 from .mortgage import legal_mortgages, legal_unmortgages
@@ -26,9 +26,10 @@ def raise_cash_options(state: GameState, player: str) -> dict[str, Any]:
     """The "raise cash" view for a debtor: every legal sale (one building, or a whole group at
     once) and mortgage with its proceeds, the most that can be raised in all (cash + what the
     best legal sequence raises, see :mod:`banker.rules.raising`) and that sequence; ``blocked``: the
-    buildings that stand and cannot be sold now, each with the engine's refusal (:func:`blocked_sales`)."""
-    sales = [{"op": "sell_building", "player": player, "space": pos, "proceeds": amount}
-             for pos, amount in legal_sales(state, player)]
+    buildings that stand and cannot be sold now, each with the engine's refusal (:func:`single_sales`)."""
+    singles = single_sales(state, player)  # once, split: those that may be made, those refused
+    sales = [{"op": "sell_building", "player": player, "space": pos, "proceeds": got}
+             for pos, got in singles if not isinstance(got, Refused)]
     groups = [{"op": "sell_building", "player": player, "space": pos, "all": True, "proceeds": amount}
               for pos, amount in legal_group_sales(state, player)]
     mortgages = [{"op": "mortgage", "player": player, "space": pos, "proceeds": amount}
@@ -43,8 +44,8 @@ def raise_cash_options(state: GameState, player: str) -> dict[str, Any]:
         "sales": sales,
         "group_sales": groups,
         "mortgages": mortgages,
-        "blocked": [{"op": "sell_building", "player": player, "space": pos, "refused": why}
-                    for pos, why in blocked_sales(state, player)],
+        "blocked": [{"op": "sell_building", "player": player, "space": pos, "refused": got}
+                    for pos, got in singles if isinstance(got, Refused)],
         "plan": [{**encode(cmd), "proceeds": amount} for cmd, amount in zip(plan.steps, plan.proceeds, strict=True)],
         "max_raisable": can,
         "bankruptcy_unavoidable": bool(debt) and can < debt,

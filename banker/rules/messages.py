@@ -55,9 +55,10 @@ def form_index(lang: str, forms: Sequence[str], n: int, listed: bool = False) ->
     return min(plural_index(lang, n), len(forms) - 1)
 
 
-def _form(template: Template, lang: str, n: int, listed: bool = False) -> str:
-    """``template`` itself, or of its plural forms the one ``n`` takes in ``lang`` (:func:`form_index`)."""
-    return template if isinstance(template, str) else template[form_index(lang, template, n, listed)]
+def _form(template: Template, lang: str, n: int, key: str = "") -> str:
+    """``template`` (message ``key``'s) itself, or of its plural forms the one ``n`` takes in ``lang``
+    (:func:`form_index`; a list's, :data:`LISTS`, by one thing or several)."""
+    return template if isinstance(template, str) else template[form_index(lang, template, n, key in LISTS)]
 
 
 class Msg:
@@ -73,7 +74,7 @@ class Msg:
 
     def render(self, catalog: Mapping[str, Template] | None = None, lang: str = "en") -> str:
         catalog = catalog or EN
-        template = _form(catalog.get(self.key) or EN[self.key], lang, self.params.get("n", 0), self.key in LISTS)
+        template = _form(catalog.get(self.key) or EN[self.key], lang, self.params.get("n", 0), self.key)
         values = {k: _render(v, catalog, lang) for k, v in self.params.items()}
         try:
             return nest_quotes(one_stop(template, values).format(**values))
@@ -117,7 +118,7 @@ class Counted:
     def render(self, catalog: Mapping[str, Template] | None = None, lang: str = "en") -> str:
         words = self.forms.get(lang)
         if words:
-            return f"{self.n} {words[min(plural_index(lang, self.n), len(words) - 1)]}"  # said after its number
+            return f"{self.n} {_form(words, lang, self.n)}"  # said after its number
         return Msg(self.key, n=self.n).render(catalog, lang)
 
     def __str__(self) -> str:
@@ -183,7 +184,7 @@ class _Blanks(dict[str, Any]):
 
 
 def EN_render(msg: Msg, values: Mapping[str, str]) -> str:
-    return _form(EN[msg.key], "en", msg.params.get("n", 0), msg.key in LISTS).format_map(_Blanks(values))
+    return _form(EN[msg.key], "en", msg.params.get("n", 0), msg.key).format_map(_Blanks(values))
 
 
 def _said_as_far_as_can(data: Any, catalog: Mapping[str, Template], lang: str) -> str:
@@ -207,7 +208,7 @@ def _said_as_far_as_can(data: Any, catalog: Mapping[str, Template], lang: str) -
         if not template:  # a catalog without it: the English
             continue
         try:
-            return _form(template, in_lang, n, key in LISTS).format_map(values)
+            return _form(template, in_lang, n, key).format_map(values)
         except UNSAYABLE:
             continue
     return MISSING
@@ -343,12 +344,12 @@ def _render_msg_json(data: Mapping[str, Any], catalog: Mapping[str, Template], l
         raise KeyError(f"no English template for message {key!r}")
     params = data.get("params", {})
     n = _from_json(params["n"]) if "n" in params else 0
-    template = _form(catalog.get(key) or EN[key], lang, n, key in LISTS)
+    template = _form(catalog.get(key) or EN[key], lang, n, key)
     values = {k: _render_json(v, catalog, lang) for k, v in params.items()}
     try:
         return one_stop(template, values).format(**values)
     except (KeyError, IndexError):  # a broken translation falls back to English
-        return _form(EN[key], "en", n, key in LISTS).format(**values)
+        return _form(EN[key], "en", n, key).format(**values)
 
 
 def _render_json(value: Any, catalog: Mapping[str, Template], lang: str) -> str:
