@@ -123,15 +123,15 @@ class Questions:
     stepped back over, the first one the answer of the question now asked: each is shown again (highlighted, typed
     in) while the banker gives the same answers again. After a commit nothing steps back (a replay would record it
     twice). ``failed``: why the disk refused to record the action, said on the question asked again for it
-    (:class:`NotWritten`). ``drawn``: what the flow drew by chance (the deal's shuffle), kept for every run of it
-    (:meth:`Flow.drawn`)."""
+    (:class:`NotWritten`). ``seed``: the deal's shuffle, drawn on its first run and kept for every run after (Escape,
+    the disk refusing to record it), so the question asked again shows what the banker saw."""
 
     answers: list[Answer] = field(default_factory=list)
     at: int = 0
     ahead: list[Any] = field(default_factory=list)
     committed: bool = False
     failed: str | None = None
-    drawn: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
     #: what the Escape key says on a question where it leaves the action (None: "Cancel"; :class:`Dialog`'s ``leave``)
     leave: str | None = None
 
@@ -244,16 +244,6 @@ class Flow:
                 q.committed = False
                 raise NotWritten(self.tr.session(e)) from None
             return None
-
-    def drawn(self, key: str, draw: Callable[[], Any]) -> Any:
-        """What the flow draws by chance (the deal's shuffle): ``draw()`` on its first run, the same on every run after
-        (Escape, the disk refusing to record it), so the question asked again shows what the banker saw."""
-        if not self.stack:
-            return draw()
-        drawn = self.questions.drawn
-        if key not in drawn:
-            drawn[key] = draw()
-        return drawn[key]
 
     def auto_answered(self) -> bool:
         """Whether an answer of the questions under way was taken without asking (the player of the turn)."""
@@ -690,7 +680,10 @@ class Flow:
     async def confirm_and_commit(self, cmd: dict[str, Any], title: str, danger: bool = False,
                                  notes: Lines | None = None) -> Entry | None:
         """Preview, confirm, commit. A player taken from the turn is said (Escape there asks for the player).
-        ``notes``: lines said under the preview (why a larger way was not offered)."""
+        ``notes``: lines said under the preview (why a larger way was not offered). The console's own keys (``_deck``,
+        ``_cards``...: what a flow knew while it asked) are taken out of ``cmd`` first: never previewed or recorded."""
+        for key in [k for k in cmd if k.startswith("_")]:
+            del cmd[key]
         try:
             lines, _move = self.preview_lines(cmd)
         except Refused as e:
@@ -933,7 +926,10 @@ class Flow:
         if "player" not in cmd and "space" not in cmd:
             # shuffle and deal to everyone, as the books say
             # one shuffle for the action: asked again (the disk refused the first deed), the same deal is shown
-            plan = deal_plan(self.state, seed=self.drawn("deal_seed", self.app.random_seed))
+            asked = self.questions  # a flow runs with questions of its own (run: asking)
+            if asked.seed is None:
+                asked.seed = self.app.random_seed()
+            plan = deal_plan(self.state, seed=asked.seed)
             if not plan:
                 self.app.show_message(self.tr("flow.dealt_already"), error=True)
                 return None
@@ -967,8 +963,6 @@ class Flow:
     async def flow_card(self, cmd: dict[str, Any], title: str) -> Entry | None:
         state = self.state
         await self.ask_missing(cmd, title)  # who drew, the card, passed GO on an advance, a printed choice
-        cmd.pop("_deck", None)
-        cmd.pop("_cards", None)
         card = state.edition.cards.get(cmd["card"])
         entry = await self.confirm_and_commit(cmd, title)
         if entry and card and card.choices and cmd.get("choice") == "draw":
@@ -991,8 +985,7 @@ class Flow:
         space = cmd["space"]
         # the answer keeps the whole auction (_bidding): stepped back to, it comes back as it was left
         result = await self.question(lambda previous, back: AuctionScreen(space, previous=previous, back=back))
-        sold = {k: v for k, v in result.items() if k != "_bidding"}
-        return await self.confirm_and_commit(sold, title)
+        return await self.confirm_and_commit(dict(result), title)  # a copy: the answer keeps its _bidding
 
     async def flow_build(self, cmd: dict[str, Any], title: str) -> Entry | None:
         """One building, or several on the lot's group in one action (``upto``: every lot up to a
@@ -1361,7 +1354,7 @@ class Flow:
         for entry in listed:
             said = self.tr.entry(entry)
             label = f"#{entry.seq} {said}"
-            if entry.seq not in recent and entry.seq != standing[-1]:
+            if entry.seq not in recent:  # recent holds the last that stands too
                 by = undone_by.get(entry.seq)
                 note = self.tr("undo.undone_by", seq=by) if by is not None else self.tr("undo.undone")
                 choices.append(Choice(entry.seq, label, enabled=False, note=note))

@@ -7,7 +7,7 @@ with the bank: ``winner: null``). Each bid is checked against what the bidder ha
 and within what sales and mortgages could raise, it is taken and flagged (refused where the edition
 auctions for cash only); above that, refused. Dismissed with the auction command, or None (Escape);
 the command carries the auction as it was left (``_bidding``: every bid, who passed, the bidder
-highlighted), which the flow takes off before recording it. Opened again after the banker stepped
+highlighted), which the confirmation takes off before recording it. Opened again after the banker stepped
 back from the confirmation (``previous``: the command it gave), it comes back exactly as it was left,
 so Enter sells it again and ``w`` takes the last bid back to the one before.
 """
@@ -67,8 +67,6 @@ class AuctionScreen(Dialog[dict[str, Any] | None]):
             self.bidding.bids = [(who, amount) for who, amount in left["bids"]]
             self.bidding.passed = {p for p in left["passed"] if p in self.bidding.bidders}
             self.left_at = left["at"]
-        elif self.previous is not None and self.previous.get("winner") is not None:  # a command as typed
-            self.bidding.raise_to(self.previous["winner"], self.previous["bid"])
         deed = state.edition.spaces[self.space]
         with Vertical(classes="dialog auction"):
             yield dialog_title(tr("auction.title", space=deed.name, price=self.fmt(deed.price)))

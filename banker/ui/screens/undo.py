@@ -42,7 +42,6 @@ class UndoScreen(AskScreen[Picked]):
                  value: str = "", current: int | None = None, back: bool = False) -> None:
         self.prompts = prompts
         self.choices = choices
-        self.default = default
         self.listed = listed
         self.picked = current if current in prompts else default
         # a text question (number=False), whose overload types it AskScreen[str]: this one answers the pair (text_answer)
