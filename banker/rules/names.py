@@ -102,17 +102,23 @@ def typed_players(text: str) -> tuple[str, ...] | None:
     return tuple(names) if all(names) else None
 
 
+def check_name_shape(name: Any) -> str:
+    """``name`` if it is a player's name in shape (text, not empty, no spaces around it); else :class:`Refused`. What
+    a game's setup checks of every name, a recorded one too (:class:`GameState`) as a new one (:func:`new_players`)."""
+    if not isinstance(name, str):  # a script's player list (JSON): said as the script wrote it
+        raise Refused("players", Msg("setup.name-text", value=shown(name)))
+    if not name.strip() or name != name.strip():
+        raise Refused("players", Msg("setup.name", name=quoted(name)))
+    return name
+
+
 def new_players(names: Iterable[Any]) -> tuple[str, ...]:
     """The players of a new game by today's rules, NFC-normalised; :class:`Refused` says which
     name is refused and why. Sessions already recorded keep their names (see ``Setup.for_new_game``)."""
     players = list(names)  # how many: the edition's box decides (GameState checks it)
     out: list[str] = []
     seen: dict[str, str] = {}
-    for name in players:
-        if not isinstance(name, str):  # a script's player list (JSON): said as the script wrote it
-            raise Refused("players", Msg("setup.name-text", value=shown(name)))
-        if not name.strip() or name != name.strip():
-            raise Refused("players", Msg("setup.name", name=quoted(name)))
+    for name in map(check_name_shape, players):
         bad = forbidden_char(name)
         if bad:
             raise Refused("players", Msg("setup.name-char", name=quoted(name), char=bad))

@@ -62,6 +62,7 @@ from .names import (
     RESERVED,
     RESERVED_NAMES,
     TEXT_LIMIT,
+    check_name_shape,
     check_text,
     forbidden_char,
     name_key,
@@ -407,11 +408,7 @@ class GameState:
             raise Refused("players", Msg("setup.count", edition=edition.name, low=edition.min_players,
                                          high=edition.max_players, n=len(players)))
         seen: set[str] = set()
-        for name in players:
-            if not isinstance(name, str):
-                raise Refused("players", Msg("setup.name-text", value=shown(name)))
-            if not name.strip() or name != name.strip():
-                raise Refused("players", Msg("setup.name", name=quoted(name)))
+        for name in map(check_name_shape, players):
             if name.lower() in RESERVED:
                 raise Refused("players", Msg("setup.reserved", name=quoted(name)))
             if name.casefold() in seen:
