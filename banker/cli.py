@@ -33,7 +33,7 @@ from typing import Any
 
 from banker.cliparse import EXIT_USAGE, Parser, UsageExit, choose_lang, lang_in, say_error, terminal_safe
 from banker.i18n import LANGS, Translator
-from banker.ledger import Session, SessionError, SessionLog, SessionWriter, read_session
+from banker.ledger import Session, SessionError, SessionLog, SessionReader, SessionWriter, read_session
 from banker.ledger import repair as repair_session
 from banker.ledger.clock import clock_text, parse_end, stored
 from banker.ledger.format import is_session_data, why
@@ -468,12 +468,13 @@ def _warn_damage(command: str, message: object, tr: Translator) -> None:
 
 def cmd_state(args: argparse.Namespace) -> int:
     tr = translator(args)
-    session = Session.open(args.file, readonly=True)
-    _warn_damage("state", session.damage_message, tr)
-    if args.json:
-        print(terminal_safe(json.dumps(session.state.to_json(), indent=2, ensure_ascii=False), keep_newlines=True))
-    else:
-        print(render_state(session, tr))
+    # a look, closed once said: the checkpoint's entries checked and left on the disk (issue #14)
+    with SessionReader.open(args.file, on_disk=True) as session:
+        _warn_damage("state", session.damage_message, tr)
+        if args.json:
+            print(terminal_safe(json.dumps(session.state.to_json(), indent=2, ensure_ascii=False), keep_newlines=True))
+        else:
+            print(render_state(session, tr))
     return EXIT_OK
 
 

@@ -10,6 +10,8 @@ on the disk is found before anything is recorded in it or written over it.
 
 from __future__ import annotations
 
+import gc
+import json
 import os
 import shutil
 from pathlib import Path
@@ -17,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from banker.i18n import Translator
-from banker.ledger import Session, SessionDamaged, SessionError, TableChanged, journal_path
+from banker.ledger import Session, SessionDamaged, SessionError, SessionReader, TableChanged, journal_path
 from banker.ledger.audit import audit
 from banker.ledger.format import FileTable
 
@@ -159,3 +161,105 @@ def test_a_writer_closed_before_its_table_is_checked_says_so(tmp_path):
     with pytest.raises(SessionError) as raised:
         writer.check_table()
     assert raised.value.key == "closed" and not isinstance(raised.value, TableChanged)
+
+
+# --------------------------------------------------------------------------- a look (`banker state`)
+@pytest.mark.parametrize(("edition", "variant"), COMBOS)
+def test_a_look_with_its_entries_on_the_disk_is_the_full_replays(tmp_path, edition, variant):
+    """``SessionReader.open(path, on_disk=True)`` (``banker state``), on every edition: the table checked as it
+    opens and left on the disk, with the same entries and state as the reader that holds the table in memory."""
+    path = _game(tmp_path, 80, edition, variant, seed=len(edition) * 5 + len(variant))
+    with Session.open(path, readonly=True) as reader:
+        whole = list(reader.entries)
+        state = reader.state.to_json()
+    with SessionReader.open(path, on_disk=True) as look:
+        table = look.entries._table
+        assert isinstance(table, FileTable) and not table.checked  # checked, not kept
+        assert look.opened_from is not None and not look.damage
+        assert look.state.to_json() == state
+        assert look.entries[-1] == whole[-1]  # read from the disk alone
+        assert_same_as_full_replay(look)
+        assert list(look.entries) == whole
+
+
+def test_a_look_finds_an_entry_changed_on_the_disk_as_it_opens(tmp_path):
+    """An entry changed by hand (the file as long as before: only the table's CRC-32 tells): the look's check
+    finds it as the session opens, reads the file the full way, and says which entry changed, as the reader
+    that holds the table does; nothing is left open."""
+    path = _game(tmp_path)
+    _edit_entry(path, 10)
+    open_before = _open_fds()
+    with SessionReader.open(path, on_disk=True) as look:
+        assert [d.seq for d in look.damage] == [10]
+        assert look.opened_from is None  # the snapshot not trusted: every entry followed
+        assert not isinstance(look.entries._table, FileTable)
+    assert _open_fds() == open_before
+
+
+def test_a_look_cut_short_on_the_disk_is_read_the_full_way(tmp_path):
+    """A file whose entries table was cut short and closed again by hand is not a checkpoint's: the full way,
+    which says what is wrong, never the snapshot."""
+    path = _game(tmp_path)
+    raw = path.read_bytes()
+    last = raw.rindex(b',"30":')
+    path.write_bytes(raw[:last] + b"}}")
+    with SessionReader.open(path, on_disk=True) as look:
+        assert look.opened_from is None and look.damage
+        assert len(look.entries) == 29
+
+
+def test_a_look_lets_its_file_go(tmp_path):
+    """The file kept open for a look's entries is closed with it, and when it is dropped unclosed; an entry not
+    read by then cannot be read after the close, and that is said as a closed session."""
+    path = _game(tmp_path)
+    open_before = _open_fds()
+    look = SessionReader.open(path, on_disk=True)
+    assert _open_fds() == open_before + 1
+    look.close()
+    assert _open_fds() == open_before
+    with pytest.raises(SessionError) as raised:
+        look.entries[4]
+    assert raised.value.key == "closed"
+    dropped = SessionReader.open(path, on_disk=True)
+    assert _open_fds() == open_before + 1
+    del dropped
+    gc.collect()
+    assert _open_fds() == open_before
+
+
+def test_banker_state_says_the_same_with_the_entries_on_the_disk(tmp_path, capsys):
+    """`banker state` (which opens a look) prints what the reader holding the table gives, in text and JSON."""
+    from banker.cli import main, render_state
+
+    path = _game(tmp_path, 60)
+    with Session.open(path, readonly=True) as reader:
+        text = render_state(reader, Translator("en"))
+        state = reader.state.to_json()
+    assert main(["state", str(path), "--lang", "en"]) == 0
+    assert capsys.readouterr().out == text + "\n"
+    assert main(["state", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(state))
+
+
+def test_a_look_at_a_game_in_progress_follows_its_journal(tmp_path):
+    """A look at a game going on (a checkpoint, then actions in the journal, the writer still open): the table
+    is checked and left on the disk, and the journal's entries followed on the snapshot, as the reader holding
+    the table gives them; with an entry of the table changed, the change is found as it opens."""
+    path = tmp_path / "game.json"
+    s = Session.create(path, setup_of("classic-us", "classic"))
+    play_random(s, 30, seed=9)
+    s.checkpoint()
+    play_random(s, 5, seed=2)
+    with Session.open(path, readonly=True) as reader:
+        whole, state = list(reader.entries), reader.state.to_json()
+    with SessionReader.open(path, on_disk=True) as look:
+        assert isinstance(look.entries._table, FileTable) and look.opened_from is not None
+        assert len(look.entries) == len(whole) > 30 and look.state.to_json() == state
+        assert list(look.entries) == whole
+    copy = tmp_path / "copy.json"
+    shutil.copyfile(path, copy)
+    shutil.copyfile(journal_path(path), journal_path(copy))
+    s.close()
+    _edit_entry(copy, 10)
+    with SessionReader.open(copy, on_disk=True) as look:
+        assert [d.seq for d in look.damage] == [10] and look.opened_from is None

@@ -32,6 +32,7 @@ import json
 import os
 import threading
 import time
+import weakref
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
@@ -291,16 +292,19 @@ class FileTable:
     way in otherwise does before the session opens (issue #14: 9 MB at 20,000 actions, read and summed
     while the console started, cost its first frame a sixth of an empty app's start)."""
 
-    __slots__ = ("_bytes", "_changed", "_fd", "_lock", "crc", "path", "size", "start")
+    __slots__ = ("__weakref__", "_bytes", "_changed", "_fd", "_let_go", "_lock", "_passed", "crc", "path", "size", "start")
 
     def __init__(self, path: Path, fd: int, start: int, size: int, crc: int) -> None:
         self.path = path
         self._fd: int | None = fd
+        #: the file let go when the table is dropped without :meth:`close` (a reader nobody closed)
+        self._let_go = weakref.finalize(self, os.close, fd)
         self.start = start  # where the table starts in the file
         self.size = size
         self.crc = crc
         self._bytes: memoryview | None = None
         self._changed = False
+        self._passed = False  # read through and found the checkpoint's by :meth:`check` (not kept)
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -350,6 +354,35 @@ class FileTable:
                 self._bytes = memoryview(data)
             return self._bytes
 
+    def check(self) -> None:
+        """The whole table read through, a piece at a time, and checked against the checkpoint's CRC-32 without
+        being kept (:class:`TableChanged` if it is not the checkpoint's, and the file is let go); the file stays
+        open for the entries read later. A reader does so as it opens: 9 MB at 20,000 actions read into one new
+        buffer cost more than the check itself (issue #14), and a piece is read into memory already in use."""
+        with self._lock:
+            if self._bytes is not None or self._passed:
+                return
+            if self._changed:
+                raise self._not_sealed()
+            if self._fd is None:
+                raise closed_error(self.path)
+            crc = 0
+            at = 0
+            try:
+                while at < self.size:
+                    piece = os.pread(self._fd, min(CHECK_READ, self.size - at), self.start + at)
+                    if not piece:
+                        break
+                    crc = zlib.crc32(piece, crc)
+                    at += len(piece)
+            except OSError as e:  # the file kept: checked again at the next need
+                raise cannot_read(self.path, e) from None
+            if at != self.size or crc != self.crc:
+                self._changed = True
+                self._close()
+                raise self._not_sealed()
+            self._passed = True
+
     def close(self) -> None:
         """Let the file go (its entries not read by then cannot be read any more)."""
         with self._lock:
@@ -357,7 +390,7 @@ class FileTable:
 
     def _close(self) -> None:
         if self._fd is not None:
-            os.close(self._fd)
+            self._let_go()  # closes it, once
             self._fd = None
 
     def _not_sealed(self) -> TableChanged:
@@ -365,6 +398,10 @@ class FileTable:
                             "after it was written); nothing more is recorded in it: open it again, and it opens "
                             "read-only, saying which entries changed", key="table_changed", path=self.path)
 
+
+#: how much of a table left on the disk :meth:`FileTable.check` reads at a time (a piece small enough for the
+#: allocator to hand the same memory back each time)
+CHECK_READ = 1 << 16
 
 #: a table in memory, or left on the disk
 Table = bytes | memoryview | FileTable
@@ -968,7 +1005,7 @@ def is_seq(value: Any) -> TypeGuard[int]:
 
 
 @no_gc
-def load(path: Path, *, defer_table: bool = False) -> Loaded:
+def load(path: Path, *, defer_table: bool = False, check_table: bool = False) -> Loaded:
     """Read the journal, then FILE, and merge them into entries 1..n, checking every checksum.
 
     Reading the journal first makes the pair consistent against a writer's checkpoint
@@ -981,17 +1018,20 @@ def load(path: Path, *, defer_table: bool = False) -> Loaded:
     frame; a writer before it records anything). When the journal holds entries to fold in, the
     table is checked at once, and a table that is not the checkpoint's is read the full way, as
     without ``defer_table``.
+
+    With ``check_table`` too (a reader's), a table left on the disk is checked at once, read through
+    without being kept (:meth:`FileTable.check`), and the journal's entries are not folded into it.
     """
     left: list[FileTable] = []  # a table left on the disk: its file let go if the session does not open
     try:
-        return _load(path, defer_table, left)
+        return _load(path, defer_table, left, check_table)
     except BaseException:
         for table in left:
             table.close()
         raise
 
 
-def _load(path: Path, defer_table: bool, left: list[FileTable]) -> Loaded:
+def _load(path: Path, defer_table: bool, left: list[FileTable], check_table: bool = False) -> Loaded:
     jpath = journal_path(path)
     untouched = Said("both files were left untouched", "both_untouched")
     jdata: bytes | None
@@ -1010,6 +1050,11 @@ def _load(path: Path, defer_table: bool, left: list[FileTable]) -> Loaded:
             quick, st = on_disk
             if isinstance(quick.table, FileTable):
                 left.append(quick.table)
+                if check_table:
+                    try:
+                        quick.table.check()
+                    except TableChanged:  # not the checkpoint's: read the full way, which says what changed
+                        return _load(path, False, left)
         else:
             raw, st = _read(path, Said("it was left untouched", "it_untouched"))
             quick = _quick(path, raw)
@@ -1070,7 +1115,8 @@ def _load(path: Path, defer_table: bool, left: list[FileTable]) -> Loaded:
             said = _damaged_line_text(jpath, line, jdata[line.start:line.end], expected)
             raw = jdata[line.start:lines_end(jdata, line.start)]  # with a torn tail after it, not the room made ahead
             damage.insert(0, Damage("journal-line", said.text, seq=expected, line=line, raw=raw, said=said))
-    if isinstance(file_table, tuple) and isinstance(file_table[0], FileTable) and len(entries) > file_seq:
+    if (isinstance(file_table, tuple) and isinstance(file_table[0], FileTable) and len(entries) > file_seq
+            and not check_table):
         # the journal's entries are folded in as the session opens: the table is read now, as the fold reads it
         try:
             file_table[0].whole()
@@ -1090,14 +1136,16 @@ def _signatures(path: Path) -> tuple[tuple[int, int, int] | None, tuple[int, int
     return out[0], out[1]
 
 
-def load_for_reader(path: Path) -> Loaded:
+def load_for_reader(path: Path, *, on_disk: bool = False) -> Loaded:
     """:func:`load` for a reader that holds no lock: a read that fails, or finds damage,
     while a writer changed the files under it (a checkpoint truncating the journal mid-read)
-    is retried; a failure on files that did not change is final."""
+    is retried; a failure on files that did not change is final. ``on_disk``: a checkpoint's
+    entries table is checked and left on the disk (:meth:`FileTable.check`), for a reader that
+    reads a few entries, not all (``banker state``)."""
     for attempt in range(8):
         before = _signatures(path)
         try:
-            loaded = load(path)
+            loaded = load(path, defer_table=on_disk, check_table=on_disk)
         except SessionError:
             if attempt == 7 or _signatures(path) == before:
                 raise

@@ -16,6 +16,7 @@ from .format import (
     MAX_FILE_BYTES,
     Damage,
     Entry,
+    FileTable,
     Loaded,
     Said,
     SessionError,
@@ -44,18 +45,31 @@ class SessionReader(SessionLog):
 
     @classmethod
     @no_gc  # one pause for the whole load: no collection over the freshly read log half-way
-    def open(cls, path: str | os.PathLike[str]) -> SessionReader:
-        """Open the session at ``path`` read-only: its state rebuilt from the recorded effects."""
+    def open(cls, path: str | os.PathLike[str], *, on_disk: bool = False) -> SessionReader:
+        """Open the session at ``path`` read-only: its state rebuilt from the recorded effects.
+
+        ``on_disk``: for a look that reads a few entries at once and is closed (``banker state``): the
+        checkpoint's entries table is checked against its CRC-32 as it opens, read through a piece at a
+        time, and left on the disk, the entries read from the file kept open (:meth:`close` lets it go).
+        Without it (a reader kept open: the players' page, the console), the table is held in memory, and
+        what it shows never depends on the file after the look that opened it."""
         path = resolve(path)
         check_path(path)
-        return cls(path, load_for_reader(path))
+        return cls(path, load_for_reader(path, on_disk=on_disk))
 
     def __init__(self, path: Path, loaded: Loaded) -> None:
+        #: FILE's entries table, checked and left on the disk as the session opened (``on_disk``)
+        self._on_disk = loaded.file_table[0] if loaded.file_table and isinstance(loaded.file_table[0], FileTable) else None
         super().__init__(path, loaded)
         self._file_sig = loaded.file_sig
         self._jino = loaded.journal_ino
         self._anchor = loaded.anchor  # where to read the journal on from
         self._last_sum = loaded.last_sum  # the chained checksum after the last entry (None: version 1)
+
+    def close(self) -> None:
+        super().close()
+        if self._on_disk is not None:
+            self._on_disk.close()  # its entries not read by now cannot be read any more
 
     def refresh(self) -> list[Entry]:
         """Load the entries committed since the last look, follow them, and return them."""
