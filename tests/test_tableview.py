@@ -714,3 +714,32 @@ def test_amounts_whole_follows_the_boards_money() -> None:
     assert spaced("4 × 8") == "4 × 8"
     us = amounts_whole(Money())
     assert us("Ann pays $1,200 to Bob") == "Ann pays $1,200 to Bob"
+
+
+@pytest.mark.parametrize(("color", "shown"), [("bright_blue", "#5c5cff"), ("bright_black", "#7f7f7f"),
+                                              ("white", "#e5e5e5"), ("#8b4513", "#8b4513")])
+def test_a_board_in_terminal_colours_is_drawn_in_them_on_the_page(tmp_path: Path, color: str, shown: str) -> None:
+    """A board file may name a group's colour as the console draws it (banker.boards.TERMINAL_COLORS: "bright_blue"),
+    which no browser knows: the page drew such a group grey (the fallback). It gets the terminal's colour."""
+    from importlib import resources
+
+    from banker.tableview.snapshot import build_snapshot
+
+    board = tmp_path / "us-terminal.toml"
+    text = (resources.files("banker.boards") / "classic-us.toml").read_text(encoding="utf-8")
+    board.write_text(text.replace('color = "#8b4513"', f'color = "{color}"', 1), encoding="utf-8")
+    path = tmp_path / "game.json"
+    with Session.create(path, Setup(str(board), "classic", ("Ann", "Bob"))) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 1})
+    with Session.open(path, readonly=True) as reader:
+        doc = build_snapshot(reader, Translator("en"))
+    [brown] = doc["players"][0]["groups"]
+    assert brown["id"] == "brown" and brown["color"] == shown
+
+
+def test_every_terminal_colour_a_board_may_name_has_its_colour_on_the_page() -> None:
+    from banker.boards import TERMINAL_COLORS
+    from banker.tableview.snapshot import TERMINAL_CSS
+
+    assert set(TERMINAL_CSS) == TERMINAL_COLORS
+    assert all(re.fullmatch(r"#[0-9a-f]{6}", css) for css in TERMINAL_CSS.values())

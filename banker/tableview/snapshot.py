@@ -34,8 +34,17 @@ HOUSE = "⌂"
 #: deeds without a colour group: railroads, utilities (board files give no colour for them)
 KIND_COLORS = {"railroad": "#3c3c3c", "utility": "#9aa0a6"}
 FALLBACK_COLOR = "#9aa0a6"
-#: what a colour from a board file may look like before the page uses it in a style
+#: what a colour from a board file may look like before the page uses it in a style (a CSS name: a board recorded
+#: before the board checks, which take #rrggbb or a terminal colour only)
 _COLOR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20})$")
+#: the sixteen terminal colours a board may name (banker.boards.TERMINAL_COLORS), as xterm draws them by default: a
+#: browser knows no "bright_blue", and its "blue" or "white" are not the terminal's
+TERMINAL_CSS = {
+    "black": "#000000", "red": "#cd0000", "green": "#00cd00", "yellow": "#cdcd00", "blue": "#0000ee",
+    "magenta": "#cd00cd", "cyan": "#00cdcd", "white": "#e5e5e5", "bright_black": "#7f7f7f", "bright_red": "#ff0000",
+    "bright_green": "#00ff00", "bright_yellow": "#ffff00", "bright_blue": "#5c5cff", "bright_magenta": "#ff00ff",
+    "bright_cyan": "#00ffff", "bright_white": "#ffffff",
+}
 
 #: the page's own words (the [tableview] catalog section), sent with every document
 PAGE_LABELS = ("players", "bank", "last_actions", "no_actions", "connection_lost", "gone", "read_only", "undone", "stale")
@@ -69,6 +78,9 @@ def amounts_whole(money: Money) -> Callable[[str], str]:
 
 
 def _color(value: str | None) -> str:
+    """A group's colour as the page draws it: a terminal colour as the terminal shows it, ``#rrggbb`` as it is."""
+    if value in TERMINAL_CSS:
+        return TERMINAL_CSS[value]
     return value if value and _COLOR.match(value) else FALLBACK_COLOR
 
 
