@@ -240,7 +240,7 @@ class Replay:
 
 
 #: a snapshot as a session was opened from: (the seq it covers, its state as stored, its standing seqs)
-OpenedFrom = tuple[int, dict[str, Any], list[int]]
+OpenedFrom = tuple[int, dict[str, Any], Sequence[int]]
 
 
 def snapshot_finding(state: GameState, standing: Sequence[int], snapshot: OpenedFrom) -> Finding | None:

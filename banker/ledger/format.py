@@ -677,7 +677,7 @@ class Loaded(msgspec.Struct):
     snapshot_problem: str | None = None
     #: FILE's entries table as the checkpoint wrote it (or left on the disk: :class:`FileTable`) and its index,
     #: when read the quick way (a writer's next checkpoint appends to it instead of encoding every entry again)
-    file_table: tuple[Table, list[int]] | None = None
+    file_table: tuple[Table, Sequence[int]] | None = None
     #: FILE's tables that are not banker's (added with TinyDB: its ``_default``...), which every write of FILE
     #: keeps as they are
     others: dict[str, Any] = msgspec.field(default_factory=dict)
@@ -1068,7 +1068,7 @@ def _load(path: Path, defer_table: bool, left: list[FileTable], check_table: boo
     damage: list[Damage] = []
     snap: snapshots.Snapshot | None = None
     problem: str | None = None
-    file_table: tuple[Table, list[int]] | None = None
+    file_table: tuple[Table, Sequence[int]] | None = None
     if quick is not None:  # the checkpoint's own bytes: its snapshot, the entries decoded when read
         doc, setup, snap, others = quick.doc, quick.setup, quick.snapshot, quick.others
         entries = Entries(table=quick.table, index=snap.index, count=snap.seq)
@@ -1191,7 +1191,7 @@ def document(doc: dict[str, Any], entries: Sequence[Entry], others: Mapping[str,
     return dumps(tables(doc, entries, others))
 
 
-def entries_table(entries: Iterable[Entry], base: tuple[Table, list[int]] | None = None) -> tuple[bytes, list[int]]:
+def entries_table(entries: Iterable[Entry], base: tuple[Table, Sequence[int]] | None = None) -> tuple[bytes, list[int]]:
     """FILE's entries table as bytes (``{"1":{...},"2":{...}}``, as TinyDB reads it) and its index
     (where each entry's key starts, less one: the ``{`` or ``,`` before it); ``base`` is such a
     table already written, which ``entries`` (the next ones) extend (one left on the disk is read,
