@@ -67,6 +67,7 @@ class SessionReader(SessionLog):
         self._last_sum = loaded.last_sum  # the chained checksum after the last entry (None: version 1)
 
     def close(self) -> None:
+        """Close the look; a table left on the disk (``on_disk``) lets its file go."""
         super().close()
         if self._on_disk is not None:
             self._on_disk.close()  # its entries not read by now cannot be read any more

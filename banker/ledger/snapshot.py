@@ -129,21 +129,21 @@ def parse(stored: Any) -> Snapshot | Said:
     if not isinstance(record, dict):
         return Said("the checkpoint's snapshot is damaged (not a JSON object)", "snapshot_not_object")
     try:
-        stored = msgspec.convert(record, _Stored)
+        read = msgspec.convert(record, _Stored)
     except msgspec.ValidationError as e:
         return _invalid(str(e))
     try:
         made = digest(record)
     except (TypeError, ValueError, OverflowError, msgspec.EncodeError):
         made = None
-    if checksum.parse(stored.sum) != made:
+    if checksum.parse(read.sum) != made:
         return Said("the checkpoint's snapshot is not what its checksum was made over", "snapshot_sum")
-    index, standing = unpack(stored.index), unpack(stored.standing)
-    if index is None or standing is None or len(index) != stored.seq or len(standing) > stored.seq:
+    index, standing = unpack(read.index), unpack(read.standing)
+    if index is None or standing is None or len(index) != read.seq or len(standing) > read.seq:
         return Said("the checkpoint's snapshot is damaged (its index or its standing entries do not fit its entries)",
                     "snapshot_index")
-    return Snapshot(seq=stored.seq, last=stored.last, table=stored.table, index=index, standing=standing,
-                    state=stored.state, sum=stored.sum)
+    return Snapshot(seq=read.seq, last=read.last, table=read.table, index=index, standing=standing,
+                    state=read.state, sum=read.sum)
 
 
 def _invalid(error: str) -> Said:
