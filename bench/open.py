@@ -3,8 +3,8 @@ whatever the game's length).
 
 Records a 20,000-action game (record.py's realistic mix) and a new session (no action), both
 closed cleanly (checkpointed: the snapshot is in FILE), then times ``banker state FILE`` in fresh
-processes, interleaved, from the spawn to the exit, after compiling banker's bytecode (as an
-installed banker has it). Also times the open `banker state` makes (``SessionReader.open(path,
+processes, interleaved (each first in every other round), from the spawn to the exit, after compiling
+banker's bytecode (as an installed banker has it). Also times the open `banker state` makes (``SessionReader.open(path,
 on_disk=True)``) in-process on each, and each process's CPU time beside its wall time.
 
     python bench/open.py [--runs 31] [--actions 20000] [--dir /some/disk]
@@ -84,8 +84,9 @@ def main() -> int:
         cpu: dict[str, list[float]] = {label: [] for label in cases}
         for path in cases.values():
             time_state(path, env)  # warm-up: the disk cache
-        for _ in range(args.runs):
-            for label, path in cases.items():
+        for run in range(args.runs):
+            # each case first in every other round: neither always runs just after the other
+            for label, path in (list(cases.items()) if run % 2 == 0 else list(cases.items())[::-1]):
                 wall, used = time_state(path, env)
                 results[label].append(wall)
                 cpu[label].append(used)
