@@ -492,9 +492,22 @@ def test_an_edited_amount_in_the_checkpoint_is_found_and_named(session_path, fil
     assert refused.returncode == 1 and "--accept-changes" in refused.stderr
     assert file_bytes(session_path) == before
     done = run_cli("repair", str(session_path), "--yes", "--accept-changes")
-    assert done.returncode == 0 and "accepted game.json as it is now (entries 3)" in done.stdout
+    assert done.returncode == 0 and "accepted game.json as it is now (changed entries: 3)" in done.stdout
     with Session.open(session_path) as writer:  # the banker chose: the file as it is now
         assert writer.entries[2]["effects"][0]["amount"] == 350
+
+
+@pytest.mark.parametrize("lang, words", [("en", "its checksums were made anew over its entries (1)"),
+                                         ("ru", "контрольные суммы пересчитаны по его записям (1)")])
+def test_accepting_a_one_entry_session_says_its_count_in_the_banker_s_words(session_path, lang, words):
+    """Found by a probe: accepting the changes of a session of one entry said "over its 1 entries" (the count was
+    written before a plural noun no form agreed with); it is said as the count of its entries."""
+    with Session.create(session_path, Setup("classic-us", "classic", ("Ann", "Bob"))) as s:
+        s.apply({"op": "buy", "player": "Ann", "space": 1})
+    edit_file(session_path, lambda d: d["entries"]["1"]["effects"][0].update(amount=35), reseal_it=False)
+    done = run_cli("repair", str(session_path), "--yes", "--accept-changes", "--lang", lang)
+    assert done.returncode == 0 and words in done.stdout, (done.stdout, done.stderr)
+    assert "1 entries" not in done.stdout
 
 
 @pytest.mark.parametrize("change, words", [

@@ -743,8 +743,8 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False, lock: 
             write_durably(aside, line.raw, replace=False)
             _cut_journal(jpath, line.line.start)
             done.append(Said(f"kept the damaged line aside in {aside.name} ({len(line.raw)} bytes) and dropped it from "
-                             f"{jpath.name}: entry {line.seq} is not in the session, which now holds "
-                             f"{len(loaded.entries)} entries", "repair_aside", aside=aside.name, size=len(line.raw),
+                             f"{jpath.name}: entry {line.seq} is not in the session (entries in it now: {len(loaded.entries)})",
+                             "repair_aside", aside=aside.name, size=len(line.raw),
                              journal=jpath.name, seq=line.seq, n=len(loaded.entries)))
         if changes:
             entries, last = seal_entries(loaded.doc.get("id"), loaded.entries)
@@ -753,11 +753,11 @@ def repair(path: str | os.PathLike[str], *, accept_changes: bool = False, lock: 
             if loaded.journal is not None:
                 _cut_journal(jpath, loaded.journal_header_end)
             seqs = [d.seq for d in changes if d.kind == "entry" and d.seq is not None]
-            which = f" (entries {', '.join(map(str, seqs[:10]))}{'…' if len(seqs) > 10 else ''})" if seqs else ""
-            done.append(Said(f"accepted {path.name} as it is now{which}: its checksums were made anew over its "
-                             f"{len(entries)} entries", "repair_accepted" if seqs else "repair_accepted_all",
-                             name=path.name, seqs=f"{', '.join(map(str, seqs[:10]))}{'…' if len(seqs) > 10 else ''}",
-                             n=len(entries)))
+            listed = f"{', '.join(map(str, seqs[:10]))}{'…' if len(seqs) > 10 else ''}"
+            which = f" (changed entries: {listed})" if seqs else ""
+            done.append(Said(f"accepted {path.name} as it is now{which}: its checksums were made anew over its entries "
+                             f"({len(entries)})", "repair_accepted" if seqs else "repair_accepted_all",
+                             name=path.name, seqs=listed, n=len(entries)))
         return done
     except OSError as e:
         raise SessionError(f"could not repair {path} ({why(e)}); the session is as it was, or with the damaged line "
@@ -819,7 +819,7 @@ def _remake_snapshot(path: Path, loaded: Loaded) -> list[Said]:
                                             loaded.others))
     if loaded.journal is not None:
         _cut_journal(journal_path(path), loaded.journal_header_end)
-    return [Said(f"{path}: {wrong}; made it anew from the {len(entries)} entries", "repair_snapshot", path=path, wrong=wrong,
+    return [Said(f"{path}: {wrong}; made it anew from its entries ({len(entries)})", "repair_snapshot", path=path, wrong=wrong,
                  n=len(entries))]
 
 
