@@ -352,6 +352,26 @@ async def test_follow_mode_switched_on_during_a_game_shows_the_turns_bar(tmp_pat
         assert not app.screen.query_one("#turn").display
 
 
+async def test_the_follow_question_offers_the_other_setting_first(tmp_path: Path) -> None:
+    """Found by a probe: `F` with follow mode off highlighted "Off" (Enter switched nothing). The setting the game is
+    not in comes first, so `F`, Enter, Enter switches it, either way."""
+    path = tmp_path / "game.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))):
+        pass
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        b = Banker(app, pilot)
+        await pilot.pause()
+        for on in (True, False):
+            await b.command("follow")
+            shown = await b.choose()
+            assert shown[0].startswith("On:" if on else "Off:"), shown
+            await b.confirm()
+            await pilot.pause()
+            assert app.current_session.state.follow is on
+            assert file_entries(path)[-1]["command"] == {"op": "follow", "on": on}
+
+
 async def test_a_die_typed_on_a_finished_game_leaves_the_tables_keys_working(tmp_path: Path) -> None:
     """A die typed on the table of a game that is over: the roll is refused ("game over") before its question
     opens, and the keys the table kept for that question are its own again: `?` opens the help, `v` the review.

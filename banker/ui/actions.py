@@ -450,7 +450,9 @@ class Flow:
             if (op, f.key) == ("card", "passed_go"):  # the question itself, not only "Card" over two answers
                 to = self.state.edition.cards[cmd["card"]].effect["to"]
                 title = self.tr("flow.passed_go_q", player=cmd["player"], space=self.state.edition.spaces[to].name)
-            return await self.choose(title, [Choice(False, self.tr(no)), Choice(True, self.tr(yes))])
+            # follow mode: the other setting first (what `F` is pressed for), not the one the game is in
+            default = (not self.state.follow) if (op, f.key) == ("follow", "on") else None
+            return await self.choose(title, [Choice(False, self.tr(no)), Choice(True, self.tr(yes))], default=default)
         if kind == "choice":
             return await self.ask_choice(op, cmd)
         if kind == "roll":  # follow mode (issue #11): the two white dice, typed "3 5" or "35"
