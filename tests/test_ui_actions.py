@@ -462,6 +462,21 @@ async def test_the_headers_count_one_action_in_the_singular(tmp_path: Path) -> N
             assert screen_text(header).splitlines()[0] == said
 
 
+async def test_a_long_session_name_is_cut_in_the_reviews_header(tmp_path: Path) -> None:
+    """Found by the review probe: a 200-character session name made the review's header four lines tall (the name
+    wrapped), over the tabs. The name is cut with "…", and the header keeps its three lines."""
+    from banker.ui.screens.review import NAME_SHOWN
+
+    name = "Friday at the Johnsons' " * 9
+    path = make_session(tmp_path / "long.json", commands=[{"op": "salary", "player": "Ann"}], name=name)
+    app = BankerApp(path, lang="en", review=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        lines = screen_text(app.screen.query_one("#review-header")).splitlines()
+        assert len(lines) == 3, lines
+        assert lines[0].startswith("Review · " + name[:NAME_SHOWN - 1] + "… · Monopoly"), lines[0]
+
+
 @pytest.mark.parametrize(("lang", "key", "who", "title"), [("en", "b", "bob", "Buy: Bob"), ("ru", "m", "bob", "Залог: Bob")])
 async def test_the_deed_question_names_the_player_chosen_before_it(midgame: Path, lang: str, key: str, who: str,
                                                                      title: str) -> None:

@@ -22,6 +22,7 @@ from banker.boards import game_from_setup
 from banker.i18n import visible
 from banker.ledger import Entry
 from banker.ledger.review import SessionReview
+from banker.ledger.said import clip
 from banker.report import why_text
 from banker.report.export import count_text, end_text, house_rules_text, rank_text, ties_text
 from banker.rules import GameState
@@ -36,10 +37,13 @@ from ..widgets.prose import Prose
 from ..widgets.table import group_color
 from .base import BankerScreen
 
-#: the most points a chart draws (a long game is sampled evenly)
+#: the most characters of the session's name the review's header shows ("…" after them)
+NAME_SHOWN = 48
+
 #: the most ticks of a chart's vertical axis: room for them in the smallest terminal (and the same ticks
 #: whatever the size the chart has when it is drawn)
 CHART_TICKS = 4
+#: the most points a chart draws (a long game is sampled evenly)
 CHART_POINTS = 400
 #: a log longer than this opens its review in two steps (issue #14: the first frame of a long game's review):
 #: first the header and the timeline's last this many entries, read alone; then the whole review, worked out
@@ -192,7 +196,9 @@ class ReviewScreen(BankerScreen[None]):
         tr = self.app.tr
         session = self.app.current_session
         state = self.state
-        text = Text(tr("review.header", name=visible(session.name), edition=state.edition.name, n=self.count), "bold")
+        # a long name cut (it is the file's: the review's first line says which evening, and keeps its place)
+        name = clip(visible(session.name), NAME_SHOWN)
+        text = Text(tr("review.header", name=name, edition=state.edition.name, n=self.count), "bold")
         end = end_text(self.sr)
         values = {"variant": tr(f"variant.{state.variant.id}"), "rules": house_rules_text(self.sr, tr),
                   "players": ", ".join(state.players)}
