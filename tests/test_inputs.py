@@ -291,6 +291,8 @@ def test_the_reserved_words_cover_what_every_catalog_calls_the_bank_and_the_pot(
     ("Ann Lee", "ann  lee"),       # case and a doubled space
     ("Straße", "STRASSE"),         # case folding
     ("ﬁona", "Fiona"),             # a ligature
+    ("Ann", "Ann\ufe0f"),          # an emoji presentation selector after a letter: it shows nothing
+    ("👍 Bo", "👍\ufe0f Bo"),        # the same emoji with and without its presentation selector
 ])
 def test_names_equal_after_normalisation_are_the_same_name(a, b) -> None:
     said = refused_name(a, b)

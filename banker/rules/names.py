@@ -86,10 +86,16 @@ def check_text(op: str, key: str, text: str) -> None:
         raise Refused("input", Msg("input.too-long" if kind == "too_long" else "input.control", op=op, key=key, **params))
 
 
+#: the variation selectors (U+FE00-U+FE0F): they choose how a character is drawn (U+FE0F: as an emoji), never which
+#: character it is, and after a letter they show nothing
+_SELECTORS = dict.fromkeys(range(0xFE00, 0xFE10))
+
+
 def name_key(name: str) -> str:
-    """What two names are compared by: NFKC-normalised, case-folded, spaces collapsed
-    ("Zoë" typed two ways, "ＡＮＮ" and "ann", "Ann  Lee" and "Ann Lee" are the same name)."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    """What two names are compared by: NFKC-normalised, case-folded, spaces collapsed, without variation selectors
+    ("Zoë" typed two ways, "ＡＮＮ" and "ann", "Ann  Lee" and "Ann Lee", "Ann" and "Ann" with an invisible U+FE0F,
+    "👍 Bo" and "👍️ Bo" are the same name)."""
+    return " ".join(unicodedata.normalize("NFKC", name).translate(_SELECTORS).casefold().split())
 
 
 def typed_players(text: str) -> tuple[str, ...] | None:
