@@ -27,7 +27,7 @@ from banker.ui.screens.start import StartScreen
 from banker.ui.screens.table import TableScreen
 from banker.ui.screens.turn import ProposalScreen, RollScreen, parse_roll
 
-from .ui_helpers import Banker, cash, file_entries, file_state, screen_text
+from .ui_helpers import Banker, cash, console, file_entries, file_state, screen_text
 
 VERMONT, INCOME_TAX, ILLINOIS, NEW_YORK, MARVIN, MEDITERRANEAN, BOARDWALK = 8, 4, 24, 19, 29, 1, 39
 JAIL, FREE_PARKING, GO = 10, 20, 0
@@ -329,18 +329,12 @@ async def test_follow_mode_switched_on_during_a_game_shows_the_turns_bar(tmp_pat
     """The turn's bar is on the table in follow mode only (issue #14: a table without it has one widget
     fewer to make before its first frame). A game started without follow mode, switched on by the command
     line, gets the bar above the cards at once; switched off, the bar is hidden."""
-    path = tmp_path / "game.json"
-    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))):
-        pass
-    app = BankerApp(path, lang="en")
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
+    async with console(_unfollowed(tmp_path)) as (app, b):
         assert not app.screen.query("#turn")
         await b.command("follow")
         await b.choose("On: the bank follows the board")
         await b.confirm()
-        await pilot.pause()
+        await b.pilot.pause()
         bar = app.screen.query_one("#turn")
         assert bar.display and "Ann" in screen_text(bar)
         children = list(app.screen.children)
@@ -348,26 +342,29 @@ async def test_follow_mode_switched_on_during_a_game_shows_the_turns_bar(tmp_pat
         await b.command("follow")
         await b.choose("Off: the bank moves no token")
         await b.confirm()
-        await pilot.pause()
+        await b.pilot.pause()
         assert not app.screen.query_one("#turn").display
+
+
+def _unfollowed(tmp_path: Path) -> Path:
+    """A new game of Ann and Bob, started without follow mode."""
+    path = tmp_path / "game.json"
+    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))):
+        pass
+    return path
 
 
 async def test_the_follow_question_offers_the_other_setting_first(tmp_path: Path) -> None:
     """Found by a probe: `F` with follow mode off highlighted "Off" (Enter switched nothing). The setting the game is
     not in comes first, so `F`, Enter, Enter switches it, either way."""
-    path = tmp_path / "game.json"
-    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))):
-        pass
-    app = BankerApp(path, lang="en")
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
+    path = _unfollowed(tmp_path)
+    async with console(path) as (app, b):
         for on in (True, False):
             await b.command("follow")
             shown = await b.choose()
             assert shown[0].startswith("On:" if on else "Off:"), shown
             await b.confirm()
-            await pilot.pause()
+            await b.pilot.pause()
             assert app.current_session.state.follow is on
             assert file_entries(path)[-1]["command"] == {"op": "follow", "on": on}
 
