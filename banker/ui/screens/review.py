@@ -196,7 +196,7 @@ class ReviewScreen(BankerScreen[None]):
         tr = self.app.tr
         session = self.app.current_session
         state = self.state
-        # a long name cut (it is the file's: the review's first line says which evening, and keeps its place)
+        # a long name cut with "…": the header keeps its three lines over the tabs
         name = clip(visible(session.name), NAME_SHOWN)
         text = Text(tr("review.header", name=name, edition=state.edition.name, n=self.count), "bold")
         end = end_text(self.sr)
