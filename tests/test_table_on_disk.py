@@ -14,6 +14,9 @@ import gc
 import json
 import os
 import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -263,3 +266,39 @@ def test_a_look_at_a_game_in_progress_follows_its_journal(tmp_path):
     _edit_entry(copy, 10)
     with SessionReader.open(copy, on_disk=True) as look:
         assert [d.seq for d in look.damage] == [10] and look.opened_from is None
+
+
+def test_looks_beside_a_writer_in_another_process_never_see_damage(tmp_path):
+    """`banker state` run again and again while the game goes on (a writer in another process appending and
+    checkpointing as fast as it can): every look opens, finds no damage, holds entries 1..n in order, never fewer
+    than the look before, and its state is the one those entries give (the last look, the final reader's)."""
+    root = Path(__file__).resolve().parents[1]
+    path = tmp_path / "game.json"
+    Session.create(path, setup_of("classic-us", "classic")).close()
+    code = """
+import sys
+from banker.ledger import Session
+with Session.open(sys.argv[1]) as s:
+    print("ready", flush=True)
+    for i in range(300):
+        s.apply({"op": "transfer", "from": "bank", "to": ["Ann", "Bob", "Cid"][i % 3], "amount": 1 + i})
+        if i % 7 == 0:
+            s.checkpoint()
+"""
+    child = subprocess.Popen([sys.executable, "-c", code, str(path)], cwd=root, stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(root)})
+    assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+    looks = 0
+    before = 0
+    deadline = time.monotonic() + 30
+    while child.poll() is None and time.monotonic() < deadline:
+        with SessionReader.open(path, on_disk=True) as look:
+            assert not look.damage and not look.snapshot_problem
+            seqs = [e.seq for e in look.entries]
+            assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) >= before
+            before = len(seqs)
+            looks += 1
+    assert child.wait(timeout=30) == 0 and looks > 1
+    with SessionReader.open(path, on_disk=True) as look, Session.open(path, readonly=True) as final:
+        assert len(look.entries) == 300 and look.state.to_json() == final.state.to_json()
+        assert_same_as_full_replay(look)
