@@ -18,7 +18,7 @@ from typing import Any
 from banker.datacache import parsed
 from banker.rules.edition import Edition
 from banker.rules.errors import BoardError, Refused
-from banker.rules.messages import UNSAYABLE, Msg, form_index, nest_quotes, one_stop, render_parts
+from banker.rules.messages import EN, UNSAYABLE, Msg, form_index, nest_quotes, one_stop, render_parts
 from banker.rules.names import escape_forbidden
 from banker.rules.state import BANK, POT
 
@@ -138,12 +138,12 @@ class Translator:
 
     def group(self, edition: Edition, group: str) -> str:
         """The name of a group of deeds: a colour group's from the board file, when the board is in this language
-        (else from the catalog where it has the colour: a UK board's "Dark Blue" in a Ukrainian review beside its
-        "Вокзали" mixed two languages); the railroads' or the utilities' (``group`` is then their kind) from the
-        edition's own words (Kyiv: "Станції метро"), else from the catalog."""
+        (else the engine's word for the colour, as its messages say it, where it has one: a UK board's "Dark Blue"
+        in a Ukrainian review beside its "Вокзали" mixed two languages); the railroads' or the utilities' (``group``
+        is then their kind) from the edition's own words (Kyiv: "Станції метро"), else from the catalog."""
         if group in edition.groups:
-            if edition.language != self.lang:
-                return self.get(f"group.{group}", edition.groups[group].name)
+            if edition.language != self.lang and f"group.{group}" in EN:
+                return self.msg(Msg(f"group.{group}"))
             return edition.groups[group].name
         return edition.kind_group(group, self.lang) or self.get(f"group.{group}", group)
 
