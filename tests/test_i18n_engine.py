@@ -11,7 +11,7 @@ import pytest
 
 import banker.i18n
 from banker.boards import new_game
-from banker.rules import Refused
+from banker.rules import Refused, Setup
 from banker.rules.messages import EN, LISTS, Msg, form_index, nest_quotes, render_parts
 
 I18N = Path(banker.i18n.__file__).parent
@@ -318,6 +318,20 @@ def test_quotes_inside_quotes_are_written_as_the_language_writes_them(lang):
     # a » with no « before it, and a lone «, are kept as they are
     assert nest_quotes("a » b « c") == "a » b « c"
     assert nest_quotes("«a «b «c» d» e»") == "«a „b „c“ d“ e»"
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_a_name_with_a_lone_guillemet_keeps_the_sentences_quotes(lang):
+    """Found by a probe: a player named «Ann «Boss» (a lone «), quoted in a Russian or Ukrainian sentence, had the
+    sentence's closing » turned into “ and its opening « left unclosed («Ann „Boss“). Guillemets that do not pair up
+    are left as they are; a name whose do pair is still nested («аня „туз“»)."""
+    from banker.i18n import Translator
+
+    with pytest.raises(Refused) as e:
+        Setup("classic-us", "classic", ("Ann «Boss", "ann «boss")).for_new_game()
+    said = Translator(lang).refusal(e.value)
+    assert "«ann «boss»" in said and "„" not in said and "“" not in said, said
+    assert nest_quotes("«Ann «Boss» and «Bob»") == "«Ann «Boss» and «Bob»"
 
 
 def test_an_amount_ending_a_sentence_with_its_own_full_stop_gets_no_second_one() -> None:

@@ -311,8 +311,10 @@ def one_stop(template: str, values: Mapping[str, Any]) -> str:
 def nest_quotes(text: str) -> str:
     """Quotes inside quotes as Russian and Ukrainian typography writes them: «… „…“ …», never «… «…» …» (a
     card's text that quotes a space, «Отправляйтесь на поле «Вперёд»…», put inside a sentence's own «»). A »
-    without its « is left as it is, and so is every other character."""
-    if text.count("«") < 2:
+    without its « is left as it is, and so is every other character; so is a text whose « and » do not pair up (a
+    name holding a lone «, quoted: «Ann «Boss», whose nesting would have closed the name's « and left the
+    sentence's open, «Ann „Boss“)."""
+    if text.count("«") < 2 or text.count("«") != text.count("»"):
         return text
     out = []
     depth = 0
