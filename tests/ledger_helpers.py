@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 
@@ -59,3 +62,22 @@ def write_at_lines_end(path: Path, data: bytes) -> None:
     with open(jpath, "r+b") as f:
         f.seek(lines_end(f.read()))
         f.write(data)
+
+
+def busy_writer(path: Path, root: Path, actions: int = 300) -> subprocess.Popen[str]:
+    """A writer in another process on the session ``path`` (made already, of Ann, Bob and Cid), once it holds the
+    session: it records ``actions`` transfers as fast as it can, checkpointing every seventh."""
+    code = """
+import sys
+from banker.ledger import Session
+with Session.open(sys.argv[1]) as s:
+    print("ready", flush=True)
+    for i in range(int(sys.argv[2])):
+        s.apply({"op": "transfer", "from": "bank", "to": ["Ann", "Bob", "Cid"][i % 3], "amount": 1 + i})
+        if i % 7 == 0:
+            s.checkpoint()
+"""
+    child = subprocess.Popen([sys.executable, "-c", code, str(path), str(actions)], cwd=root, stdout=subprocess.PIPE,
+                             text=True, env={**os.environ, "PYTHONPATH": str(root)})
+    assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+    return child

@@ -33,7 +33,7 @@ from banker.ledger.check import replay_check
 from banker.ledger.journal import header_line
 from banker.rules import GameState, HouseRules, Refused, Setup
 
-from .ledger_helpers import edit_file, journal_lines, write_at_lines_end
+from .ledger_helpers import busy_writer, edit_file, journal_lines, write_at_lines_end
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = Setup("classic-us", "classic", ("Ann", "Bob", "Cid"))
@@ -534,19 +534,7 @@ def test_a_reader_sees_new_entries_through_refresh(session_path):
 def test_a_reader_keeps_up_with_a_writer_in_another_process(session_path):
     """The writer appends and checkpoints as fast as it can while the reader polls."""
     Session.create(session_path, SETUP).close()
-    code = """
-import sys
-from banker.ledger import Session
-with Session.open(sys.argv[1]) as s:
-    print("ready", flush=True)
-    for i in range(300):
-        s.apply({"op": "transfer", "from": "bank", "to": ["Ann", "Bob", "Cid"][i % 3], "amount": 1 + i})
-        if i % 7 == 0:
-            s.checkpoint()
-"""
-    child = subprocess.Popen([sys.executable, "-c", code, str(session_path)], cwd=ROOT, stdout=subprocess.PIPE,
-                             text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert child.stdout.readline().strip() == "ready"
+    child = busy_writer(session_path, ROOT)
     reader = Session.open(session_path, readonly=True)
     seen = list(reader.entries)
     deadline = time.monotonic() + 30

@@ -14,8 +14,6 @@ import gc
 import json
 import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from banker.ledger import Session, SessionDamaged, SessionError, SessionReader, 
 from banker.ledger.audit import audit
 from banker.ledger.format import FileTable
 
+from .ledger_helpers import busy_writer
 from .test_snapshot import COMBOS, assert_same_as_full_replay, play_random, setup_of
 
 
@@ -275,19 +274,7 @@ def test_looks_beside_a_writer_in_another_process_never_see_damage(tmp_path):
     root = Path(__file__).resolve().parents[1]
     path = tmp_path / "game.json"
     Session.create(path, setup_of("classic-us", "classic")).close()
-    code = """
-import sys
-from banker.ledger import Session
-with Session.open(sys.argv[1]) as s:
-    print("ready", flush=True)
-    for i in range(300):
-        s.apply({"op": "transfer", "from": "bank", "to": ["Ann", "Bob", "Cid"][i % 3], "amount": 1 + i})
-        if i % 7 == 0:
-            s.checkpoint()
-"""
-    child = subprocess.Popen([sys.executable, "-c", code, str(path)], cwd=root, stdout=subprocess.PIPE, text=True,
-                             env={**os.environ, "PYTHONPATH": str(root)})
-    assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+    child = busy_writer(path, root)
     looks = 0
     before = 0
     deadline = time.monotonic() + 30
