@@ -157,9 +157,9 @@ def test_the_stock_refuses_the_whole_and_says_how_many_are_needed():
     assert g.bank_houses == 1
 
 
-def test_a_group_build_leaves_a_house_for_each_other_builder():
-    """The last houses are not taken in one sweep while another player may build a house: they go one at a
-    time or at the shortage auction (docs/rules.md, "Several buildings in one action")."""
+def four_houses_left():
+    """Ann (greens, dark blues), Bob (browns) and Cid (light blues), each with money, after three group builds that
+    leave the bank 4 houses; Ann may still build houses on the dark blues."""
     g = game(players=("Ann", "Bob", "Cid"))
     own(g, "Ann", *GREEN, *DARK_BLUE)
     own(g, "Bob", *BROWN)
@@ -169,7 +169,14 @@ def test_a_group_build_leaves_a_house_for_each_other_builder():
     g.push({"op": "build", "player": "Ann", "space": 31, "upto": 4})  # three full groups: group builds at the start
     g.push({"op": "build", "player": "Cid", "space": 6, "upto": 4})
     g.push({"op": "build", "player": "Bob", "space": 1, "upto": 2})
-    assert g.bank_houses == 4  # Ann may still build houses on the dark blues
+    assert g.bank_houses == 4
+    return g
+
+
+def test_a_group_build_leaves_a_house_for_each_other_builder():
+    """The last houses are not taken in one sweep while another player may build a house: they go one at a
+    time or at the shortage auction (docs/rules.md, "Several buildings in one action")."""
+    g = four_houses_left()
     before = g.to_json()
     with pytest.raises(Refused) as e:
         g.push({"op": "build", "player": "Bob", "space": 3, "each": 2})  # all 4: none left for Ann
@@ -189,16 +196,7 @@ def test_the_houses_a_shortage_refusal_counts_agree_with_their_number(lang, said
     said the bank's houses with one word whatever their number, "В банке 4 домов" ("У банку 4 будинків"; "The bank
     has 1 houses"), where the build-group.stock refusal beside it says "осталось 4 дома". The bank's houses are now
     counted as every count is (build-group.houses: 1 дом, 4 дома, 5 домов), as the hotels' refusal counts its hotels."""
-    g = game(players=("Ann", "Bob", "Cid"))
-    own(g, "Ann", *GREEN, *DARK_BLUE)
-    own(g, "Bob", *BROWN)
-    own(g, "Cid", 6, 8, 9)
-    for p in ("Ann", "Bob", "Cid"):
-        top_up(g, p, 50_000)
-    g.push({"op": "build", "player": "Ann", "space": 31, "upto": 4})
-    g.push({"op": "build", "player": "Cid", "space": 6, "upto": 4})
-    g.push({"op": "build", "player": "Bob", "space": 1, "upto": 2})
-    assert g.bank_houses == 4
+    g = four_houses_left()
     with pytest.raises(Refused) as e:
         g.push({"op": "build", "player": "Bob", "space": 3, "each": 2})
     assert e.value.rule == "building-shortage"

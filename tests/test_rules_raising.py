@@ -148,19 +148,25 @@ def test_selling_houses_elsewhere_first_lets_the_hotels_go(edition):
     assert max_raisable(g, "Ann") == g.cash["Ann"] + 4 * 25 + 25 + 50 + 50 + 60
 
 
+def hotels_and_rent_to_cid(edition: str, houses: int):
+    """Ann with a hotel on each brown, no cash, and ``houses`` in the bank, after Mayfair's rent (50) to Cid."""
+    g = game(edition)
+    hotels_on(g, "Ann", BROWN)
+    own(g, "Cid", 39)
+    top_up(g, "Cid", 1000)
+    bank_keeps(g, houses)
+    drain(g, "Ann", 0)
+    g.push({"op": "rent", "payer": "Ann", "space": 39})  # 50 to Cid
+    return g
+
+
 @pytest.mark.parametrize("edition", ["uk", "kyiv"])
 def test_what_part_of_a_hotel_group_can_raise(edition):
     """With four houses in the bank one brown hotel can be exchanged (+£25), and then the other one can't:
     the figure counts the one exchange and no mortgage; bankruptcy for a debt of 200 is accepted, and the
     creditor — a player — receives what was raised and the deeds with the building that could not be sold
     ("Pay whatever money you were able to raise", uk-2008 "HELP! I'M IN DEBT!")."""
-    g = game(edition)
-    hotels_on(g, "Ann", BROWN)
-    own(g, "Cid", 39)
-    top_up(g, "Cid", 1000)
-    bank_keeps(g, 4)
-    drain(g, "Ann", 0)
-    g.push({"op": "rent", "payer": "Ann", "space": 39})  # 50 to Cid
+    g = hotels_and_rent_to_cid(edition, houses=4)
     assert max_raisable(g, "Ann") == 25
     cid = g.cash["Cid"]
     move = g.push({"op": "bankrupt", "player": "Ann"})
@@ -197,13 +203,7 @@ def test_a_hotel_that_goes_with_its_deed_is_named(edition):
     deed, and the log says so, in every language."""
     from banker.i18n import Translator
 
-    g = game(edition)
-    hotels_on(g, "Ann", BROWN)
-    own(g, "Cid", 39)
-    top_up(g, "Cid", 1000)
-    bank_keeps(g, 2)
-    drain(g, "Ann", 0)
-    g.push({"op": "rent", "payer": "Ann", "space": 39})
+    g = hotels_and_rent_to_cid(edition, houses=2)
     move = g.push({"op": "bankrupt", "player": "Ann"})
     assert all(g.lots[p].hotel and g.lots[p].owner == "Cid" for p in BROWN)
     names = [g.edition.spaces[p].name for p in BROWN]

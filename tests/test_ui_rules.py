@@ -14,7 +14,7 @@ from banker.ui.screens.dialogs import ChooseScreen, ConfirmScreen
 from banker.ui.screens.start import StartScreen
 from banker.ui.screens.table import TableScreen
 
-from .ui_helpers import Banker, cash, file_entries, file_state, make_session, midgame_commands, screen_text
+from .ui_helpers import Banker, cash, console, file_entries, file_state, make_session, midgame_commands, screen_text
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dee", "Eve")
 
@@ -248,6 +248,14 @@ def ann_in_debt(tmp_path: Path, cmds: list[dict], houses: int) -> Path:
         {"op": "tax", "player": "Ann", "space": 4}])
 
 
+def debt_options(app: BankerApp) -> list:
+    """The raise-cash view's options, in order (each with its prompt and whether it is dimmed)."""
+    from textual.widgets import OptionList
+
+    options = app.screen.query_one("#debt-options", OptionList)
+    return [options.get_option_at_index(i) for i in range(options.option_count)]
+
+
 async def test_the_raise_cash_view_warns_of_a_sale_that_lowers_what_can_be_raised(tmp_path: Path) -> None:
     """UK, four houses in the bank: exchanging a dark-blue hotel first (the other then needs four more) would leave
     the pinks and the other hotel unsellable; the view says so beside that sale, not beside the others."""
@@ -257,15 +265,9 @@ async def test_the_raise_cash_view_warns_of_a_sale_that_lowers_what_can_be_raise
     bob = [6, 8, 9, 31, 32, 34, 16, 18, 19]
     cmds += [{"op": "buy", "player": "Bob", "space": s} for s in bob]
     cmds += [{"op": "build", "player": "Bob", "space": s} for s in (bob * 4)[:20]]
-    app = BankerApp(ann_in_debt(tmp_path, cmds, houses=4), lang="en")
-    async with app.run_test(size=(140, 40)) as pilot:
-        await pilot.pause()
-        b = Banker(app, pilot)
+    async with console(ann_in_debt(tmp_path, cmds, houses=4), size=(140, 40)) as (app, b):
         await b.act("w")
-        from textual.widgets import OptionList
-
-        options = app.screen.query_one("#debt-options", OptionList)
-        shown = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        shown = [str(option.prompt) for option in debt_options(app)]
         assert "Most that can be raised: £2,245" in screen_text(app.screen.query_one("#debt-summary"))
         park = [s for s in shown if s.startswith("Sell a building on Park Lane")]
         assert park == ["Sell a building on Park Lane  +£100  lowers the most that can be raised to £100"]
@@ -283,16 +285,9 @@ async def test_the_raise_cash_view_says_why_a_hotel_standing_cannot_be_sold(tmp_
     cmds += [{"op": "build", "player": "Ann", "space": 1, "upto": 5}]
     cmds += [{"op": "buy", "player": "Bob", "space": s} for s in (6, 8, 9, 11, 13, 14, 16, 18, 19)]
     cmds += [{"op": "build", "player": "Bob", "space": s, "upto": n} for s, n in ((6, 4), (11, 4), (16, 2))]
-    app = BankerApp(ann_in_debt(tmp_path, cmds, houses=2), lang="en")
-    async with app.run_test(size=(140, 40)) as pilot:
-        await pilot.pause()
-        b = Banker(app, pilot)
+    async with console(ann_in_debt(tmp_path, cmds, houses=2), size=(140, 40)) as (app, b):
         await b.act("w")
-        from textual.widgets import OptionList
-
-        options = app.screen.query_one("#debt-options", OptionList)
-        shown = [(str(options.get_option_at_index(i).prompt), options.get_option_at_index(i).disabled)
-                 for i in range(options.option_count)]
+        shown = [(str(option.prompt), option.disabled) for option in debt_options(app)]
         assert shown == [(f"Sell a building on {name}  Selling the hotel on {name} exchanges it for 4 houses and the "
                           "bank has only 2: sell other buildings first, or wait for houses to come back", True)
                          for name in ("Old Kent Road", "Whitechapel Road")]
