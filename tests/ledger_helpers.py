@@ -64,7 +64,11 @@ def write_at_lines_end(path: Path, data: bytes) -> None:
         f.write(data)
 
 
-def busy_writer(path: Path, root: Path, actions: int = 300) -> subprocess.Popen[str]:
+#: the project's folder: what a child process puts on its import path
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def busy_writer(path: Path, actions: int = 300) -> subprocess.Popen[str]:
     """A writer in another process on the session ``path`` (made already, of Ann, Bob and Cid), once it holds the
     session: it records ``actions`` transfers as fast as it can, checkpointing every seventh."""
     code = """
@@ -77,7 +81,7 @@ with Session.open(sys.argv[1]) as s:
         if i % 7 == 0:
             s.checkpoint()
 """
-    child = subprocess.Popen([sys.executable, "-c", code, str(path), str(actions)], cwd=root, stdout=subprocess.PIPE,
-                             text=True, env={**os.environ, "PYTHONPATH": str(root)})
+    child = subprocess.Popen([sys.executable, "-c", code, str(path), str(actions)], cwd=ROOT, stdout=subprocess.PIPE,
+                             text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert child.stdout is not None and child.stdout.readline().strip() == "ready"
     return child

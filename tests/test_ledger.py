@@ -534,7 +534,7 @@ def test_a_reader_sees_new_entries_through_refresh(session_path):
 def test_a_reader_keeps_up_with_a_writer_in_another_process(session_path):
     """The writer appends and checkpoints as fast as it can while the reader polls."""
     Session.create(session_path, SETUP).close()
-    child = busy_writer(session_path, ROOT)
+    child = busy_writer(session_path)
     reader = Session.open(session_path, readonly=True)
     seen = list(reader.entries)
     deadline = time.monotonic() + 30

@@ -271,10 +271,9 @@ def test_looks_beside_a_writer_in_another_process_never_see_damage(tmp_path):
     """`banker state` run again and again while the game goes on (a writer in another process appending and
     checkpointing as fast as it can): every look opens, finds no damage, holds entries 1..n in order, never fewer
     than the look before, and its state is the one those entries give (the last look, the final reader's)."""
-    root = Path(__file__).resolve().parents[1]
     path = tmp_path / "game.json"
     Session.create(path, setup_of("classic-us", "classic")).close()
-    child = busy_writer(path, root)
+    child = busy_writer(path)
     looks = 0
     before = 0
     deadline = time.monotonic() + 30

@@ -15,7 +15,7 @@ from banker.ui.screens.table import TableScreen
 from banker.ui.widgets.footer import RELEASE_DELAY
 from banker.ui.widgets.table import PlayerCard
 
-from .ui_helpers import Banker, file_entries, make_session, screen_text
+from .ui_helpers import Banker, console, file_entries, make_session, screen_text
 
 
 @pytest.fixture
@@ -383,9 +383,7 @@ async def test_a_deeds_mark_never_touches_its_name(tmp_path: Path, lang: str) ->
     cmds += [{"op": "build", "player": "Dee", "space": 6, "upto": 5}, {"op": "build", "player": "Dee", "space": 11, "upto": 4},
              {"op": "mortgage", "player": "Dee", "space": 5}]
     path = make_session(tmp_path / "game.json", ("Ann", "Bob", "Cid", "Dee", "Eve"), commands=cmds)
-    app = BankerApp(path, lang=lang)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
+    async with console(path, lang) as (app, _b):
         card = app.screen.query_one("#player-3", PlayerCard)
         lines = [strip.text.rstrip() for strip in card.deeds_lines(card.line_width)]
         marks = (app.tr("deed.mortgaged_mark"), app.tr("deed.hotel_mark"), "⌂")

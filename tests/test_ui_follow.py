@@ -27,7 +27,7 @@ from banker.ui.screens.start import StartScreen
 from banker.ui.screens.table import TableScreen
 from banker.ui.screens.turn import ProposalScreen, RollScreen, parse_roll
 
-from .ui_helpers import Banker, cash, console, file_entries, file_state, screen_text
+from .ui_helpers import Banker, cash, console, file_entries, file_state, make_session, screen_text
 
 VERMONT, INCOME_TAX, ILLINOIS, NEW_YORK, MARVIN, MEDITERRANEAN, BOARDWALK = 8, 4, 24, 19, 29, 1, 39
 JAIL, FREE_PARKING, GO = 10, 20, 0
@@ -329,7 +329,7 @@ async def test_follow_mode_switched_on_during_a_game_shows_the_turns_bar(tmp_pat
     """The turn's bar is on the table in follow mode only (issue #14: a table without it has one widget
     fewer to make before its first frame). A game started without follow mode, switched on by the command
     line, gets the bar above the cards at once; switched off, the bar is hidden."""
-    async with console(_unfollowed(tmp_path)) as (app, b):
+    async with console(make_session(tmp_path / "game.json", ("Ann", "Bob"))) as (app, b):
         assert not app.screen.query("#turn")
         await b.command("follow")
         await b.choose("On: the bank follows the board")
@@ -346,18 +346,10 @@ async def test_follow_mode_switched_on_during_a_game_shows_the_turns_bar(tmp_pat
         assert not app.screen.query_one("#turn").display
 
 
-def _unfollowed(tmp_path: Path) -> Path:
-    """A new game of Ann and Bob, started without follow mode."""
-    path = tmp_path / "game.json"
-    with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"))):
-        pass
-    return path
-
-
 async def test_the_follow_question_offers_the_other_setting_first(tmp_path: Path) -> None:
     """Found by a probe: `F` with follow mode off highlighted "Off" (Enter switched nothing). The setting the game is
     not in comes first, so `F`, Enter, Enter switches it, either way."""
-    path = _unfollowed(tmp_path)
+    path = make_session(tmp_path / "game.json", ("Ann", "Bob"))
     async with console(path) as (app, b):
         for on in (True, False):
             await b.command("follow")
@@ -638,10 +630,7 @@ async def test_the_fine_for_a_player_not_in_jail_says_what_to_press(tmp_path: Pa
     path = tmp_path / "f.json"
     with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob"), follow=True)):
         pass
-    app = BankerApp(path, lang=lang)
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
+    async with console(path, lang) as (app, b):
         await b.command("fine bob")  # typed: the picker no longer offers Bob (below)
         await b.settle()
         assert b.message() == said
@@ -658,10 +647,7 @@ async def test_the_jail_pickers_offer_only_players_in_jail(tmp_path: Path, lang:
     with Session.create(path, Setup("classic-us", "classic", ("Ann", "Bob", "Cid"), follow=True)) as s:
         s.apply({"op": "card", "player": "Bob", "card": "cc-jail-free"})
         s.apply({"op": "card", "player": "Cid", "card": "ch-jail-free"})
-    app = BankerApp(path, lang=lang)
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
+    async with console(path, lang) as (app, b):
         await b.act("j")  # nobody holding a card is in jail: none can be chosen, each says why
         options = b.screen.query_one("#choices").options
         assert [(o.disabled, str(o.prompt).split("  ")[0]) for o in options] == [(True, "Bob"), (True, "Cid")]
@@ -672,10 +658,7 @@ async def test_the_jail_pickers_offer_only_players_in_jail(tmp_path: Path, lang:
         await b.settle()
     with Session.open(path) as s:
         s.apply({"op": "place", "player": "Cid", "space": JAIL, "jail": True})
-    app = BankerApp(path, lang=lang)
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
+    async with console(path, lang) as (app, b):
         for key, op in (("f", "jail_fine"), ("j", "jail_card")):
             await b.act(key)
             options = b.screen.query_one("#choices").options

@@ -186,10 +186,7 @@ async def test_the_raise_cash_view_keeps_a_refused_bankruptcy_and_closes_once_th
         {"op": "buy", "player": "Ann", "space": 39},
         {"op": "transfer", "from": "Bob", "to": "Ann", "amount": 1370, "memo": "x"},
         {"op": "rent", "payer": "Bob", "space": 39}])  # $50 owed with $10: two mortgages ($30 each) pay it
-    app = BankerApp(path, lang=lang)
-    async with app.run_test(size=(120, 36)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
+    async with console(path, lang) as (app, b):
         await b.act("w")
         view = app.screen
         assert type(view).__name__ == "RaiseCashScreen"

@@ -18,9 +18,9 @@ from .ui_helpers import Banker, console, file_entries, file_state, make_session,
 
 
 @asynccontextmanager
-async def undo_asked(path: Path, lang: str) -> AsyncIterator[tuple[BankerApp, Banker]]:
-    """The console on ``path`` at 120x36, ``u`` pressed: the undo's question over the log's latest actions."""
-    async with console(path, lang) as (app, b):
+async def undo_asked(path: Path, lang: str, size: tuple[int, int] = (120, 36)) -> AsyncIterator[tuple[BankerApp, Banker]]:
+    """The console on ``path`` at ``size``, ``u`` pressed: the undo's question over the log's latest actions."""
+    async with console(path, lang, size) as (app, b):
         await b.act("u")
         await b.settle()
         yield app, b
@@ -236,12 +236,7 @@ async def test_up_and_down_pick_the_entry_to_undo(tmp_path: Path) -> None:
     Enter undo it, by its number. Escape on the confirmation comes back to it, highlighted, the reason typed. The next
     `u` highlights the last again: ↓ ↑ and the reason undo the last, no number recorded."""
     path = listed_session(tmp_path / "game.json", LISTED)
-    app = BankerApp(path, lang="en")
-    async with app.run_test(size=(80, 24)) as pilot:
-        b = Banker(app, pilot)
-        await pilot.pause()
-        await b.act("u")
-        await b.settle()
+    async with undo_asked(path, "en", size=(80, 24)) as (_app, b):
         await b.key("down")
         assert highlighted(b) == "#4 the bank gives Ann $100: x"
         assert b.screen.prompt_text == "Why undo #4 (highlighted below)?"
