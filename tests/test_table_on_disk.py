@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from banker.i18n import Translator
-from banker.ledger import Session, SessionDamaged, SessionError, SessionReader, TableChanged, journal_path
+from banker.ledger import Session, SessionDamaged, SessionError, SessionReader, SessionWriter, TableChanged, journal_path
 from banker.ledger.audit import audit
 from banker.ledger.format import FileTable
 
@@ -44,6 +44,26 @@ def _edit_entry(path: Path, seq: int) -> None:
     digit = b"5" if raw[amount:amount + 1] != b"5" else b"6"
     path.write_bytes(raw[:amount] + digit + raw[amount + 1:])
     assert len(path.read_bytes()) == len(raw)
+
+
+def _in_progress(tmp_path: Path) -> tuple[Path, SessionWriter]:
+    """A game going on: 30 actions checkpointed, 5 more in the journal, and its writer, still open."""
+    path = tmp_path / "game.json"
+    s = Session.create(path, setup_of("classic-us", "classic"))
+    play_random(s, 30, seed=9)
+    s.checkpoint()
+    play_random(s, 5, seed=2)
+    return path, s
+
+
+def _changed_copy(path: Path, writer: SessionWriter, copy: Path) -> Path:
+    """The files of ``writer``'s game copied to ``copy`` as they stand (as a crash leaves them), the writer then
+    closed, and entry 10 of the copy changed by hand."""
+    shutil.copyfile(path, copy)
+    shutil.copyfile(journal_path(path), journal_path(copy))
+    writer.close()
+    _edit_entry(copy, 10)
+    return copy
 
 
 def _open_fds() -> int:
@@ -105,16 +125,8 @@ def test_an_entry_changed_on_the_disk_stops_the_writer_before_anything_is_record
 def test_a_table_changed_on_the_disk_with_a_journal_to_fold_is_found_on_open(tmp_path):
     """When the journal holds actions to fold in as the session opens, the table is read and checked at once:
     a changed entry is found on open, as on the full way."""
-    path = tmp_path / "game.json"
-    s = Session.create(path, setup_of("classic-us", "classic"))
-    play_random(s, 30, seed=9)
-    s.checkpoint()
-    play_random(s, 5, seed=2)
-    copy = tmp_path / "crashed.json"
-    shutil.copyfile(path, copy)
-    shutil.copyfile(journal_path(path), journal_path(copy))
-    s.close()
-    _edit_entry(copy, 10)
+    path, s = _in_progress(tmp_path)
+    copy = _changed_copy(path, s, tmp_path / "crashed.json")
     with pytest.raises(SessionDamaged):
         Session.open(copy, defer_table=True)
     with Session.open(copy, readonly=True) as reader:
@@ -247,22 +259,14 @@ def test_a_look_at_a_game_in_progress_follows_its_journal(tmp_path):
     """A look at a game going on (a checkpoint, then actions in the journal, the writer still open): the table
     is checked and left on the disk, and the journal's entries followed on the snapshot, as the reader holding
     the table gives them; with an entry of the table changed, the change is found as it opens."""
-    path = tmp_path / "game.json"
-    s = Session.create(path, setup_of("classic-us", "classic"))
-    play_random(s, 30, seed=9)
-    s.checkpoint()
-    play_random(s, 5, seed=2)
+    path, s = _in_progress(tmp_path)
     with Session.open(path, readonly=True) as reader:
         whole, state = list(reader.entries), reader.state.to_json()
     with SessionReader.open(path, on_disk=True) as look:
         assert isinstance(look.entries._table, FileTable) and look.opened_from is not None
         assert len(look.entries) == len(whole) > 30 and look.state.to_json() == state
         assert list(look.entries) == whole
-    copy = tmp_path / "copy.json"
-    shutil.copyfile(path, copy)
-    shutil.copyfile(journal_path(path), journal_path(copy))
-    s.close()
-    _edit_entry(copy, 10)
+    copy = _changed_copy(path, s, tmp_path / "copy.json")
     with SessionReader.open(copy, on_disk=True) as look:
         assert [d.seq for d in look.damage] == [10] and look.opened_from is None
 
