@@ -18,7 +18,7 @@ from typing import Any
 from banker.datacache import parsed
 from banker.rules.edition import Edition
 from banker.rules.errors import BoardError, Refused
-from banker.rules.messages import EN, UNSAYABLE, Msg, form_index, nest_quotes, one_stop, render_parts
+from banker.rules.messages import UNSAYABLE, Msg, Named, form_index, nest_quotes, one_stop, render_parts
 from banker.rules.names import escape_forbidden
 from banker.rules.state import BANK, POT
 
@@ -142,12 +142,10 @@ class Translator:
         in a Ukrainian review beside its "Вокзали" mixed two languages); the railroads' or the utilities' (``group``
         is then their kind) from the edition's own words (Kyiv: "Станції метро"), else from the catalog."""
         if group in edition.groups:
-            if edition.language != self.lang and f"group.{group}" in EN:
-                return self.msg(Msg(f"group.{group}"))
-            return edition.groups[group].name
+            return self.msg(edition.group_said(group))  # as the engine's sentences say it
         return edition.kind_group(group, self.lang) or self.get(f"group.{group}", group)
 
-    def msg(self, msg: Msg | str) -> str:
+    def msg(self, msg: Msg | Named | str) -> str:
         return msg if isinstance(msg, str) else msg.render(self._engine, self.lang)
 
     def parts(self, parts: Sequence[Mapping[str, Any]]) -> str:

@@ -28,7 +28,7 @@ from msgspec import Meta, Struct, field
 from msgspec.structs import replace
 
 from .errors import BoardError
-from .messages import shown
+from .messages import EN, Named, shown
 from .names import FORBIDDEN_CATEGORIES, forbidden_char, name_key
 
 # --------------------------------------------------------------------------- the vocabulary
@@ -245,6 +245,14 @@ class Edition(Struct, frozen=True):
             if word is not None:
                 out[lang] = word.forms
         return out
+
+    def group_said(self, group: str) -> Named | str:
+        """The colour group ``group`` as a message says it: the board's own name in the board's language, the
+        catalogs' word for that colour in another (a Russian banker on the US board read "строит в группе «Brown»":
+        found by the rules probe); a group the catalogs have no word for, the board's name in every language."""
+        name = self.groups[group].name
+        key = f"group.{group}"
+        return Named(key, {self.language: [name]}) if key in EN else name
 
     def kind_group(self, kind: str, lang: str) -> str | None:
         """The edition's heading for the deeds of a ``kind`` ("Станції метро") in ``lang``, or None."""

@@ -53,7 +53,7 @@ from .effects import (
 )
 from .engine import read, run
 from .errors import Refused
-from .messages import EN, Msg, Named, quoted, render_parts, shown
+from .messages import Msg, Named, quoted, render_parts, shown
 from .names import (
     BANK,
     FORBIDDEN_CATEGORIES,
@@ -755,12 +755,8 @@ class GameState:
         return self.edition.groups[space.group].name if space.group is not None else ""
 
     def group_said(self, space: Space) -> Named | str:
-        """``space``'s colour group as a parameter of the engine's messages: the board's own name in the board's
-        language, the catalogs' word for that colour in another (a Russian banker on the US board read "строит в
-        группе «Brown»": found by the rules probe); a group the catalogs have no word for, the board's name."""
-        name = self.group_name(space)
-        key = f"group.{space.group}"
-        return Named(key, {self.edition.language: [name]}) if key in EN else name
+        """``space``'s colour group as a parameter of the engine's messages (:meth:`Edition.group_said`)."""
+        return self.edition.group_said(space.group) if space.group is not None else ""
 
     def owns_group(self, player: str, group: str | None) -> bool:
         return all(self.lots[p].owner == player for p in self.group_positions(group))
