@@ -16,7 +16,7 @@ from banker.rules.messages import Msg, shown
 from banker.rules.snapshot import restore as restore_state
 
 from .check import Finding, OpenedFrom, damage_message, game, replay_check, restore
-from .format import Damage, Entries, Entry, Loaded, Said, SessionError, no_gc
+from .format import Damage, Entries, Entry, FileTable, Loaded, Said, SessionError, no_gc
 
 
 class SessionLog:
@@ -46,6 +46,8 @@ class SessionLog:
         self.snapshot_problem = (loaded.file_seq, loaded.snapshot_problem) if loaded.snapshot_problem else None
         #: the snapshot the state was opened from: (its seq, its state as stored, its standing seqs)
         self.opened_from: OpenedFrom | None = None
+        #: FILE's entries table as the checkpoint wrote it (or left on the disk) and its index, when read the quick way
+        self._file_table = loaded.file_table
         self._closed = False
         try:
             self._open(loaded)
@@ -165,8 +167,19 @@ class SessionLog:
     def closed(self) -> bool:
         return self._closed
 
+    @property
+    def _on_disk(self) -> FileTable | None:
+        """FILE's entries table, when it was left on the disk as the session opened (a writer's ``defer_table``, a
+        look's ``on_disk``)."""
+        table = self._file_table[0] if self._file_table is not None else None
+        return table if isinstance(table, FileTable) else None
+
     def close(self) -> None:
+        """Close the session; a table left on the disk lets its file go (its entries not read by now cannot be)."""
         self._closed = True
+        table = self._on_disk
+        if table is not None:
+            table.close()
 
     def __enter__(self) -> Self:
         return self

@@ -16,7 +16,6 @@ from .format import (
     MAX_FILE_BYTES,
     Damage,
     Entry,
-    FileTable,
     Loaded,
     Said,
     SessionError,
@@ -58,19 +57,11 @@ class SessionReader(SessionLog):
         return cls(path, load_for_reader(path, on_disk=on_disk))
 
     def __init__(self, path: Path, loaded: Loaded) -> None:
-        #: FILE's entries table, checked and left on the disk as the session opened (``on_disk``)
-        self._on_disk = loaded.file_table[0] if loaded.file_table and isinstance(loaded.file_table[0], FileTable) else None
         super().__init__(path, loaded)
         self._file_sig = loaded.file_sig
         self._jino = loaded.journal_ino
         self._anchor = loaded.anchor  # where to read the journal on from
         self._last_sum = loaded.last_sum  # the chained checksum after the last entry (None: version 1)
-
-    def close(self) -> None:
-        """Close the look; a table left on the disk (``on_disk``) lets its file go."""
-        super().close()
-        if self._on_disk is not None:
-            self._on_disk.close()  # its entries not read by now cannot be read any more
 
     def refresh(self) -> list[Entry]:
         """Load the entries committed since the last look, follow them, and return them."""

@@ -38,7 +38,6 @@ from .format import (
     VERSION,
     Entries,
     Entry,
-    FileTable,
     Loaded,
     Said,
     SessionDamaged,
@@ -100,7 +99,6 @@ class SessionWriter(SessionLog):
         self._header_end = loaded.journal_header_end
         self._file_seq = loaded.file_seq
         self._last_sum = loaded.last_sum  # the chained checksum after the last entry (None: version 1)
-        self._file_table = loaded.file_table  # FILE's entries table as written, when read the quick way
         self._others = loaded.others  # FILE's tables that are not banker's: every checkpoint keeps them
         self._broken: Said | None = None
         #: why the fold on open could not be written (the session is open all the same: :meth:`_fold_on_open`)
@@ -302,12 +300,6 @@ class SessionWriter(SessionLog):
             raise closed_error(self.path)
         if self._broken:
             raise SessionError.of(self._broken)
-
-    @property
-    def _on_disk(self) -> FileTable | None:
-        """FILE's entries table, when it was left on the disk as the session opened (``defer_table``)."""
-        table = self._file_table[0] if self._file_table is not None else None
-        return table if isinstance(table, FileTable) else None
 
     @property
     def table_unchecked(self) -> bool:
@@ -558,10 +550,7 @@ class SessionWriter(SessionLog):
             self._release()
 
     def _release(self) -> None:
-        self._closed = True
-        table = self._on_disk
-        if table is not None:
-            table.close()  # left on the disk and never needed whole: the file let go
+        super().close()  # closed; a table left on the disk and never needed whole: the file let go
         if self._jfd is not None:
             os.close(self._jfd)  # drops the journal's lock too
             self._jfd = None
@@ -646,9 +635,9 @@ def _refuse_other_names(path: Path) -> None:
 def unnamed(lock: WriterLock | None) -> Said | None:
     """Why the holder of ``lock`` could not write its name in ``FILE.lock`` (a full disk), as its banker is told
     once on taking it (the console, ``banker apply``, ``new`` and ``repair``), or None: it was written."""
-    error = lock.unnamed if lock is not None else None
-    if lock is None or error is None:
+    if lock is None or lock.unnamed is None:
         return None
+    error = lock.unnamed
     name = lock.path.name
     session = name.removesuffix(".lock")
     return Said(f"could not write this banker's name in {name} ({why(error)}): the game goes on and is saved, but "
