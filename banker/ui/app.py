@@ -94,10 +94,30 @@ def compact_css(text: str) -> str:
     return text.replace(": ", ":")
 
 
+#: the line of banker.tcss where the table's part ends and the rest begins (:func:`stylesheet_parts`)
+REST_MARK = "/* ================================================================ the rest"
+
+
+def stylesheet_parts(text: str) -> tuple[str, str]:
+    """banker.tcss in its two parts, each compacted (:func:`compact_css`): the table's, parsed before the console's
+    first frame, and the rest (the dialogs, the start, the review, counting the table), parsed once the table has
+    been drawn (:meth:`BankerApp.load_whole_stylesheet`). Parsing the rest was a tenth of what the console did over
+    an empty Textual app before its first frame (issue #14: 21 M instructions, callgrind); the table, which the
+    banker reads, comes first. One stylesheet still, in one file: the mark is a comment line in it."""
+    table, mark, rest = text.partition(REST_MARK)
+    if not mark:
+        raise ValueError(f"banker.tcss has no line starting {REST_MARK!r}: where the table's part of it ends")
+    return compact_css(table), compact_css(mark + rest)
+
+
+#: banker.tcss read as the console's module loads: the table's part and the rest, compacted
+TABLE_CSS, REST_CSS = stylesheet_parts(STYLESHEET.read_text(encoding="utf-8"))
+
+
 class BankerApp(App[None]):
-    # the stylesheet read as the console's module loads, and parsed compacted; an error in it names the rule (the
-    # stylesheet test parses banker.tcss as written, with line numbers)
-    CSS = compact_css(STYLESHEET.read_text(encoding="utf-8"))
+    # the table's part of the stylesheet, parsed as the console starts (the rest: load_whole_stylesheet); an error in
+    # it names the rule (the stylesheet test parses banker.tcss as written, with line numbers)
+    CSS = TABLE_CSS
     TITLE = "banker"
     # descriptions in the interface's language where the screens show them (screens/base.py)
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True)]
@@ -129,6 +149,7 @@ class BankerApp(App[None]):
         self.table_server: TableServer | None = None  # the players' page (banker.tableview), started by its key
         #: the session of the command line, opening in a thread: the command's (banker.cli), or run's own
         self._opening: Opening | None = opening
+        self._whole_stylesheet = False  # whether the rest of banker.tcss is in the stylesheet (load_whole_stylesheet)
 
     @property
     def current_session(self) -> SessionReader | SessionWriter:
@@ -184,6 +205,7 @@ class BankerApp(App[None]):
                 if self._opened_for_review(self.path):
                     if self.session is not None and self.session.damage:  # said, as the table says it
                         self.call_after_refresh(self._show_review_damage, self.session)
+                    self.load_whole_stylesheet()
                     return ReviewScreen(standalone=True)
             else:
                 # the table's code loaded first: the interpreter busy with that while the session opening in its
@@ -196,12 +218,32 @@ class BankerApp(App[None]):
                     return TableScreen(session)
         return super().get_default_screen()
 
+    @property
+    def whole_stylesheet(self) -> bool:
+        """Whether the rest of banker.tcss is in the console's stylesheet (:meth:`load_whole_stylesheet`)."""
+        return self._whole_stylesheet
+
+    def load_whole_stylesheet(self) -> None:
+        """The rest of banker.tcss (:data:`REST_CSS`) added to the console's stylesheet, once: after the table's first
+        frame, or before the first screen that is not the table (the start, the review). Added as Textual adds a
+        screen's own ``CSS`` when it is first shown (``App._load_screen_css``), through the ``Stylesheet``'s public
+        methods: the source added, the nodes there are styled again (the table's match none of its rules: a test
+        checks it; a dialog opened before this ran gets its rules here). Not the dialogs' own ``Screen.CSS``: Textual
+        adds that once for each class of screen shown, and a game shows some twenty of them."""
+        if self._whole_stylesheet:
+            return
+        self._whole_stylesheet = True
+        self.stylesheet.add_source(REST_CSS, read_from=(str(STYLESHEET), "the rest"))
+        self.stylesheet.update(self)
+
     def on_mount(self) -> None:
         self.title = "banker"
         self.call_after_refresh(self._resume_gc)  # the first frame drawn: the collector back on
+        self.call_after_refresh(self.load_whole_stylesheet)  # and the stylesheet's rest (on the table, not yet read)
         if self.path is None:
             from .screens.start import StartScreen
 
+            self.load_whole_stylesheet()
             self.push_screen(StartScreen())
         elif self.session is None:  # the session named could not be opened (get_default_screen): said why
             self.exit(return_code=1, message=self.open_error)
