@@ -813,3 +813,52 @@ async def test_the_review_and_the_start_have_the_whole_stylesheet_from_their_fir
                 break
             await pilot.pause()
         assert frames and all(frames)
+
+
+async def _command_line_looks(path: Path, line_class: type | None, monkeypatch: pytest.MonkeyPatch) -> dict[tuple, Any]:
+    """The table's command line drawn in each of Textual's colour themes: empty (its placeholder) and holding a line
+    with its cursor, with a part selected, and with a suggestion; unfocused and focused. With ``line_class`` in its
+    place when given."""
+    from textual.widgets import Input
+
+    from banker.ui.screens import table as table_screen
+
+    if line_class is not None:
+        monkeypatch.setattr(table_screen, "CommandLine", line_class)
+    looks: dict[tuple, Any] = {}
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await footer_shown(pilot)
+        line = app.screen.query_one("#command", Input)
+        line.cursor_blink = False
+        for theme in sorted(app.available_themes):
+            app.theme = theme
+            for focused in (False, True):
+                if focused:
+                    line.focus()
+                else:
+                    app.screen.set_focus(None)
+                for state in ("placeholder", "cursor", "selection", "suggestion"):
+                    line.value = "" if state == "placeholder" else "rent bo"
+                    line._suggestion = "rent boardwalk" if state == "suggestion" else ""
+                    if state == "selection":
+                        line.select_all()
+                    else:
+                        line.cursor_position = len(line.value)
+                    await pilot.pause()
+                    looks[theme, focused, state] = list(line.render_line(0))
+    return looks
+
+
+async def test_the_command_line_looks_as_an_input_on_the_table_looks(tmp_path: Path, monkeypatch) -> None:
+    """The command line is styled by its own rules, not Input's (``inherit_css=False``: Input's stylesheet is not
+    parsed before the first frame, issue #14): cell for cell, in every theme, it is drawn as an Input in its place is."""
+    from textual.widgets import Input
+
+    class InputLine(Input):  # an Input with its own stylesheet: how the command line looked before
+        pass
+
+    path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS[:3])
+    own = await _command_line_looks(path, None, monkeypatch)
+    assert len(own) > 40
+    assert own == await _command_line_looks(path, InputLine, monkeypatch)

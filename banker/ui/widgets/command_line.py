@@ -38,9 +38,41 @@ class QuickSuggester(Suggester):
         return suggestion if seen == value else None
 
 
-class CommandLine(Input):
+class CommandLine(Input, inherit_css=False):
     """An Input with completion (→ or Tab accepts the suggestion) and the lines typed before (Up and Down,
-    as in a shell: for as long as the table of this session is open)."""
+    as in a shell: for as long as the table of this session is open).
+
+    Styled by its own rules, not ``Input``'s (``inherit_css=False``): Textual parses a widget's default stylesheet
+    as the first of its kind is mounted, and ``Input``'s (its borders, its sizes, its compact and invalid looks,
+    1,600 characters) was parsed before the table's first frame for this one line, whose size, border and padding
+    the table's stylesheet sets (``#command``) and which is never invalid (issue #14: 7 M instructions). What it
+    keeps of ``Input``'s are its colours, focused and not, and its parts' (the cursor, the selection, the
+    placeholder, the suggestion), in Textual's ANSI colours too."""
+
+    DEFAULT_CSS = """
+    CommandLine {
+        background: $surface;
+        color: $foreground;
+        width: 100%;
+        scrollbar-size-horizontal: 0;
+        pointer: text;
+        &:focus { background-tint: $foreground 5%; }
+        &>.input--cursor {
+            background: $input-cursor-background;
+            color: $input-cursor-foreground;
+            text-style: $input-cursor-text-style;
+        }
+        &>.input--selection { background: $input-selection-background; color: $input-selection-foreground; }
+        &>.input--placeholder, &>.input--suggestion { color: $text-disabled; }
+        &:ansi {
+            background: ansi_default;
+            color: ansi_default;
+            &>.input--cursor { background: ansi_white; color: ansi_black; }
+            &>.input--placeholder, &>.input--suggestion { text-style: dim; color: ansi_default; }
+        }
+    }
+    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = Input.COMPONENT_CLASSES  # not inherited either
 
     # the description in the interface's language where the screen shows it (screens/base.py)
     BINDINGS: ClassVar[list[BindingType]] = [Binding("tab", "complete", "Complete"),
