@@ -198,6 +198,30 @@ async def test_a_card_whose_deeds_do_not_fit_scrolls_and_a_debt_wraps_in_it(tmp_
         assert bob.virtual_size.height == len(facts)
 
 
+async def test_a_card_looks_at_its_width_once_for_the_lines_drawn_at_a_time(tmp_path: Path, monkeypatch) -> None:
+    """Textual asks a card for its lines one at a time; the card works its width, style and scroll out once for all
+    the lines drawn at a time (issue #14: each look is a region's arithmetic and a style's comparison, and a new table
+    asked for every line of every card before its first frame), and the lines are those drawn a line at a time."""
+    from textual.geometry import Region
+
+    path = make_session(tmp_path / "game.json", ("Ann", "Bob", "Cid"),
+                        commands=[{"op": "buy", "player": "Ann", "space": s} for s in (1, 3, 6)])
+    app = BankerApp(path, lang="en")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        card = app.screen.query_one("#player-0", PlayerCard)
+        whole = Region(0, 0, card.outer_size.width, card.outer_size.height)
+        one_at_a_time = [card.render_line(y).text for y in range(card.size.height)]
+        looks = []
+        width = PlayerCard.line_width
+        monkeypatch.setattr(PlayerCard, "line_width", property(lambda self: looks.append(1) or width.fget(self)))
+        card._styles_cache.clear()  # every line drawn anew
+        drawn = [strip.text for strip in card.render_lines(whole)]
+        assert len(looks) == 1 and len(drawn) == card.outer_size.height > 20
+        assert [line[2:-1].rstrip() for line in drawn[1:card.size.height + 1]] == [line.rstrip() for line in one_at_a_time]
+        assert "Mediterranean" in "".join(drawn)
+
+
 def _burst(app: BankerApp, text: str) -> None:
     """``text`` typed in one burst, as a terminal hands a paste or a laggy link's keys over: every key posted at once,
     as the driver's input thread posts them, none waiting for the one before to be handled."""

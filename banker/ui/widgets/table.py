@@ -21,7 +21,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
@@ -298,7 +298,9 @@ class PlayerCard(ScrollView, can_focus=False):
             self._deeds_lines = (width, style, self._deeds.strips(self.app.console, width, style.rich_style))
         return self._deeds_lines[2]
 
-    def render_line(self, y: int) -> Strip:
+    def _lines(self) -> tuple[list[Strip], Strip, int]:
+        """The card's lines as drawn at its width and in its style (drawn again when they, the width or the style
+        change), the blank line below them, and how far the card is scrolled."""
         width, style = self.line_width, self.visual_style
         drawn = self._drawn
         if drawn is None or drawn[0] != width or drawn[1] != style:
@@ -306,9 +308,25 @@ class PlayerCard(ScrollView, can_focus=False):
             base, background = self.background_colors
             blank = Strip.blank(width, VisualStyle(background=base + background).rich_style)
             drawn = self._drawn = (width, style, [*self.facts_lines(width), *self.deeds_lines(width)], blank)
-        lines = drawn[2]
-        y += self.scroll_offset.y
-        return lines[y] if y < len(lines) else drawn[3]
+        return drawn[2], drawn[3], self.scroll_offset.y
+
+    #: the card's lines for the lines Textual is drawing now (:meth:`render_lines`), else None
+    _drawing: tuple[list[Strip], Strip, int] | None = None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # the lines Textual asks for now (a line at a time, :meth:`render_line`) come from one look at the card's width,
+        # style and scroll: each look costs Textual a region's arithmetic and a style's comparison, and a new table
+        # asked it for every line of every card before its first frame (issue #14: 9 M instructions for four cards)
+        self._drawing = self._lines()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._drawing = None
+
+    def render_line(self, y: int) -> Strip:
+        lines, blank, scrolled = self._drawing or self._lines()
+        y += scrolled
+        return lines[y] if y < len(lines) else blank
 
     def _show_facts(self, state: GameState, tr: Translator, token: tuple[int, bool, int, bool] | None) -> None:
         p = self.player
