@@ -21,6 +21,7 @@ import argparse
 import re
 import sys
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, NoReturn
 
 from banker.i18n import LANGS, Translator, detect_lang
@@ -29,17 +30,39 @@ from banker.rules.names import escape_forbidden
 EXIT_USAGE = 2
 
 
-def lang_in(argv: Sequence[str]) -> str | None:
-    """The language the arguments ask for: the last ``--lang X`` or ``--lang=X`` (or an abbreviation argparse
-    accepts, ``--la X``), before or after the subcommand; None if none names a language. argparse itself reads
-    it, with a parser that knows only ``--lang`` and leaves every other argument alone."""
+@lru_cache(maxsize=1)  # the command asks for the language and the subcommand: the arguments read once
+def _read_ahead(argv: tuple[str, ...]) -> argparse.Namespace | None:
+    """What the arguments say before the parser is built: every ``--lang``, whether help is asked for, and the
+    first word that is not an option's (the subcommand, when there is one); None when argparse cannot read them
+    so (``--lang`` with nothing after it: the real parser says so). argparse itself reads them, with a parser that
+    knows only these and leaves every other argument alone."""
     pre = argparse.ArgumentParser(add_help=False, exit_on_error=False)
     pre.add_argument("--lang", action="append", default=[])
+    pre.add_argument("-h", "--help", action="store_true")
+    pre.add_argument("command", nargs="?")
     try:
-        given = pre.parse_known_args(list(argv))[0].lang
-    except argparse.ArgumentError:  # "--lang" with nothing after it: the real parser says so
+        return pre.parse_known_args(list(argv))[0]
+    except argparse.ArgumentError:
         return None
+
+
+def lang_in(argv: Sequence[str]) -> str | None:
+    """The language the arguments ask for: the last ``--lang X`` or ``--lang=X`` (or an abbreviation argparse
+    accepts, ``--la X``), before or after the subcommand; None if none names a language."""
+    read = _read_ahead(tuple(argv))
+    given: list[str] = read.lang if read is not None else []
     return next((value for value in reversed(given) if value in LANGS), None)
+
+
+def command_in(argv: Sequence[str], commands: Sequence[str]) -> str | None:
+    """The subcommand the arguments name, one of ``commands``, when the parser needs no other to read them: not
+    when help is asked for (the command's own help, or the list of every command), nor when the first word is no
+    command (argparse then names them all); None then."""
+    read = _read_ahead(tuple(argv))
+    if read is None or read.help or read.command not in commands:
+        return None
+    command: str = read.command
+    return command
 
 
 def choose_lang(given: str | None) -> str:
