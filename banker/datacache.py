@@ -21,8 +21,8 @@ from typing import Any
 
 import msgspec
 
-#: bumped when what is stored changes
-FORMAT = 1
+#: bumped when what is stored changes (2: the interface catalogs kept with their keys written out whole)
+FORMAT = 2
 
 
 def cache_dir(environ: dict[str, str] | None = None) -> Path | None:

@@ -55,18 +55,21 @@ def catalog(lang: str) -> dict[str, dict[str, Any]]:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; languages: {', '.join(LANGS)}")
     files = Path(__file__).parent  # the catalogs: files of the installed package (see banker.boards.HERE)
-    ui = _toml(files / f"{lang}.toml")
+    ui = _toml(files / f"{lang}.toml", flat=True)
     engine = {}
     if lang != "en":
         engine = _toml(files / f"{lang}-engine.toml")
-    return {"ui": _flatten(ui), "engine": engine}
+    return {"ui": ui, "engine": engine}
 
 
-def _toml(file: Path) -> dict[str, Any]:
+def _toml(file: Path, flat: bool = False) -> dict[str, Any]:
+    """A catalog as parsed, or, ``flat``, with its keys written out whole ("table.title"), as the cache keeps it
+    (the tables' keys joined once, not at every start: some 1,500 keys, issue #14)."""
     def parse() -> dict[str, Any]:
         import tomllib  # only when the parsed catalog is not in the cache (banker.datacache): not at every start
 
-        return tomllib.loads(file.read_text(encoding="utf-8"))
+        table = tomllib.loads(file.read_text(encoding="utf-8"))
+        return _flatten(table) if flat else table
 
     return parsed(file, parse)
 
