@@ -791,6 +791,36 @@ async def test_the_whole_stylesheet_is_in_place_once_the_table_is_drawn(tmp_path
         assert dialog.styles.width is not None and dialog.styles.width.value == 76  # the rest's `.dialog` rule
 
 
+async def test_a_dialog_opened_before_the_tables_first_frame_is_styled_from_its_own(tmp_path: Path, monkeypatch) -> None:
+    """A dialog opened as the table is mounted, before its first frame (keys typed ahead), before the rest of the
+    stylesheet was added after it: the dialog adds it as it is mounted, and its first frame has its rules."""
+    path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS[:3])
+    mounted = TableScreen.on_mount
+
+    def at_once(screen: TableScreen) -> None:
+        mounted(screen)
+        screen.app.push_screen(ConfirmScreen("Sure?", ["Ann pays Bob $10."]))
+
+    monkeypatch.setattr(TableScreen, "on_mount", at_once)
+    app = BankerApp(path, lang="en")
+    widths: list[tuple[bool, object]] = []
+    display = app._display
+
+    def hooked(shown: Any, renderable: Any) -> None:
+        display(shown, renderable)
+        if renderable is not None and not app._batch_count and isinstance(shown, ConfirmScreen):
+            widths.append((app.whole_stylesheet, shown.query_one(".dialog").styles.width))
+
+    app._display = hooked  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 36)) as pilot:
+        for _ in range(50):
+            if widths:
+                break
+            await pilot.pause()
+        assert widths and widths[0][0] is True
+        assert widths[0][1] is not None and widths[0][1].value == 76  # the rest's `.dialog` rule
+
+
 async def test_the_review_and_the_start_have_the_whole_stylesheet_from_their_first_frame(tmp_path: Path) -> None:
     """The console started on the review (``banker review``) or on the start screen (no session named) parses the
     whole stylesheet before their first frame: their rules are in the rest."""

@@ -225,11 +225,11 @@ class BankerApp(App[None]):
 
     def load_whole_stylesheet(self) -> None:
         """The rest of banker.tcss (:data:`REST_CSS`) added to the console's stylesheet, once: after the table's first
-        frame, or before the first screen that is not the table (the start, the review). Added as Textual adds a
-        screen's own ``CSS`` when it is first shown (``App._load_screen_css``), through the ``Stylesheet``'s public
-        methods: the source added, the nodes there are styled again (the table's match none of its rules: a test
-        checks it; a dialog opened before this ran gets its rules here). Not the dialogs' own ``Screen.CSS``: Textual
-        adds that once for each class of screen shown, and a game shows some twenty of them."""
+        frame, or before the first screen that is not the table (the start, the review; a dialog, as it is mounted,
+        when one is opened before the table was drawn). Added as Textual adds a screen's own ``CSS`` when it is first
+        shown (``App._load_screen_css``), through the ``Stylesheet``'s public methods: the source added, the nodes
+        there are styled again (the table's match none of its rules: a test checks it). Not the dialogs' own
+        ``Screen.CSS``: Textual adds that once for each class of screen shown, and a game shows some twenty."""
         if self._whole_stylesheet:
             return
         self._whole_stylesheet = True
@@ -364,6 +364,7 @@ class BankerApp(App[None]):
         from .screens.review import ReviewScreen
 
         if self.session is not None:
+            self.load_whole_stylesheet()  # its rules are in the rest (a review asked for before the table was drawn)
             self.push_screen(ReviewScreen())
 
     @work(thread=True, exclusive=True, group="replay-check")

@@ -93,6 +93,9 @@ class Dialog(ModalScreen[ScreenResultType]):
 
     def on_mount(self) -> None:
         # every subclass's own on_mount runs too (Textual dispatches along the MRO)
+        # a dialog opened before the table's first frame was drawn (keys typed ahead): its rules are in the rest of
+        # the stylesheet, added now, before the dialog is first drawn (a no-op once they are in)
+        self.app.load_whole_stylesheet()
         self.mount(BankFooter())
         if self.failed is not None:
             frame = self.query(".dialog").first(Vertical)
