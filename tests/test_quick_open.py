@@ -824,25 +824,18 @@ async def test_a_dialog_opened_before_the_tables_first_frame_is_styled_from_its_
 async def test_the_review_and_the_start_have_the_whole_stylesheet_from_their_first_frame(tmp_path: Path) -> None:
     """The console started on the review (``banker review``) or on the start screen (no session named) parses the
     whole stylesheet before their first frame: their rules are in the rest."""
-    path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS[:3])
-    review = BankerApp(path, lang="en", review=True)
-    frames = _first_frames(review, ReviewScreen)
-    async with review.run_test(size=(120, 36)) as pilot:
-        for _ in range(50):
-            if frames:
-                break
-            await pilot.pause()
-        assert frames and all(frames)
     from banker.ui.screens.start import StartScreen
 
-    start = BankerApp(lang="en", data_dir=tmp_path / "data")
-    frames = _first_frames(start, StartScreen)
-    async with start.run_test(size=(120, 36)) as pilot:
-        for _ in range(50):
-            if frames:
-                break
-            await pilot.pause()
-        assert frames and all(frames)
+    path = make_session(tmp_path / "g.json", PLAYERS, commands=COMMANDS[:3])
+    for app, screen in ((BankerApp(path, lang="en", review=True), ReviewScreen),
+                        (BankerApp(lang="en", data_dir=tmp_path / "data"), StartScreen)):
+        frames = _first_frames(app, screen)
+        async with app.run_test(size=(120, 36)) as pilot:
+            for _ in range(50):
+                if frames:
+                    break
+                await pilot.pause()
+            assert frames and all(frames), screen
 
 
 async def _command_line_looks(path: Path, line_class: type | None, monkeypatch: pytest.MonkeyPatch) -> dict[tuple, Any]:
