@@ -1079,7 +1079,7 @@ def test_a_debt_to_the_pot_is_not_said_to_be_owed_to_a_player(capsys, tmp_path, 
 
 def _read_as(parser) -> dict[str, list[tuple]]:
     """What each subcommand of ``parser`` takes: every argument's option strings, destination, default, choices,
-    whether it is required, and its help."""
+    whether it is required, its help and its metavar."""
     return {name: [(a.option_strings, a.dest, a.default, a.choices, a.required, a.help, a.metavar)
                    for a in sub._actions]
             for name, sub in parser.commands.items()}
