@@ -61,8 +61,7 @@ def command_in(argv: Sequence[str], commands: Sequence[str]) -> str | None:
     read = _read_ahead(tuple(argv))
     if read is None or read.help or read.command not in commands:
         return None
-    command: str = read.command
-    return command
+    return str(read.command)
 
 
 def choose_lang(given: str | None) -> str:

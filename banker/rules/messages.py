@@ -314,7 +314,8 @@ def nest_quotes(text: str) -> str:
     without its « is left as it is, and so is every other character; so is a text whose « and » do not pair up (a
     name holding a lone «, quoted: «Ann «Boss», whose nesting would have closed the name's « and left the
     sentence's open, «Ann „Boss“)."""
-    if text.count("«") < 2 or text.count("«") != text.count("»"):
+    opened = text.count("«")
+    if opened < 2 or opened != text.count("»"):
         return text
     out = []
     depth = 0

@@ -96,6 +96,8 @@ def compact_css(text: str) -> str:
 
 #: the line of banker.tcss where the table's part ends and the rest begins (:func:`stylesheet_parts`)
 REST_MARK = "/* ================================================================ the rest"
+#: the rest's name among the console's stylesheet's sources (:meth:`BankerApp.load_whole_stylesheet`)
+REST_SOURCE = (str(STYLESHEET), "the rest")
 
 
 def stylesheet_parts(text: str) -> tuple[str, str]:
@@ -149,7 +151,6 @@ class BankerApp(App[None]):
         self.table_server: TableServer | None = None  # the players' page (banker.tableview), started by its key
         #: the session of the command line, opening in a thread: the command's (banker.cli), or run's own
         self._opening: Opening | None = opening
-        self._whole_stylesheet = False  # whether the rest of banker.tcss is in the stylesheet (load_whole_stylesheet)
 
     @property
     def current_session(self) -> SessionReader | SessionWriter:
@@ -221,7 +222,7 @@ class BankerApp(App[None]):
     @property
     def whole_stylesheet(self) -> bool:
         """Whether the rest of banker.tcss is in the console's stylesheet (:meth:`load_whole_stylesheet`)."""
-        return self._whole_stylesheet
+        return self.stylesheet.has_source(*REST_SOURCE)
 
     def load_whole_stylesheet(self) -> None:
         """The rest of banker.tcss (:data:`REST_CSS`) added to the console's stylesheet, once: after the table's first
@@ -230,10 +231,9 @@ class BankerApp(App[None]):
         shown (``App._load_screen_css``), through the ``Stylesheet``'s public methods: the source added, the nodes
         there are styled again (the table's match none of its rules: a test checks it). Not the dialogs' own
         ``Screen.CSS``: Textual adds that once for each class of screen shown, and a game shows some twenty."""
-        if self._whole_stylesheet:
+        if self.whole_stylesheet:
             return
-        self._whole_stylesheet = True
-        self.stylesheet.add_source(REST_CSS, read_from=(str(STYLESHEET), "the rest"))
+        self.stylesheet.add_source(REST_CSS, read_from=REST_SOURCE)
         self.stylesheet.update(self)
 
     def on_mount(self) -> None:
