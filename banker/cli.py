@@ -768,10 +768,11 @@ def build_parser(lang: str | None = None, only: str | None = None) -> Parser:
             raise parser.refuse("empty_name")
         return text
 
-    def wanted(name: str) -> bool:
-        return only is None or name == only
-
-    def command(name: str, func: object, file_help: str | None = None) -> Parser:
+    def command(name: str, func: object, file_help: str | None = None) -> Parser | None:
+        """The subcommand ``name`` added, with its file argument when it takes one; None when it is not wanted
+        (``only`` names another)."""
+        if only is not None and name != only:
+            return None
         p: Parser = sub.add_parser(name, help=h(f"cmd_{name}"), description=h(f"cmd_{name}"), tr=tr, own=parser.own)
         parser.commands[name] = p
         if file_help is not None:
@@ -784,8 +785,7 @@ def build_parser(lang: str | None = None, only: str | None = None) -> Parser:
             raise parser.refuse("port", value=quoted(text))
         return int(text)
 
-    if wanted("new"):
-        p = command("new", cmd_new, h("new_file"))
+    if (p := command("new", cmd_new, h("new_file"))) is not None:
         p.arg("--edition", default="classic-us", metavar=h("edition_metavar"),
               help=h("new_edition", editions=", ".join(EDITIONS)))
         p.arg("--variant", default="classic", metavar=h("variant_metavar"),
@@ -798,48 +798,38 @@ def build_parser(lang: str | None = None, only: str | None = None) -> Parser:
         p.arg("--name", metavar=h("name_metavar"), help=h("new_name"))
         p.arg("--follow", action="store_true", help=h("new_follow"))
 
-    if wanted("apply"):
-        p = command("apply", cmd_apply, h("file"))
+    if (p := command("apply", cmd_apply, h("file"))) is not None:
         p.arg("script", type=named, metavar=h("script_metavar"), help=h("apply_script"))
 
-    if wanted("state"):
-        p = command("state", cmd_state, h("file"))
+    if (p := command("state", cmd_state, h("file"))) is not None:
         p.arg("--json", action="store_true", help=h("state_json"))
 
-    if wanted("log"):
-        p = command("log", cmd_log, h("file"))
+    if (p := command("log", cmd_log, h("file"))) is not None:
         p.arg("--json", action="store_true", help=h("log_json"))
 
-    if wanted("cards"):
-        p = command("cards", cmd_cards)
+    if (p := command("cards", cmd_cards)) is not None:
         p.arg("--edition", default="classic-us", metavar=h("edition_metavar"), help=h("cards_edition"))
         p.arg("--json", action="store_true", help=h("cards_json"))
 
-    if wanted("open"):
-        p = command("open", cmd_open, h("file"))
+    if (p := command("open", cmd_open, h("file"))) is not None:
         p.arg("--lang", choices=LANGS, default=argparse.SUPPRESS, help=h("lang_screen"))
 
-    if wanted("repair"):
-        p = command("repair", cmd_repair, h("file"))
+    if (p := command("repair", cmd_repair, h("file"))) is not None:
         p.arg("--yes", "-y", action="store_true", help=h("repair_yes"))
         p.arg("--accept-changes", action="store_true", help=h("repair_accept_changes"))
 
-    if wanted("review"):
-        p = command("review", cmd_review, h("review_file"))
+    if (p := command("review", cmd_review, h("review_file"))) is not None:
         p.arg("--lang", choices=LANGS, default=argparse.SUPPRESS, help=h("lang_screen"))
 
-    if wanted("export"):
-        p = command("export", cmd_export, h("file"))
+    if (p := command("export", cmd_export, h("file"))) is not None:
         p.arg("--format", required=True, choices=("csv", "markdown", "json"), help=h("export_format"))
         p.arg("--out", "-o", metavar=h("name_metavar"), help=h("export_out"))
         p.arg("--force", action="store_true", help=h("export_force"))
         p.arg("--lang", choices=LANGS, default=argparse.SUPPRESS, help=h("lang_texts"))
 
-    if wanted("audit"):
-        p = command("audit", cmd_audit, h("file"))
+    command("audit", cmd_audit, h("file"))
 
-    if wanted("serve"):
-        p = command("serve", cmd_serve, h("serve_file"))
+    if (p := command("serve", cmd_serve, h("serve_file"))) is not None:
         p.arg("--host", metavar=h("host_metavar"), help=h("serve_host"))
         p.arg("--port", type=port, default=0, metavar=h("port_metavar"), help=h("serve_port"))
         p.arg("--lang", choices=LANGS, default=argparse.SUPPRESS, help=h("lang_page"))
