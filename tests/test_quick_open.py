@@ -306,23 +306,35 @@ async def test_full_collections_wait_for_the_idle_moment_while_a_session_is_show
     assert gc.get_threshold() == before
 
 
-def _first_table_frame(app: BankerApp, noted: dict[str, Any] | None = None) -> list[str]:
-    """The text of the frames of the table the console draws (those a batch throws away left out), noting in
-    ``noted`` what the session's entries were at the first one."""
-    import re
-
-    frames: list[str] = []
+def _on_frames(app: BankerApp, screen: type, take: Any) -> list[Any]:
+    """What ``take(shown, renderable)`` makes of each frame of a ``screen`` the console draws (those a batch throws
+    away left out), in order, as they are drawn."""
+    taken: list[Any] = []
     display = app._display
 
-    def hooked(screen: Any, renderable: Any) -> None:
-        display(screen, renderable)
-        if renderable is not None and not app._batch_count and isinstance(screen, TableScreen):
-            if not frames and noted is not None:
-                noted["pending"] = app.current_session.entries.pending
-            frames.append(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", renderable.render_segments(app.console)))
+    def hooked(shown: Any, renderable: Any) -> None:
+        display(shown, renderable)
+        if renderable is not None and not app._batch_count and isinstance(shown, screen):
+            taken.append(take(shown, renderable))
 
     app._display = hooked  # type: ignore[method-assign]
-    return frames
+    return taken
+
+
+def _first_table_frame(app: BankerApp, noted: dict[str, Any] | None = None) -> list[str]:
+    """The text of the frames of the table the console draws, noting in ``noted`` what the session's entries were
+    at the first one."""
+    import re
+
+    first = [True]
+
+    def text(_shown: Any, renderable: Any) -> str:
+        if first[0] and noted is not None:
+            noted["pending"] = app.current_session.entries.pending
+        first[0] = False
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", renderable.render_segments(app.console))
+
+    return _on_frames(app, TableScreen, text)
 
 
 async def test_the_tables_first_frame_has_as_many_last_actions_as_the_log_holds(tmp_path: Path) -> None:
@@ -716,16 +728,7 @@ def test_the_console_parses_its_stylesheet_compacted_to_the_same_rules() -> None
 
 def _first_frames(app: BankerApp, screen: type) -> list[bool]:
     """Whether the whole stylesheet was in place at each frame of ``screen`` the console draws."""
-    loaded: list[bool] = []
-    display = app._display
-
-    def hooked(shown: Any, renderable: Any) -> None:
-        display(shown, renderable)
-        if renderable is not None and not app._batch_count and isinstance(shown, screen):
-            loaded.append(app.whole_stylesheet)
-
-    app._display = hooked  # type: ignore[method-assign]
-    return loaded
+    return _on_frames(app, screen, lambda _shown, _renderable: app.whole_stylesheet)
 
 
 def _tables(tmp_path: Path) -> dict[str, Path]:
@@ -803,15 +806,8 @@ async def test_a_dialog_opened_before_the_tables_first_frame_is_styled_from_its_
 
     monkeypatch.setattr(TableScreen, "on_mount", at_once)
     app = BankerApp(path, lang="en")
-    widths: list[tuple[bool, object]] = []
-    display = app._display
-
-    def hooked(shown: Any, renderable: Any) -> None:
-        display(shown, renderable)
-        if renderable is not None and not app._batch_count and isinstance(shown, ConfirmScreen):
-            widths.append((app.whole_stylesheet, shown.query_one(".dialog").styles.width))
-
-    app._display = hooked  # type: ignore[method-assign]
+    widths = _on_frames(app, ConfirmScreen,
+                        lambda shown, _renderable: (app.whole_stylesheet, shown.query_one(".dialog").styles.width))
     async with app.run_test(size=(120, 36)) as pilot:
         for _ in range(50):
             if widths:
