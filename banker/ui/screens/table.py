@@ -24,13 +24,14 @@ from ..examples import command_example
 from ..keys import ACTIONS, shown_key, with_layouts
 from ..messages import ActionRequested, MessageShown, TimeUp
 from ..widgets.command_line import CommandLine, QuickSuggester
-from ..widgets.table import BankPanel, LogPanel, PlayersPanel, TableHeader, TurnBar
+from ..widgets.table import BankPanel, LogPanel, PlayersPanel, TableHeader
 from .base import BankerScreen
 
 if TYPE_CHECKING:  # pragma: no cover
     from banker.ledger import SessionLog
 
     from ..messages import Status
+    from ..widgets.turn_bar import TurnBar
 
 #: actions whose keys the footer shows (all are in the palette and the help screen)
 SHOWN = ("buy", "rent", "build", "mortgage", "trade", "undo")
@@ -105,12 +106,13 @@ class TableScreen(BankerScreen[None]):
         self.typed_ahead: list[str] | None = None  # the roll's keys while its question opens (action_roll)
         self.over_shown = session.state.over  # whether the footer shows a game that is over (refresh_table)
         self.debt_shown = bool(session.state.debtors) and not session.state.over  # and the debtor's keys (DEBT_SHOWN)
+        self.turn_bar: TurnBar | None = None  # follow mode's bar, once the mode is on (:meth:`_turn_bar`)
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
         yield TableHeader(id="table-header")
         if self.session.state.follow:  # the turn's bar, in follow mode only (mounted when the mode starts)
-            yield TurnBar(id="turn")
+            yield self._turn_bar()
         yield PlayersPanel(self.session.state.players, (self.session.state, tr), id="players")
         with Horizontal(id="bottom"):
             yield BankPanel(id="bank")
@@ -122,6 +124,14 @@ class TableScreen(BankerScreen[None]):
         # the footer's place, kept with the footer's colours: its keys are mounted once the table has been drawn
         # (:meth:`_mount_footer`)
         yield Static(id="footer-place")
+
+    def _turn_bar(self) -> TurnBar:
+        """Follow mode's bar, made: its module (and the engine's turn rules it shows) loaded with the mode, not with
+        every table (issue #14)."""
+        from ..widgets.turn_bar import TurnBar
+
+        self.turn_bar = TurnBar(id="turn")
+        return self.turn_bar
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._mount_footer)
@@ -197,10 +207,9 @@ class TableScreen(BankerScreen[None]):
             self.over_shown = state.over
             self.debt_shown = debt_shown
             self.refresh_bindings()
-        bar = next(iter(self.query(TurnBar)), None)
+        bar = self.turn_bar
         if bar is None and state.follow:  # follow mode started during the game: its bar above the cards
-            bar = TurnBar(id="turn")
-            self.mount(bar, before=self.query_one(PlayersPanel))
+            self.mount(bar := self._turn_bar(), before=self.query_one(PlayersPanel))
         if bar is not None:
             bar.show(state, tr)
         self.query_one(PlayersPanel).show(state, tr)
