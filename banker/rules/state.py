@@ -51,6 +51,7 @@ from .effects import (
     decode_effects,
     invert,
 )
+from .engine import read, run
 from .errors import Refused
 from .messages import Msg, Named, quoted, render_parts, shown
 from .names import (
@@ -68,6 +69,8 @@ from .names import (
     new_players,
 )
 from .ops import Command, decode
+from .raising import max_raisable
+from .valuation import net_worth
 
 __all__ = [
     "BANK", "FORBIDDEN_CATEGORIES", "NAME_LIMIT", "POT", "RESERVED", "RESERVED_NAMES", "TEXT_LIMIT", "GameState", "History",
@@ -554,10 +557,6 @@ class GameState:
         (:func:`banker.rules.ops.decode`: an unknown key is refused). ``replay=True`` is for a
         command already in a session log: it was accepted when it was recorded, and replays as it did.
         """
-        # the engine (what each op does) is loaded by the first command, not with the state: a table shows a state
-        # without it, and its first frame does not wait for it (issue #14: 12 M instructions, callgrind)
-        from .engine import read, run
-
         cmd = read(self, command, replay=replay)
         tx = Tx(self)
         try:
@@ -794,9 +793,6 @@ class GameState:
     # ------------------------------------------------------------ serialisation
     def to_json(self) -> dict[str, Any]:
         """The state as JSON (``banker state --json``; its fields: docs/commands.md)."""
-        from .raising import max_raisable  # with the engine (see push)
-        from .valuation import net_worth
-
         players = {}
         for p in self.players:
             claims = self.debts.get(p, [])

@@ -126,8 +126,7 @@ class TableScreen(BankerScreen[None]):
         yield Static(id="footer-place")
 
     def _turn_bar(self) -> TurnBar:
-        """Follow mode's bar, made: its module (and the engine's turn rules it shows) loaded with the mode, not with
-        every table (issue #14)."""
+        """Follow mode's bar, made: its module loaded with the mode, not with every table (issue #14)."""
         from ..widgets.turn_bar import TurnBar
 
         self.turn_bar = TurnBar(id="turn")
