@@ -613,7 +613,7 @@ def test_banker_makes_no_dataclass_on_the_way_to_the_consoles_first_frame() -> N
 
 @pytest.mark.parametrize("follow", [False, True], ids=["table", "follow-mode"])
 def test_follow_modes_bar_is_made_only_for_a_table_in_follow_mode(tmp_path: Path, follow: bool) -> None:
-    """Issue #14: follow mode's bar (its module and its Textual class: some 2.6 M instructions, callgrind) is not
+    """Issue #14: follow mode's bar (its module and its Textual class: some 2 M instructions, callgrind) is not
     made before the first frame of a table without follow mode; a table in follow mode shows it in its first frame.
     In a fresh process, as `banker open` runs the console. (Started during a game, the bar is mounted then:
     tests/test_ui_follow.py.)"""

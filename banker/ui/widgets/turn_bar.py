@@ -1,5 +1,5 @@
 """Follow mode's bar above the cards (:class:`TurnBar`): in a module of its own, loaded when the mode is on (a table
-without it does not make its Textual class before its first frame, some 2.6 M instructions: issue #14)."""
+without it does not make its Textual class before its first frame, some 2 M instructions: issue #14)."""
 
 from __future__ import annotations
 
