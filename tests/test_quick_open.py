@@ -25,7 +25,7 @@ from banker.ui.screens.review import ReviewScreen
 from banker.ui.screens.table import TableScreen
 from banker.ui.widgets.footer import BankFooter
 
-from .ui_helpers import footer_shown, make_session, screen_text
+from .ui_helpers import footer_shown, make_session, on_frames, screen_text
 
 PLAYERS = ("Ann", "Bob", "Cid")
 
@@ -306,21 +306,6 @@ async def test_full_collections_wait_for_the_idle_moment_while_a_session_is_show
     assert gc.get_threshold() == before
 
 
-def _on_frames(app: BankerApp, screen: type, take: Any) -> list[Any]:
-    """What ``take(shown, renderable)`` makes of each frame of a ``screen`` the console draws (those a batch throws
-    away left out), in order, as they are drawn."""
-    taken: list[Any] = []
-    display = app._display
-
-    def hooked(shown: Any, renderable: Any) -> None:
-        display(shown, renderable)
-        if renderable is not None and not app._batch_count and isinstance(shown, screen):
-            taken.append(take(shown, renderable))
-
-    app._display = hooked  # type: ignore[method-assign]
-    return taken
-
-
 def _first_table_frame(app: BankerApp, noted: dict[str, Any] | None = None) -> list[str]:
     """The text of the frames of the table the console draws, noting in ``noted`` what the session's entries were
     at the first one."""
@@ -334,7 +319,7 @@ def _first_table_frame(app: BankerApp, noted: dict[str, Any] | None = None) -> l
         first[0] = False
         return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", renderable.render_segments(app.console))
 
-    return _on_frames(app, TableScreen, text)
+    return on_frames(app, TableScreen, text)
 
 
 async def test_the_tables_first_frame_has_as_many_last_actions_as_the_log_holds(tmp_path: Path) -> None:
@@ -626,15 +611,10 @@ def test_follow_modes_bar_is_made_only_for_a_table_in_follow_mode(tmp_path: Path
         "import asyncio, json, sys\n"
         "from banker.ui.app import BankerApp\n"
         "from banker.ui.screens.table import TableScreen\n"
+        "from tests.ui_helpers import on_frames\n"
         "app = BankerApp(sys.argv[1], lang='en')\n"
-        "first = []\n"
-        "display = app._display\n"
-        "def hooked(shown, renderable):\n"
-        "    display(shown, renderable)\n"
-        "    if renderable is not None and not app._batch_count and isinstance(shown, TableScreen) and not first:\n"
-        "        first.append(('banker.ui.widgets.turn_bar' in sys.modules,\n"
-        "                      shown.query('#turn').first().display if shown.query('#turn') else None))\n"
-        "app._display = hooked\n"
+        "first = on_frames(app, TableScreen, lambda shown, _renderable: ('banker.ui.widgets.turn_bar' in sys.modules,\n"
+        "                  shown.query('#turn').first().display if shown.query('#turn') else None))\n"
         "async def main():\n"
         "    async with app.run_test(size=(120, 36)) as pilot:\n"
         "        for _ in range(100):\n"
@@ -644,7 +624,9 @@ def test_follow_modes_bar_is_made_only_for_a_table_in_follow_mode(tmp_path: Path
         "        print(json.dumps(first[0]))\n"
         "asyncio.run(main())\n"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True).stdout
+    root = Path(__file__).resolve().parent.parent  # where ``tests`` is a package, for its on_frames
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True,
+                         cwd=root).stdout
     assert json.loads(out.splitlines()[-1]) == ([True, True] if follow else [False, None])
 
 
@@ -765,7 +747,7 @@ def test_the_console_parses_its_stylesheet_compacted_to_the_same_rules() -> None
 
 def _first_frames(app: BankerApp, screen: type) -> list[bool]:
     """Whether the whole stylesheet was in place at each frame of ``screen`` the console draws."""
-    return _on_frames(app, screen, lambda _shown, _renderable: app.whole_stylesheet)
+    return on_frames(app, screen, lambda _shown, _renderable: app.whole_stylesheet)
 
 
 def _tables(tmp_path: Path) -> dict[str, Path]:
@@ -843,7 +825,7 @@ async def test_a_dialog_opened_before_the_tables_first_frame_is_styled_from_its_
 
     monkeypatch.setattr(TableScreen, "on_mount", at_once)
     app = BankerApp(path, lang="en")
-    widths = _on_frames(app, ConfirmScreen,
+    widths = on_frames(app, ConfirmScreen,
                         lambda shown, _renderable: (app.whole_stylesheet, shown.query_one(".dialog").styles.width))
     async with app.run_test(size=(120, 36)) as pilot:
         for _ in range(50):

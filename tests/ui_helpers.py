@@ -225,3 +225,18 @@ async def console(path: Path, lang: str = "en", size: tuple[int, int] = (120, 36
         b = Banker(app, pilot)
         await pilot.pause()
         yield app, b
+
+
+def on_frames(app: BankerApp, screen: type, take: Any) -> list[Any]:
+    """What ``take(shown, renderable)`` makes of each frame of a ``screen`` the console draws (those a batch throws
+    away left out), in order, as they are drawn."""
+    taken: list[Any] = []
+    display = app._display
+
+    def hooked(shown: Any, renderable: Any) -> None:
+        display(shown, renderable)
+        if renderable is not None and not app._batch_count and isinstance(shown, screen):
+            taken.append(take(shown, renderable))
+
+    app._display = hooked  # type: ignore[method-assign]
+    return taken
