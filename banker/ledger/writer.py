@@ -16,6 +16,7 @@ import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import msgspec
@@ -356,23 +357,20 @@ class SessionWriter(SessionLog):
             self._standing.append(seq)
         return entry
 
-    @contextmanager
-    def _all_or_stop(self) -> Iterator[None]:
+    def _all_or_stop(self) -> _AllOrStop:
         """Around an action from its move made in memory to its entry recorded: a refusal (:class:`Refused`, before
         anything changes) or a :class:`SessionError` leaves both as they were (the move taken back, nothing
         recorded); anything else that stops it half-way (Ctrl+C, an exit, a bug) leaves the memory not what the
         file and its journal hold, so nothing more is recorded in this session, nor is a checkpoint (and its
         snapshot) written from that memory: the next open reads the file and the journal, which hold every action
         recorded, this one too once its line was written."""
-        try:
-            yield
-        except (SessionError, Refused):
-            raise
-        except BaseException:
-            self._broken = Said(f"session {self.path.name} was interrupted while recording an action (Ctrl+C, or a fault); "
-                                "close and reopen it (every action recorded is read again from the file and its journal)",
-                                "interrupted", name=self.path.name)
-            raise
+        return _AllOrStop(self)
+
+    def _interrupted(self) -> None:
+        """What :meth:`_all_or_stop` does when an action is stopped half-way: nothing more is recorded."""
+        self._broken = Said(f"session {self.path.name} was interrupted while recording an action (Ctrl+C, or a fault); "
+                            "close and reopen it (every action recorded is read again from the file and its journal)",
+                            "interrupted", name=self.path.name)
 
     def undo_index(self, seq: int | None = None) -> int:
         """:meth:`SessionLog.undo_index`, guarded as :meth:`undo` is: asking the rules whether later entries depend on
@@ -557,6 +555,24 @@ class SessionWriter(SessionLog):
         if self._lock is not None:
             self._lock.release()
             self._lock = None
+
+
+class _AllOrStop:
+    """:meth:`SessionWriter._all_or_stop`'s context: a class, not a ``@contextmanager`` generator, as it is around
+    every action (a generator made, started and closed each time: some 2% of an action's instructions, README
+    "Twenty-third round")."""
+
+    __slots__ = ("writer",)
+
+    def __init__(self, writer: SessionWriter) -> None:
+        self.writer = writer
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        if kind is not None and not issubclass(kind, (SessionError, Refused)):
+            self.writer._interrupted()  # and the exception goes on
 
 
 def _draft(*, seq: int, ts: str, command: dict[str, Any], effects: list[dict[str, Any]], text: str,
