@@ -21,6 +21,23 @@ def full_group(edition="classic-us", variant="classic", cash=10_000):
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
+def test_a_groups_positions_are_its_spaces_in_the_boards_order(edition):
+    """``group_positions`` (read for every rent, build and sale, made once when the game is set up) names every
+    space of the group, in the board's order, and a fresh list each time; ``None`` the spaces of no group."""
+    g = game(edition)
+    groups = {s.group for s in g.edition.spaces}
+    assert len(groups) > 9  # eight colour groups, railroads and utilities, and None
+    for group in groups:
+        expected = [s.position for s in g.edition.spaces if s.group == group]
+        got = g.group_positions(group)
+        assert got == expected and got == sorted(got)
+        got.append(99)  # the caller's own list: the game's is not changed
+        assert g.group_positions(group) == expected
+    assert g.group_positions("no-such-group") == []
+    assert 0 in g.group_positions(None)  # GO belongs to no group
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
 def test_build_needs_the_full_group(edition):
     """us-classic-rules.txt "Houses": "When you own all the MONOPOLY properties in a color-group you may
     buy houses"; uk-2008 "BUILD": "When you own all the sites in a color group"."""

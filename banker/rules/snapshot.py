@@ -25,7 +25,7 @@ import msgspec
 from .state import GameState, History, Move
 
 #: the attributes made from the setup (a fresh GameState of the same setup has them): not stored
-FROM_SETUP = frozenset({"setup", "edition", "variant", "house_rules", "players"})
+FROM_SETUP = frozenset({"setup", "edition", "variant", "house_rules", "players", "_groups"})
 #: the stack of moves: the log holds the moves, and a snapshot the seqs that stand
 STACK = "history"
 

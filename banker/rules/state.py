@@ -252,7 +252,7 @@ class Tx:
         self.effects: list[Effect] = []
         self.parts: list[Msg] = []
         self.info: dict[str, Any] = {}
-        self.debt_before = {p: bool(c) for p, c in state.debts.items()}
+        self.debt_before = {p: bool(c) for p, c in state.debts.items()} if state.debts else {}
 
     def add(self, effect: Effect) -> None:
         self.state.apply(effect)
@@ -426,6 +426,10 @@ class GameState:
         self.bank_houses = edition.houses
         self.bank_hotels = edition.hotels
         self.lots: dict[int, Lot] = {s.position: Lot() for s in edition.properties}
+        #: each colour group's positions in the board's order (None: the spaces of no group), read for every rent
+        self._groups: dict[str | None, tuple[int, ...]] = {}
+        for s in edition.spaces:
+            self._groups[s.group] = (*self._groups.get(s.group, ()), s.position)
         self.jail_cards: dict[str, str | None] = {
             c.id: None for c in edition.cards.values() if c.kind == "jail_card"
         }
@@ -748,7 +752,7 @@ class GameState:
         return self.houses_before_hotel + 1 if lot.hotel else lot.houses
 
     def group_positions(self, group: str | None) -> list[int]:
-        return [s.position for s in self.edition.spaces if s.group == group]
+        return list(self._groups.get(group, ()))
 
     def group_name(self, space: Space) -> str:
         """The name of ``space``'s colour group (a street's; "" for a space of no group)."""
