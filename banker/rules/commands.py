@@ -119,13 +119,13 @@ def run_transfer(state: GameState, tx: Tx, cmd: Transfer) -> None:
     memo = cmd.memo.strip() if isinstance(cmd.memo, str) else ""
     if src == dst:
         raise Refused("input", Msg("input.transfer-same", name=who(src)))
+    shown_amount = state.edition.fmt(amount)
     if src == BANK:
         tx.pay(BANK, dst, amount, "transfer")
     else:
-        spend(tx, src, dst, amount, "transfer", Msg("what.transfer", amount=state.edition.fmt(amount)))
+        spend(tx, src, dst, amount, "transfer", Msg("what.transfer", amount=shown_amount))
     tx.info.update(memo=memo)
-    tx.say("log.transfer-memo" if memo else "log.transfer", src=who(src), dst=who(dst),
-           amount=state.edition.fmt(amount), memo=memo)
+    tx.say("log.transfer-memo" if memo else "log.transfer", src=who(src), dst=who(dst), amount=shown_amount, memo=memo)
 
 
 def no_pot(state: GameState) -> Refused | None:

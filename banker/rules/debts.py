@@ -85,7 +85,7 @@ def settle(tx: Tx) -> None:
     on the order in which the debts were opened.
     """
     state = tx.state
-    progress = True
+    progress = bool(state.debts)  # it holds only the debts still open (GameState._change drops a settled one)
     while progress:
         progress = False
         for player in state.players:

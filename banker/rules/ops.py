@@ -448,10 +448,11 @@ def decode(obj: Any, *, replay: bool = False) -> Command:
     Strict for a new command: an unknown key, a missing key and a value of the wrong type are
     refused, naming the key. ``replay=True`` is for a command already in a session log: it was
     accepted when it was recorded, so keys the engine did not know then are dropped."""
-    if isinstance(obj, Op):
-        return cast(Command, obj)  # already typed (every Op is one of Command)
-    if not isinstance(obj, Mapping):
-        raise Refused("input", Msg("input.not-object"))
+    if type(obj) is not dict:  # else a JSON object, nearly every command
+        if isinstance(obj, Op):
+            return cast(Command, obj)  # already typed (every Op is one of Command)
+        if not isinstance(obj, Mapping):
+            raise Refused("input", Msg("input.not-object"))
     if "op" not in obj:
         raise Refused("input", Msg("input.no-op", ops=list(OPS)))
     op = obj.get("op")

@@ -125,7 +125,7 @@ def _plain_within_limits(state: GameState, cmd: dict[Any, Any]) -> bool:
             if not -limit <= value <= limit:
                 return False
         elif kind is str:
-            if len(value) > TEXT_LIMIT or forbidden_char(value):
+            if len(value) > TEXT_LIMIT or (not value.isprintable() and forbidden_char(value)):
                 return False
         elif value is not None and kind is not bool:
             return False
