@@ -91,7 +91,8 @@ class Msg:
         return isinstance(other, Msg) and (self.key, self.params) == (other.key, other.params)
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "params": {k: _to_json(v) for k, v in self.params.items()}}
+        return {"key": self.key, "params": {k: v if type(v) is str or type(v) is int else _to_json(v)
+                                            for k, v in self.params.items()}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Msg:
@@ -296,7 +297,7 @@ def render_parts(parts: Sequence[Mapping[str, Any]], catalog: Mapping[str, Templ
     (:data:`MISSING` for what it lacks), or with ``strict`` raises one of :data:`UNSAYABLE` (the caller has the
     entry's stored text to show instead)."""
     catalog = catalog or EN
-    return nest_quotes("; ".join(_render_part(p, catalog, lang, strict) for p in parts))
+    return nest_quotes("; ".join([_render_part(p, catalog, lang, strict) for p in parts]))
 
 
 def one_stop(template: str, values: Mapping[str, Any]) -> str:
@@ -348,7 +349,7 @@ def _render_msg_json(data: Mapping[str, Any], catalog: Mapping[str, Template], l
     params = data.get("params", {})
     n = _from_json(params["n"]) if "n" in params else 0
     template = _form(catalog.get(key) or EN[key], lang, n, key)
-    values = {k: _render_json(v, catalog, lang) for k, v in params.items()}
+    values = {k: v if type(v) is str else _render_json(v, catalog, lang) for k, v in params.items()}
     try:
         return one_stop(template, values).format(**values)
     except (KeyError, IndexError):  # a broken translation falls back to English
