@@ -346,9 +346,9 @@ class SessionWriter(SessionLog):
         with self._all_or_stop():
             move = self.state.push(cmd)
             try:
-                parts = builtins(move.parts)
-                draft = _draft(seq=seq, ts=ts or now(), command=builtins(move.command), effects=builtins(move.effects),
-                               text=text_of(parts), parts=parts, info=builtins(move.info), undoes=None)
+                command, effects, parts, info = builtins((move.command, move.effects, move.parts, move.info))
+                draft = _draft(seq=seq, ts=ts or now(), command=command, effects=effects, text=text_of(parts),
+                               parts=parts, info=info, undoes=None)
             except (TypeError, ValueError, msgspec.ValidationError) as e:  # pragma: no cover - an engine bug
                 self.state.pop()
                 raise SessionError(f"the engine produced an entry that cannot be stored ({e}); nothing was recorded",
