@@ -65,16 +65,13 @@ def read(state: GameState, command: ops.Command | Mapping[str, Any], *, replay: 
     """The typed command for ``command``: a new one first meets the input limits
     (:func:`banker.rules.parse.check_command`), then is decoded strictly; a replayed one is
     decoded leniently (:func:`banker.rules.ops.decode`)."""
-    if type(command) is dict:  # nearly every command: a JSON object
-        if not replay:
-            parse.check_command(state, command)
-        return ops.decode(command, replay=replay)
-    if isinstance(command, ops.Op):
-        if not replay:
-            parse.check_command(state, ops.encode(command))
-        return ops.decode(command)
-    if not isinstance(command, Mapping):
-        raise Refused("input", Msg("input.not-object"))
+    if type(command) is not dict:  # else a JSON object, nearly every command (read without the checks below)
+        if isinstance(command, ops.Op):
+            if not replay:
+                parse.check_command(state, ops.encode(command))
+            return ops.decode(command)
+        if not isinstance(command, Mapping):
+            raise Refused("input", Msg("input.not-object"))
     if not replay:
         parse.check_command(state, command)
     return ops.decode(command, replay=replay)
