@@ -235,10 +235,9 @@ def record(folder: Path, n: int, seed: int, block: int = 50) -> dict:
                 refused += 1
                 continue
             costs.append((time.perf_counter() - t0) * 1000)
-            if late:
-                own_syncs.append(sum(synced))
             kinds[cmd["op"]] = kinds.get(cmd["op"], 0) + 1
             if late:
+                own_syncs.append(sum(synced))
                 pending += 1
                 if pending == block:
                     beside()
@@ -283,9 +282,9 @@ def record(folder: Path, n: int, seed: int, block: int = 50) -> dict:
         "bare_median": statistics.median(bare),
         "bare_p99": percentile(bare, 99),
         "room_median": statistics.median(room),
+        "room_p99": percentile(room, 99),
         "own_sync_median": statistics.median(own_syncs),
         "rest_median": statistics.median(c - s for c, s in zip(costs[-tenth:], own_syncs, strict=True)),
-        "room_p99": percentile(room, 99),
         "checkpoint": checkpoint * 1000,
         "open_cold": open_cold * 1000,
         "open_warm": open_warm * 1000,

@@ -826,7 +826,7 @@ async def test_a_dialog_opened_before_the_tables_first_frame_is_styled_from_its_
     monkeypatch.setattr(TableScreen, "on_mount", at_once)
     app = BankerApp(path, lang="en")
     widths = on_frames(app, ConfirmScreen,
-                        lambda shown, _renderable: (app.whole_stylesheet, shown.query_one(".dialog").styles.width))
+                       lambda shown, _renderable: (app.whole_stylesheet, shown.query_one(".dialog").styles.width))
     async with app.run_test(size=(120, 36)) as pilot:
         for _ in range(50):
             if widths:

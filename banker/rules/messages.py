@@ -91,6 +91,7 @@ class Msg:
         return isinstance(other, Msg) and (self.key, self.params) == (other.key, other.params)
 
     def to_json(self) -> dict[str, Any]:
+        # a text or a number as it is, without the call (:func:`_to_json`'s first case; nearly every parameter)
         return {"key": self.key, "params": {k: v if type(v) is str or type(v) is int else _to_json(v)
                                             for k, v in self.params.items()}}
 
@@ -349,6 +350,7 @@ def _render_msg_json(data: Mapping[str, Any], catalog: Mapping[str, Template], l
     params = data.get("params", {})
     n = _from_json(params["n"]) if "n" in params else 0
     template = _form(catalog.get(key) or EN[key], lang, n, key)
+    # a text as it is, without the call (:func:`_render_json`'s first case; nearly every parameter)
     values = {k: v if type(v) is str else _render_json(v, catalog, lang) for k, v in params.items()}
     try:
         return one_stop(template, values).format(**values)
