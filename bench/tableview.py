@@ -8,7 +8,7 @@ transfers with memos, undos) into a game under way, while the page server (``Tab
 
     python bench/tableview.py [--seconds 30] [--clients 50] [--runs 3]
 
-Prints markdown tables (the README and docs/tableview.md quote them). The test
+Prints markdown tables (docs/speed.md and docs/tableview.md quote them). The test
 ``tests/test_tableview_load.py`` runs the same load for correctness only (every request answered,
 nothing stuck, every client sees the last action): no timing is judged there.
 """

@@ -3,7 +3,7 @@ an action every 100 ms. Every action is recorded, every request is answered (200
 no client is left stuck, and every client ends up seeing the last action.
 
 No wall-clock bound is asserted: how fast the actions commit and the requests are answered is
-measured by ``bench/tableview.py`` (``make bench``; the figures are in the README and
+measured by ``bench/tableview.py`` (``make bench``; the figures are in docs/speed.md and
 docs/tableview.md), so a busy machine can make this test slower, never make it fail.
 
 The server runs in this process, beside the writer, as it does in the console; the clients run in

@@ -67,7 +67,7 @@ UNDO = "undo"
 
 #: how much room the journal is given at a time past its last line: written as zeros and fsynced, once every few
 #: hundred actions (a journal line is about 500 bytes), so that each action overwrites bytes already on the disk
-#: and its sync (:func:`sync_data`) has only them to flush, not the file's new size too (bench/record.py, README
+#: and its sync (:func:`sync_data`) has only them to flush, not the file's new size too (bench/record.py, docs/speed.md,
 #: "Ninth round": an action 0.18-0.20 ms against 0.23-0.25 appended and fsynced, on the development VM's ext4)
 JOURNAL_ROOM = 256 * 1024
 
@@ -559,7 +559,7 @@ class SessionWriter(SessionLog):
 
 class _AllOrStop:
     """:meth:`SessionWriter._all_or_stop`'s context: a class, not a ``@contextmanager`` generator, as it is around
-    every action (a generator made, started and closed each time: some 2% of an action's instructions, README
+    every action (a generator made, started and closed each time: some 2% of an action's instructions, docs/speed.md,
     "Twenty-third round")."""
 
     __slots__ = ("writer",)
