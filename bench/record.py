@@ -177,8 +177,8 @@ def record(folder: Path, n: int, seed: int, block: int = 50) -> dict:
     # disk's sync time drifts over a run). They are made in blocks: after every ``block`` actions, their lines, the
     # two bare ways in turn (which goes first alternates). A sync made right after another file's is not what it is
     # in a game: measured here, a line written into the journal's room waited some 0.05 ms longer just after another
-    # file's fsync (a line of the bare file after each action: docs/speed.md, "Ninth round"), and an fsync made right after
-    # another of the same kind is quicker than one made after some work (the sixth round), so the blocks keep the
+    # file's fsync (a line of the bare file after each action: docs/speed.md, "Ninth round"), and an fsync made right
+    # after another of the same kind is quicker than one made after some work (the sixth round), so the blocks keep the
     # actions' syncs among their own and give the bare ones the quickest conditions: the strict baseline.
     bare: list[float] = []
     room: list[float] = []

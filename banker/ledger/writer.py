@@ -67,8 +67,9 @@ UNDO = "undo"
 
 #: how much room the journal is given at a time past its last line: written as zeros and fsynced, once every few
 #: hundred actions (a journal line is about 500 bytes), so that each action overwrites bytes already on the disk
-#: and its sync (:func:`sync_data`) has only them to flush, not the file's new size too (bench/record.py, docs/speed.md,
-#: "Ninth round": an action 0.18-0.20 ms against 0.23-0.25 appended and fsynced, on the development VM's ext4)
+#: and its sync (:func:`sync_data`) has only them to flush, not the file's new size too (bench/record.py,
+#: docs/speed.md, "Ninth round": an action 0.18-0.20 ms against 0.23-0.25 appended and fsynced, on the development
+#: VM's ext4)
 JOURNAL_ROOM = 256 * 1024
 
 #: errors that mean "no room on the disk for more": the room is then not made, and the line goes at the end as before

@@ -230,7 +230,8 @@ class Edition(Struct, frozen=True):
     def properties(self) -> tuple[Space, ...]:
         return tuple(s for s in self.spaces if s.is_property)
 
-    def group_lots(self, group: str) -> tuple[Space, ...]:
+    def group_lots(self, group: str | None) -> tuple[Space, ...]:
+        """The spaces of colour group ``group`` in the board's order (``None``: the spaces of no group)."""
         return tuple(s for s in self.spaces if s.group == group)
 
     def fmt(self, amount: int) -> str:

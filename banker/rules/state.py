@@ -427,9 +427,9 @@ class GameState:
         self.bank_hotels = edition.hotels
         self.lots: dict[int, Lot] = {s.position: Lot() for s in edition.properties}
         #: each colour group's positions in the board's order (None: the spaces of no group), read for every rent
-        self._groups: dict[str | None, tuple[int, ...]] = {}
-        for s in edition.spaces:
-            self._groups[s.group] = (*self._groups.get(s.group, ()), s.position)
+        self._groups: dict[str | None, tuple[int, ...]] = {
+            group: tuple(s.position for s in edition.group_lots(group))
+            for group in dict.fromkeys(s.group for s in edition.spaces)}
         self.jail_cards: dict[str, str | None] = {
             c.id: None for c in edition.cards.values() if c.kind == "jail_card"
         }
